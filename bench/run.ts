@@ -1,0 +1,119 @@
+// npm run bench: drives the real server with autocannon on loopback and prints requests/s and p99
+// for login, refresh, me and a bare route, the raw bcrypt rate, me's p99 during a login flood,
+// and memory over a one-minute run. Figures are ratios against the bare route measured in the same run.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import bcrypt from 'bcrypt';
+import { HASHING_CONCURRENCY } from '../server/lib/passwords.js';
+
+const PORT = 3917;
+const BASE = `http://127.0.0.1:${PORT}`;
+const COST = Number(process.env.BCRYPT_COST ?? 12);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PASSWORD = 'Bench-Password-42';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-bench-'));
+
+const server = fork(path.join(import.meta.dirname, 'server.ts'), [], {
+  execArgv: ['--import', 'tsx', '--expose-gc'],
+  env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, RATE_LIMITS: 'off', LOG_LEVEL: 'warn', BCRYPT_COST: String(COST), APP_URL: BASE },
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+await new Promise<void>((resolve, reject) => {
+  server.once('message', () => resolve());
+  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+});
+
+async function post(pathname: string, body: unknown, token?: string) {
+  const res = await fetch(`${BASE}${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+const summary = (r: autocannon.Result) => ({ rps: Math.round(r.requests.average), p99_ms: r.latency.p99, errors: r.errors + r.non2xx });
+
+const email = 'bench@example.com';
+await post('/api/v1/auth/signup', { email, password: PASSWORD });
+const login = await post('/api/v1/auth/login', { email, password: PASSWORD });
+const token: string = login.body.access_token;
+const loginBody = JSON.stringify({ email, password: PASSWORD });
+
+// Raw bcrypt compare rate at the configured cost, with as many compares in parallel as the server allows.
+const hash = await bcrypt.hash(PASSWORD, COST);
+const poolSize = HASHING_CONCURRENCY;
+let compares = 0;
+const bcryptDeadline = Date.now() + 5000;
+await Promise.all(
+  Array.from({ length: poolSize }, async () => {
+    while (Date.now() < bcryptDeadline) {
+      await bcrypt.compare(PASSWORD, hash);
+      compares += 1;
+    }
+  }),
+);
+const bcryptRate = compares / 5;
+
+const bare = summary(await run({ url: `${BASE}/__bare`, connections: 10, duration: SECONDS }));
+const me = summary(await run({ url: `${BASE}/api/v1/auth/me`, connections: 10, duration: SECONDS, headers: { authorization: `Bearer ${token}` } }));
+const loginRun = summary(await run({ url: `${BASE}/api/v1/auth/login`, method: 'POST', connections: 8, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: loginBody }));
+
+// A pool of live refresh tokens: each request takes one and puts its successor back, so no token is
+// ever presented twice (autocannon resets per-connection context between requests).
+const REFRESH_CONNECTIONS = 10;
+const pool: string[] = [];
+for (let i = 0; i < REFRESH_CONNECTIONS * 2; i++) pool.push((await post('/api/v1/auth/login', { email, password: PASSWORD })).body.refresh_token);
+const refresh = summary(
+  await run({
+    url: BASE,
+    connections: REFRESH_CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/auth/refresh',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() }) }),
+        onResponse: (status, body) => {
+          if (status === 200) pool.push(JSON.parse(body).refresh_token);
+        },
+      },
+    ],
+  }),
+);
+
+// me while logins saturate the hashing pool: the event loop must stay responsive.
+const [meDuringFlood] = await Promise.all([
+  run({ url: `${BASE}/api/v1/auth/me`, connections: 4, duration: SECONDS, headers: { authorization: `Bearer ${token}` } }).then(summary),
+  run({ url: `${BASE}/api/v1/auth/login`, method: 'POST', connections: 16, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: loginBody }),
+]);
+
+// Memory over a one-minute mixed run.
+const memory = async () => (await (await fetch(`${BASE}/__memory`)).json()) as NodeJS.MemoryUsage;
+const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+const soak = run({ url: `${BASE}/api/v1/auth/me`, connections: 8, duration: soakSeconds, headers: { authorization: `Bearer ${token}` } });
+await new Promise((r) => setTimeout(r, 10_000));
+const early = await memory();
+await soak;
+const late = await memory();
+
+server.kill('SIGTERM');
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
+console.log(`\nAuthPlatform benchmark (bcrypt cost ${COST}, ${SECONDS}s per phase, SQLite, loopback)\n`);
+console.table({ bare, me, login: loginRun, refresh, 'me during login flood': meDuringFlood });
+console.log(`raw bcrypt compares/s (${poolSize} in parallel): ${bcryptRate.toFixed(1)}`);
+console.log(`me / bare: ${pct(me.rps, bare.rps)} (target ≥ 50%)`);
+console.log(`login / raw bcrypt: ${pct(loginRun.rps, bcryptRate)} (target ≥ 90%)`);
+console.log(`me p99 during login flood: ${meDuringFlood.p99_ms} ms (target < 50 ms)`);
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+console.log(`heap after GC at 10 s: ${mib(early.heapUsed)}, at ${soakSeconds} s: ${mib(late.heapUsed)} (${pct(late.heapUsed, early.heapUsed)}); RSS ${mib(early.rss)} → ${mib(late.rss)}`);

@@ -1,0 +1,18 @@
+// The benchmark's server process: the real app on a throwaway database, plus a bare route as the ceiling.
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { connectDatabase } from '../server/db/connect.js';
+import { migrateToLatest } from '../server/db/migrate.js';
+
+const config = loadConfig();
+const { db, dialect } = connectDatabase(config.database);
+await migrateToLatest(db);
+const { app } = await buildApp({ config, db, dialect });
+app.get('/__bare', async () => ({ ok: true }));
+// Collect first, so growth means retained memory rather than garbage not yet collected.
+app.get('/__memory', async () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage();
+});
+await app.listen({ port: config.port, host: '127.0.0.1' });
+process.send?.('ready');

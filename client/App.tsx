@@ -1,0 +1,66 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import '@mantine/charts/styles.css';
+import './styles.css';
+
+import { useState, type ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter } from 'react-router-dom';
+import { AuthProvider, SessionEvents } from './auth/AuthProvider';
+import { createAppTrpcClient, trpc } from './lib/trpc';
+import { AppRoutes } from './routes';
+import { colorThemeManager, cssVariablesResolver, theme } from './theme';
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Theme, toasts, data and session. Tests pass their own tRPC client and router. */
+export function AppProviders({
+  trpcClient,
+  queryClient,
+  sessionEvents,
+  children,
+}: {
+  trpcClient: ReturnType<typeof createAppTrpcClient>;
+  queryClient: QueryClient;
+  sessionEvents: SessionEvents;
+  children: ReactNode;
+}) {
+  const [colorSchemeManager] = useState(colorThemeManager);
+  return (
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+    >
+      <Notifications position="top-right" zIndex={1000} />
+      <trpc.Provider client={trpcClient} queryClient={queryClient}>
+        <QueryClientProvider client={queryClient}>
+          <AuthProvider sessionEvents={sessionEvents}>{children}</AuthProvider>
+        </QueryClientProvider>
+      </trpc.Provider>
+    </MantineProvider>
+  );
+}
+
+export function App() {
+  const [sessionEvents] = useState(() => new SessionEvents());
+  const [queryClient] = useState(createQueryClient);
+  const [trpcClient] = useState(() => createAppTrpcClient({ onSessionExpired: () => sessionEvents.emit() }));
+  return (
+    <BrowserRouter useTransitions={false}>
+      <AppProviders trpcClient={trpcClient} queryClient={queryClient} sessionEvents={sessionEvents}>
+        <AppRoutes />
+      </AppProviders>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,194 @@
+import type {} from 'altcha/types/react';
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type CSSProperties, type Ref } from 'react';
+import { Alert, Box, Loader, useComputedColorScheme } from '@mantine/core';
+import { IconShieldExclamation } from '@tabler/icons-react';
+import type { AltchaWidgetElement } from 'altcha';
+import {
+  ALTCHA_CHALLENGE_URL,
+  PROVIDER_NAMES,
+  altchaToken,
+  loadAltcha,
+  useCaptchaConfig,
+  type AltchaEventDetail,
+} from '../lib/captcha';
+import { loadHostedCaptcha, type HostedCaptchaApi, type HostedProvider } from '../lib/hosted-captcha';
+
+/** What a form asks the captcha for, through the `ref` it passes. */
+export interface CaptchaHandle {
+  /** The `captcha_token` to send: '' when no captcha is configured; for ALTCHA the solved payload (solving now if needed). */
+  token(): Promise<string>;
+  /** Tokens work once: after a submit the widget starts over, so the next submit sends a fresh one. */
+  reset(): void;
+}
+
+/** The widget follows the app's theme through Mantine's variables (light and dark). */
+const altchaStyle = {
+  '--altcha-max-width': '100%',
+  '--altcha-border-radius': 'var(--mantine-radius-md)',
+  '--altcha-border-color': 'var(--mantine-color-default-border)',
+  '--altcha-color-base': 'var(--mantine-color-body)',
+  '--altcha-color-base-content': 'var(--mantine-color-text)',
+  '--altcha-color-primary': 'var(--mantine-primary-color-filled)',
+  '--altcha-color-success': 'var(--mantine-color-teal-filled)',
+  '--altcha-color-error': 'var(--mantine-color-red-filled)',
+  display: 'block',
+} as CSSProperties;
+
+function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
+  const widget = useRef<AltchaWidgetElement | null>(null);
+  const solved = useRef('');
+  const [ready, setReady] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    loadAltcha().then(
+      () => live && setReady(true),
+      (error: unknown) => {
+        console.error('Could not load the captcha widget', error);
+        if (live) setFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // The element is created by React; its events are plain DOM events.
+  const attach = useCallback((element: AltchaWidgetElement | null) => {
+    widget.current = element;
+    if (!element) return;
+    const onStateChange = (event: Event) => {
+      const detail = (event as CustomEvent<AltchaEventDetail>).detail ?? {};
+      solved.current = detail.state === 'verified' && detail.payload ? detail.payload : '';
+    };
+    element.addEventListener('statechange', onStateChange);
+    return () => {
+      element.removeEventListener('statechange', onStateChange);
+      widget.current = null;
+      solved.current = '';
+    };
+  }, []);
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      token: () => altchaToken(widget.current, solved.current),
+      reset: () => {
+        solved.current = '';
+        try {
+          widget.current?.reset?.();
+        } catch {
+          /* not ready yet: nothing to reset */
+        }
+      },
+    }),
+    [],
+  );
+
+  if (failed) {
+    return (
+      <Alert color="red" variant="light" icon={<IconShieldExclamation size={18} />}>
+        The captcha could not be loaded. Reload the page to try again.
+      </Alert>
+    );
+  }
+  if (!ready) {
+    return (
+      <Box py={6} role="status" aria-label="Loading captcha">
+        <Loader size="sm" />
+      </Box>
+    );
+  }
+  return (
+    <altcha-widget
+      ref={attach}
+      challenge={ALTCHA_CHALLENGE_URL}
+      auto="onfocus"
+      name="captcha_token"
+      language="en"
+      style={altchaStyle}
+      data-testid="altcha-widget"
+    />
+  );
+}
+
+/** Turnstile, hCaptcha or reCAPTCHA: the provider's own widget, rendered explicitly into a container. */
+function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider; siteKey: string; handle: Ref<CaptchaHandle> | undefined }) {
+  const container = useRef<HTMLDivElement | null>(null);
+  const api = useRef<HostedCaptchaApi | null>(null);
+  const widgetId = useRef<string | number | undefined>(undefined);
+  const solved = useRef('');
+  const [failed, setFailed] = useState(false);
+  const theme = useComputedColorScheme('light');
+
+  useEffect(() => {
+    let live = true;
+    loadHostedCaptcha(provider).then(
+      (loaded) => {
+        if (!live || !container.current) return;
+        api.current = loaded;
+        widgetId.current = loaded.render(container.current, {
+          sitekey: siteKey,
+          theme,
+          callback: (token: string) => (solved.current = token),
+          'expired-callback': () => (solved.current = ''),
+          'error-callback': () => (solved.current = ''),
+        });
+      },
+      (error: unknown) => {
+        console.error('Could not load the captcha widget', error);
+        if (live) setFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+      container.current?.replaceChildren();
+    };
+    // The widget keeps the theme it was rendered with; re-rendering it would lose a solved token.
+  }, [provider, siteKey]);
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      token: async () => solved.current,
+      reset: () => {
+        solved.current = '';
+        if (widgetId.current !== undefined) api.current?.reset(widgetId.current);
+      },
+    }),
+    [],
+  );
+
+  if (failed) {
+    return (
+      <Alert color="red" variant="light" icon={<IconShieldExclamation size={18} />}>
+        The {PROVIDER_NAMES[provider]} check could not be loaded. Reload the page to try again.
+      </Alert>
+    );
+  }
+  return <div ref={container} data-testid={`${provider}-widget`} />;
+}
+
+/**
+ * The captcha of the sign-in, signup and forgot-password forms. Renders nothing when the server has no
+ * captcha configured; ALTCHA (self-hosted proof of work) runs in the page; Turnstile, hCaptcha and
+ * reCAPTCHA load the provider's widget (the server's CSP admits the configured provider's origins).
+ */
+export function CaptchaField({ ref }: { ref?: Ref<CaptchaHandle> }) {
+  const { provider, siteKey } = useCaptchaConfig();
+  const widget = useRef<CaptchaHandle | null>(null);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      token: async () => (widget.current ? widget.current.token() : ''),
+      reset: () => widget.current?.reset(),
+    }),
+    [],
+  );
+
+  if (provider === 'none') return null;
+  if (provider === 'altcha') return <AltchaWidget handle={widget} />;
+  return <HostedWidget provider={provider} siteKey={siteKey} handle={widget} />;
+}

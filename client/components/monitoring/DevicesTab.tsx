@@ -1,0 +1,123 @@
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import type { Device } from '../../../shared/schemas/admin';
+import { formatDateTime } from '../../lib/format';
+import { MONITOR_TEXTS } from '../../messages';
+import { actionState, useMonitor } from './context';
+import { shortDeviceId } from './format';
+import { ListShell, NOWRAP, type Column } from './ListShell';
+import type { ListTabProps } from './ListTabProps';
+
+const columns: Column<Device>[] = [
+  {
+    header: 'Device',
+    cell: (device) => (
+      <Text size="sm" ff="monospace" title={device.device_id}>
+        {shortDeviceId(device.device_id)}
+      </Text>
+    ),
+  },
+  {
+    header: 'User',
+    cell: (device) => (
+      <Stack gap={0} maw={260}>
+        <Text size="sm" className={NOWRAP}>
+          {device.user_email}
+        </Text>
+        {device.user_agent && (
+          <Text size="xs" c="dimmed" truncate="end" title={device.user_agent}>
+            {device.user_agent}
+          </Text>
+        )}
+      </Stack>
+    ),
+  },
+  {
+    header: 'Status',
+    cell: (device) => (
+      <Group gap={6} wrap="nowrap">
+        {device.is_trusted && (
+          <Badge variant="light" color="teal">
+            Trusted
+          </Badge>
+        )}
+        {device.is_blocked && (
+          <Badge variant="light" color="red">
+            Blocked
+          </Badge>
+        )}
+        {!device.is_trusted && !device.is_blocked && (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        )}
+      </Group>
+    ),
+  },
+  {
+    header: 'First seen',
+    cell: (device) => (
+      <Text size="sm" className={NOWRAP}>
+        {formatDateTime(device.first_seen)}
+      </Text>
+    ),
+  },
+  {
+    header: 'Last seen',
+    cell: (device) => (
+      <Text size="sm" className={NOWRAP}>
+        {formatDateTime(device.last_seen)}
+      </Text>
+    ),
+  },
+];
+
+export function DevicesTab({ page, perPage, onPageChange }: ListTabProps) {
+  const { source, actions, pending, run } = useMonitor();
+  const query = source.useDevices({ page, per_page: perPage });
+
+  return (
+    <ListShell
+      label="Devices"
+      query={query}
+      items={(data) => data.devices}
+      itemKey={(device) => device.id}
+      columns={columns}
+      page={page}
+      perPage={perPage}
+      onPageChange={onPageChange}
+      empty="No devices seen yet."
+      minWidth={900}
+      actions={(device) => (
+        <>
+          <Button
+            size="xs"
+            variant="default"
+            {...actionState(pending, device.id, 'trust')}
+            onClick={() =>
+              void run({ id: device.id, action: 'trust' }, () => actions.toggleDeviceTrust(device.id), {
+                success: MONITOR_TEXTS.deviceTrustUpdated,
+                failure: MONITOR_TEXTS.deviceTrustFailed,
+              })
+            }
+          >
+            {device.is_trusted ? 'Untrust' : 'Trust'}
+          </Button>
+          <Button
+            size="xs"
+            variant="light"
+            color={device.is_blocked ? 'teal' : 'red'}
+            {...actionState(pending, device.id, 'block')}
+            onClick={() =>
+              void run({ id: device.id, action: 'block' }, () => actions.toggleDeviceBlock(device.id), {
+                success: MONITOR_TEXTS.deviceStatusUpdated,
+                failure: MONITOR_TEXTS.deviceStatusFailed,
+              })
+            }
+          >
+            {device.is_blocked ? 'Unblock' : 'Block'}
+          </Button>
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import type { LoginAttempt } from '../../../shared/schemas/admin';
+import { formatDateTime } from '../../lib/format';
+import { useMonitor } from './context';
+import { countryLabel, failureReasonLabel } from './format';
+import { ListShell, NOWRAP, type Column } from './ListShell';
+import type { ListTabProps } from './ListTabProps';
+
+/** The DB-IP data licence (CC BY 4.0) asks for this link wherever its country data is shown. */
+export function DbIpAttribution() {
+  return (
+    <Text size="xs" c="dimmed">
+      Country data: <Anchor href="https://db-ip.com">IP Geolocation by DB-IP</Anchor>
+    </Text>
+  );
+}
+
+const columns: Column<LoginAttempt>[] = [
+  {
+    header: 'Email',
+    cell: (attempt) => (
+      <Text size="sm" fw={500} className={NOWRAP}>
+        {attempt.email}
+      </Text>
+    ),
+  },
+  {
+    header: 'IP address',
+    cell: (attempt) => (
+      <Group gap={6} wrap="nowrap">
+        <Text size="sm" ff="monospace">
+          {attempt.ip_address ?? '—'}
+        </Text>
+        {attempt.is_vpn && (
+          <Badge size="sm" variant="light" color="orange">
+            VPN
+          </Badge>
+        )}
+        {attempt.is_proxy && (
+          <Badge size="sm" variant="light" color="grape">
+            Proxy
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  {
+    header: 'Result',
+    cell: (attempt) => {
+      const reason = failureReasonLabel(attempt.failure_reason);
+      return (
+        <Stack gap={2} align="flex-start">
+          <Badge variant="light" color={attempt.success ? 'teal' : 'red'}>
+            {attempt.success ? 'Success' : 'Failed'}
+          </Badge>
+          {!attempt.success && reason && (
+            <Text size="xs" c="dimmed">
+              {reason}
+            </Text>
+          )}
+        </Stack>
+      );
+    },
+  },
+  {
+    header: 'Country',
+    cell: (attempt) => <Text size="sm">{countryLabel(attempt.country_code)}</Text>,
+  },
+  {
+    header: 'Time',
+    cell: (attempt) => (
+      <Text size="sm" className={NOWRAP}>
+        {formatDateTime(attempt.created_at)}
+      </Text>
+    ),
+  },
+];
+
+export function LoginAttemptsTab({ page, perPage, onPageChange }: ListTabProps) {
+  const { source } = useMonitor();
+  const query = source.useLoginAttempts({ page, per_page: perPage });
+
+  return (
+    <ListShell
+      label="Login attempts"
+      query={query}
+      items={(data) => data.attempts}
+      itemKey={(attempt) => attempt.id}
+      columns={columns}
+      page={page}
+      perPage={perPage}
+      onPageChange={onPageChange}
+      empty="No login attempts yet."
+      minWidth={760}
+      footer={<DbIpAttribution />}
+    />
+  );
+}

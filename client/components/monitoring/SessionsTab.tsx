@@ -1,0 +1,93 @@
+import { Button, Text } from '@mantine/core';
+import type { Session } from '../../../shared/schemas/admin';
+import { formatDateTime } from '../../lib/format';
+import { MONITOR_TEXTS } from '../../messages';
+import { actionState, useMonitor } from './context';
+import { shortDeviceId } from './format';
+import { ListShell, NOWRAP, type Column } from './ListShell';
+import type { ListTabProps } from './ListTabProps';
+
+const when = (iso: string) => (
+  <Text size="sm" className={NOWRAP}>
+    {formatDateTime(iso)}
+  </Text>
+);
+
+const columns: Column<Session>[] = [
+  {
+    header: 'User',
+    cell: (session) => (
+      <Text size="sm" fw={500} className={NOWRAP}>
+        {session.user_email}
+      </Text>
+    ),
+  },
+  {
+    header: 'Device',
+    cell: (session) =>
+      session.device_id ? (
+        <Text size="sm" ff="monospace" title={session.device_id}>
+          {shortDeviceId(session.device_id)}
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          Unknown
+        </Text>
+      ),
+  },
+  {
+    header: 'IP address',
+    cell: (session) => (
+      <Text size="sm" ff="monospace">
+        {session.ip_address ?? '—'}
+      </Text>
+    ),
+  },
+  {
+    header: 'User agent',
+    cell: (session) => (
+      <Text size="xs" c="dimmed" maw={220} truncate="end" title={session.user_agent ?? undefined}>
+        {session.user_agent ?? 'Unknown'}
+      </Text>
+    ),
+  },
+  { header: 'Created', cell: (session) => when(session.created_at) },
+  { header: 'Last used', cell: (session) => when(session.last_used_at) },
+  { header: 'Expires', cell: (session) => when(session.expires_at) },
+];
+
+export function SessionsTab({ page, perPage, onPageChange }: ListTabProps) {
+  const { source, actions, pending, run } = useMonitor();
+  const query = source.useSessions({ page, per_page: perPage });
+
+  return (
+    <ListShell
+      label="Active sessions"
+      query={query}
+      items={(data) => data.sessions}
+      itemKey={(session) => session.id}
+      columns={columns}
+      page={page}
+      perPage={perPage}
+      onPageChange={onPageChange}
+      empty="No active sessions."
+      minWidth={1100}
+      actions={(session) => (
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          {...actionState(pending, session.id, 'revoke')}
+          onClick={() =>
+            void run({ id: session.id, action: 'revoke' }, () => actions.revokeSession(session.id), {
+              success: MONITOR_TEXTS.sessionRevoked,
+              failure: MONITOR_TEXTS.sessionRevokeFailed,
+            })
+          }
+        >
+          Revoke
+        </Button>
+      )}
+    />
+  );
+}

@@ -1,0 +1,122 @@
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import type { User } from '../../../shared/schemas/user';
+import { useAuth } from '../../auth/AuthProvider';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { MONITOR_TEXTS } from '../../messages';
+import { actionState, useMonitor } from './context';
+import { nameOrEmail } from './format';
+import { ListShell, NOWRAP, type Column } from './ListShell';
+import type { ListTabProps } from './ListTabProps';
+
+const columns: Column<User>[] = [
+  {
+    header: 'User',
+    cell: (user) => {
+      const name = nameOrEmail(user);
+      return (
+        <Stack gap={0} className={NOWRAP}>
+          <Text size="sm" fw={600}>
+            {name}
+          </Text>
+          {name !== user.email && (
+            <Text size="xs" c="dimmed">
+              {user.email}
+            </Text>
+          )}
+        </Stack>
+      );
+    },
+  },
+  {
+    header: 'Status',
+    cell: (user) => (
+      <Group gap={6} wrap="nowrap">
+        <Badge variant="light" color={user.is_active ? 'teal' : 'gray'}>
+          {user.is_active ? 'Active' : 'Inactive'}
+        </Badge>
+        {user.is_verified && (
+          <Badge variant="light" color="blue">
+            Verified
+          </Badge>
+        )}
+        {user.role === 'admin' && (
+          <Badge variant="outline" color="grape">
+            Admin
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  {
+    header: 'Created',
+    cell: (user) => (
+      <Text size="sm" className={NOWRAP}>
+        {formatDate(user.created_at)}
+      </Text>
+    ),
+  },
+  {
+    header: 'Last login',
+    cell: (user) => (
+      <Text size="sm" className={NOWRAP}>
+        {formatDateTime(user.last_login)}
+      </Text>
+    ),
+  },
+];
+
+export function UsersTab({ page, perPage, onPageChange }: ListTabProps) {
+  const { source, actions, pending, run } = useMonitor();
+  const { user: me } = useAuth();
+  const query = source.useUsers({ page, per_page: perPage });
+
+  return (
+    <ListShell
+      label="Users"
+      query={query}
+      items={(data) => data.users}
+      itemKey={(user) => user.id}
+      columns={columns}
+      page={page}
+      perPage={perPage}
+      onPageChange={onPageChange}
+      empty="No users yet."
+      minWidth={760}
+      actions={(user) => (
+        <>
+          {actions.unlockUser && (
+            <Button
+              size="xs"
+              variant="default"
+              {...actionState(pending, user.id, 'unlock')}
+              onClick={() =>
+                void run({ id: user.id, action: 'unlock' }, () => actions.unlockUser!(user.id), {
+                  success: MONITOR_TEXTS.userUnlocked,
+                  failure: MONITOR_TEXTS.userUnlockFailed,
+                })
+              }
+            >
+              Unlock
+            </Button>
+          )}
+          <Button
+            size="xs"
+            variant="light"
+            color={user.is_active ? 'red' : 'teal'}
+            {...actionState(pending, user.id, 'toggle')}
+            // The server refuses it anyway: nobody can lock themself out.
+            {...(user.id === me?.id && user.is_active ? { disabled: true, title: 'You cannot deactivate your own account' } : {})}
+            onClick={() =>
+              void run({ id: user.id, action: 'toggle' }, () => actions.toggleUserActive(user.id), {
+                success: MONITOR_TEXTS.userStatusUpdated,
+                failure: MONITOR_TEXTS.userStatusFailed,
+              })
+            }
+          >
+            {user.is_active ? 'Deactivate' : 'Activate'}
+          </Button>
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,126 @@
+import { useMemo } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
+import type { AdminStats, Device, LoginAttempt, Session } from '../../../shared/schemas/admin';
+import type { User } from '../../../shared/schemas/user';
+import { trpc } from '../../lib/trpc';
+import { MONITOR_TEXTS } from '../../messages';
+
+/**
+ * Where the monitoring views get their data: the platform's accounts (the admin area, `trpc.admin.*`) or
+ * one project's end users (`trpc.projects.monitor.*`). The views are written once against this interface.
+ * The `use…` members are React hooks: call them from components, unconditionally.
+ */
+export interface MonitorSource {
+  /** Stable name of the scope ('admin' or 'project:<id>'); views keyed by it start over when it changes. */
+  scope: string;
+  /** Toast for a failed load when the server gives no detail. */
+  loadFailedText: string;
+  useStats(): MonitorQuery<AdminStats>;
+  useUsers(q: PageInput): MonitorQuery<UserPage>;
+  useLoginAttempts(q: PageInput): MonitorQuery<AttemptPage>;
+  useDevices(q: PageInput): MonitorQuery<DevicePage>;
+  useSessions(q: PageInput): MonitorQuery<SessionPage>;
+  useActions(): MonitorActions;
+}
+
+export interface PageInput {
+  page: number;
+  per_page: number;
+}
+
+interface Paged {
+  total: number;
+  page: number;
+  per_page: number;
+}
+export type UserPage = Paged & { users: User[] };
+export type AttemptPage = Paged & { attempts: LoginAttempt[] };
+export type DevicePage = Paged & { devices: Device[] };
+export type SessionPage = Paged & { sessions: Session[] };
+
+/** The part of a React Query result the views read. */
+export interface MonitorQuery<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
+export interface MonitorActions {
+  toggleUserActive(id: string): Promise<unknown>;
+  /** Lifts the failed-login throttle; only where the API offers it. */
+  unlockUser?: (id: string) => Promise<unknown>;
+  toggleDeviceBlock(id: string): Promise<unknown>;
+  toggleDeviceTrust(id: string): Promise<unknown>;
+  revokeSession(id: string): Promise<unknown>;
+  /** Reloads every view of this scope (after each action). */
+  reload(): Promise<void>;
+}
+
+/** Paging keeps the previous page on screen while the next one loads. */
+const listOptions = { placeholderData: keepPreviousData } as const;
+
+const ADMIN_SOURCE: MonitorSource = {
+  scope: 'admin',
+  loadFailedText: MONITOR_TEXTS.adminLoadFailed,
+  useStats: () => trpc.admin.stats.useQuery(),
+  useUsers: (q) => trpc.admin.users.useQuery(q, listOptions),
+  useLoginAttempts: (q) => trpc.admin.loginAttempts.useQuery(q, listOptions),
+  useDevices: (q) => trpc.admin.devices.useQuery(q, listOptions),
+  useSessions: (q) => trpc.admin.sessions.useQuery(q, listOptions),
+  useActions: () => {
+    const utils = trpc.useUtils();
+    const toggleUser = trpc.admin.toggleUserActive.useMutation();
+    const unlock = trpc.admin.unlockUser.useMutation();
+    const block = trpc.admin.toggleDeviceBlock.useMutation();
+    const trust = trpc.admin.toggleDeviceTrust.useMutation();
+    const revoke = trpc.admin.revokeSession.useMutation();
+    return {
+      toggleUserActive: (id) => toggleUser.mutateAsync({ id }),
+      unlockUser: (id) => unlock.mutateAsync({ id }),
+      toggleDeviceBlock: (id) => block.mutateAsync({ id }),
+      toggleDeviceTrust: (id) => trust.mutateAsync({ id }),
+      revokeSession: (id) => revoke.mutateAsync({ id }),
+      reload: () => utils.admin.invalidate(),
+    };
+  },
+};
+
+/** The platform's own accounts (admins only; the server refuses everyone else). */
+export function useAdminSource(): MonitorSource {
+  return ADMIN_SOURCE;
+}
+
+/** One of the signed-in developer's projects: its end users, their sign-ins, devices and sessions. */
+export function useProjectSource(projectId: string): MonitorSource {
+  return useMemo<MonitorSource>(
+    () => ({
+      scope: `project:${projectId}`,
+      loadFailedText: MONITOR_TEXTS.monitoringLoadFailed,
+      useStats: () => trpc.projects.monitor.stats.useQuery({ projectId }),
+      useUsers: (q) => trpc.projects.monitor.users.useQuery({ projectId, ...q }, listOptions),
+      useLoginAttempts: (q) => trpc.projects.monitor.loginAttempts.useQuery({ projectId, ...q }, listOptions),
+      useDevices: (q) => trpc.projects.monitor.devices.useQuery({ projectId, ...q }, listOptions),
+      useSessions: (q) => trpc.projects.monitor.sessions.useQuery({ projectId, ...q }, listOptions),
+      useActions: () => {
+        const utils = trpc.useUtils();
+        const toggleUser = trpc.projects.monitor.toggleUserActive.useMutation();
+        const block = trpc.projects.monitor.toggleDeviceBlock.useMutation();
+        const trust = trpc.projects.monitor.toggleDeviceTrust.useMutation();
+        const revoke = trpc.projects.monitor.revokeSession.useMutation();
+        return {
+          toggleUserActive: (id) => toggleUser.mutateAsync({ projectId, id }),
+          toggleDeviceBlock: (id) => block.mutateAsync({ projectId, id }),
+          toggleDeviceTrust: (id) => trust.mutateAsync({ projectId, id }),
+          revokeSession: (id) => revoke.mutateAsync({ projectId, id }),
+          // The project's counters (users, logins) on other screens may change too.
+          reload: async () => {
+            await Promise.all([utils.projects.monitor.invalidate(), utils.projects.list.invalidate(), utils.projects.get.invalidate({ projectId })]);
+          },
+        };
+      },
+    }),
+    [projectId],
+  );
+}

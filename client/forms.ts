@@ -1,0 +1,55 @@
+/**
+ * Client-side form rules (SPEC §5), built from the shared schemas so the browser and the server agree.
+ * Form field names follow the forms (firstName …); the calls map them to the API's snake_case.
+ */
+import { z } from 'zod';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { PASSWORD_MIN_LENGTH } from '../shared/constants';
+import { VALIDATION } from '../shared/messages';
+import { EmailSchema, NewPasswordSchema, OptionalNameSchema, OptionalUrlSchema } from '../shared/schemas/common';
+import { LogInInputSchema } from '../shared/schemas/auth';
+
+export const resolver = <T extends z.ZodType>(schema: T) => zod4Resolver(schema, { errorPriority: 'first' });
+
+export const LoginFormSchema = LogInInputSchema.pick({ email: true, password: true });
+
+export const SignupFormSchema = z
+  .object({
+    firstName: OptionalNameSchema,
+    lastName: OptionalNameSchema,
+    companyName: OptionalNameSchema,
+    websiteUrl: OptionalUrlSchema,
+    email: EmailSchema,
+    password: NewPasswordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((values) => values.password === values.confirmPassword, {
+    error: VALIDATION.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+
+export const ForgotPasswordFormSchema = z.object({ email: EmailSchema });
+
+export const ResetPasswordFormSchema = z
+  .object({ password: NewPasswordSchema, confirmPassword: z.string() })
+  .refine((values) => values.password === values.confirmPassword, {
+    error: VALIDATION.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+
+/** Settings → change password: the simpler rules of the settings screen. */
+export const ChangePasswordFormSchema = z
+  .object({
+    currentPassword: z.string().min(1, { error: VALIDATION.currentPasswordRequired }),
+    newPassword: z.string(),
+    confirmPassword: z.string(),
+  })
+  .superRefine((values, ctx) => {
+    if (values.newPassword !== values.confirmPassword) {
+      ctx.addIssue({ code: 'custom', message: VALIDATION.newPasswordsDontMatch, path: ['confirmPassword'] });
+    }
+    if (values.newPassword.length < PASSWORD_MIN_LENGTH) {
+      ctx.addIssue({ code: 'custom', message: VALIDATION.newPasswordTooShort, path: ['newPassword'] });
+    }
+  });
+

@@ -1,0 +1,15 @@
+import { notifications } from '@mantine/notifications';
+import { TOAST_DURATION_MS } from '../../shared/constants';
+
+/** Toasts with the durations of the specification (success 3 s, error 5 s, others 4 s); shown top right. */
+export const notify = {
+  success(message: string) {
+    notifications.show({ message, color: 'teal', autoClose: TOAST_DURATION_MS.success, withBorder: true });
+  },
+  error(message: string) {
+    notifications.show({ message, color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true });
+  },
+  info(message: string) {
+    notifications.show({ message, color: 'blue', autoClose: TOAST_DURATION_MS.info, withBorder: true });
+  },
+};

@@ -1,0 +1,107 @@
+import { createTRPCReact, createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/react-query';
+import type { TRPCLink, Operation } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import type { AnyRouter } from '@trpc/server';
+import type { AppRouter } from '../../server/trpc/router';
+
+/** The typed tRPC React client: hooks are `trpc.auth.me.useQuery()`, `trpc.auth.logIn.useMutation()` … */
+export const trpc = createTRPCReact<AppRouter>();
+
+export const TRPC_URL = '/trpc';
+
+/** Calls that must never trigger a refresh: the refresh itself and the calls that establish or end a session. */
+const NO_REFRESH_PATHS = new Set(['auth.refresh', 'auth.logIn', 'auth.signUp', 'auth.logOut']);
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED';
+}
+
+export interface RefreshLinkOptions {
+  /** Renews the session (reads the HttpOnly refresh cookie, sets new cookies). Rejects when it cannot. */
+  refresh: () => Promise<unknown>;
+  /** Called once per failed refresh: the session is gone. */
+  onRefreshFailed: () => void;
+  /** Operations that must not be retried (default: the session calls themselves). */
+  skip?: (op: Operation) => boolean;
+}
+
+/**
+ * A link that, when a call fails with UNAUTHORIZED, refreshes the session once and retries the call once.
+ * Concurrent failures share one in-flight refresh. If the refresh fails, `onRefreshFailed` runs and the
+ * original error reaches the caller.
+ */
+export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLinkOptions): TRPCLink<TRouter> {
+  const skip = options.skip ?? ((op: Operation) => NO_REFRESH_PATHS.has(op.path));
+  let inFlight: Promise<boolean> | null = null;
+
+  const refreshOnce = (): Promise<boolean> => {
+    if (!inFlight) {
+      inFlight = options
+        .refresh()
+        .then(
+          () => true,
+          () => {
+            options.onRefreshFailed();
+            return false;
+          },
+        )
+        .finally(() => {
+          inFlight = null;
+        });
+    }
+    return inFlight;
+  };
+
+  return () =>
+    ({ op, next }) =>
+      observable((observer) => {
+        let current: { unsubscribe: () => void } | null = null;
+        let stopped = false;
+
+        const attempt = (retried: boolean) => {
+          current = next(op).subscribe({
+            next: (value) => observer.next(value),
+            complete: () => observer.complete(),
+            error: (error) => {
+              if (retried || skip(op) || !isUnauthorized(error)) {
+                observer.error(error);
+                return;
+              }
+              void refreshOnce().then((ok) => {
+                if (stopped) return;
+                if (ok) attempt(true);
+                else observer.error(error);
+              });
+            },
+          });
+        };
+
+        attempt(false);
+        return () => {
+          stopped = true;
+          current?.unsubscribe();
+        };
+      });
+}
+
+const sameOriginFetch: typeof fetch = (input, init) => fetch(input, { ...init, credentials: 'same-origin' });
+
+export interface AppClientOptions {
+  url?: string;
+  onSessionExpired: () => void;
+}
+
+/** The client the app uses: refresh link in front of a batching HTTP link to /trpc. */
+export function createAppTrpcClient({ url = TRPC_URL, onSessionExpired }: AppClientOptions) {
+  // A plain client for the refresh call itself, so it never passes through the refresh link.
+  const sessionClient = createTRPCClient<AppRouter>({ links: [httpLink({ url, fetch: sameOriginFetch })] });
+  return trpc.createClient({
+    links: [
+      createRefreshLink<AppRouter>({
+        refresh: () => sessionClient.auth.refresh.mutate({}),
+        onRefreshFailed: onSessionExpired,
+      }),
+      httpBatchLink({ url, fetch: sameOriginFetch }),
+    ],
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Toast texts of SPEC §8 that shared/messages.ts does not hold (those the server never sends).
+ * Word for word from the specification.
+ */
+export { MESSAGES, VALIDATION } from '../shared/messages';
+
+export const TOASTS = {
+  loginSuccess: 'Login successful!',
+  loginFailed: 'Login failed',
+  signupFailed: 'Signup failed',
+  profileUpdated: 'Profile updated successfully!',
+  profileUpdateFailed: 'Failed to update profile',
+  resetEmailFailed: 'Failed to send reset email',
+  resetSuccess: 'Password reset successfully!',
+  resetFailed: 'Failed to reset password',
+  verifyFailed: 'Email verification failed. Please try again.',
+  resendFailed: 'Failed to resend verification email.',
+  verifyNoToken: 'Invalid verification link. No token provided.',
+  projectCreated: 'Project created successfully!',
+  projectCreateFailed: 'Failed to create project',
+  projectDeleted: 'Project deleted successfully',
+  projectDeleteFailed: 'Failed to delete project',
+  dashboardLoadFailed: 'Failed to load dashboard data',
+  projectsLoadFailed: 'Failed to load projects',
+  changePasswordFailed: 'Failed to change password',
+  deleteAccountFailed: 'Failed to delete account',
+  notificationsUpdated: 'Notification settings updated',
+  securityUpdated: 'Security settings updated',
+} as const;
+
+export const DELETE_PROJECT_CONFIRM = 'Are you sure you want to delete this project? This action cannot be undone.';
+export const DELETE_CONFIRM_WORD = 'DELETE';
+
+/** Texts of the project screens (project detail, API keys, analytics) that the specification does not word. */
+export const PROJECT_TEXTS = {
+  projectLoadFailed: 'Failed to load project',
+  projectUpdated: 'Project updated successfully',
+  projectUpdateFailed: 'Failed to update project',
+  projectActivated: 'Project activated',
+  projectDeactivated: 'Project deactivated',
+  apiKeysLoadFailed: 'Failed to load API keys',
+  apiKeyCreated: 'API key created',
+  apiKeyCreateFailed: 'Failed to create API key',
+  apiKeyRevoked: 'API key revoked',
+  apiKeyRevokeFailed: 'Failed to revoke API key',
+  analyticsLoadFailed: 'Failed to load analytics',
+  revokeKeyConfirm: 'Revoke this API key? Apps that use it stop working immediately. This cannot be undone.',
+  secretWarning: 'Copy this key now and store it somewhere safe. It will not be shown again.',
+  verifyToCreate: 'Creating projects needs a verified e-mail address.',
+} as const;
+
+/** Texts of the admin area and the per-project monitoring (SPEC §8 where it words them). */
+export const MONITOR_TEXTS = {
+  adminLoadFailed: 'Failed to load admin data',
+  monitoringLoadFailed: 'Failed to load monitoring data',
+  userStatusUpdated: 'User status updated',
+  userStatusFailed: 'Failed to update user status',
+  userUnlocked: 'User unlocked',
+  userUnlockFailed: 'Failed to unlock user',
+  deviceStatusUpdated: 'Device status updated',
+  deviceStatusFailed: 'Failed to update device status',
+  deviceTrustUpdated: 'Device trust updated',
+  deviceTrustFailed: 'Failed to update device trust',
+  sessionRevoked: 'Session revoked',
+  sessionRevokeFailed: 'Failed to revoke session',
+} as const;

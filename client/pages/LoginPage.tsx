@@ -1,0 +1,105 @@
+import { useRef, useState } from 'react';
+import { Alert, Anchor, Button, Divider, Group, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { navigationMessage, postLoginPath } from '../auth/redirect';
+import { AuthShell } from '../components/AuthShell';
+import { EmailField } from '../components/EmailField';
+import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
+import { PasswordField } from '../components/PasswordField';
+import { PlaceholderLink } from '../components/PlaceholderLink';
+import { SocialButtons } from '../components/SocialButtons';
+import { LoginFormSchema, resolver } from '../forms';
+import { errorMessage } from '../lib/errors';
+import { getDeviceFingerprint } from '../lib/fingerprint';
+import { notify } from '../lib/notify';
+import { trpc } from '../lib/trpc';
+import { TOASTS } from '../messages';
+
+export function LoginPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { setUser } = useAuth();
+  const logIn = trpc.auth.logIn.useMutation();
+  const [submitting, setSubmitting] = useState(false);
+  const captcha = useRef<CaptchaHandle>(null);
+  const banner = navigationMessage(location.state);
+
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { email: '', password: '' },
+    validate: resolver(LoginFormSchema),
+    validateInputOnBlur: true,
+  });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setSubmitting(true);
+    try {
+      const result = await logIn.mutateAsync({
+        email: values.email.trim(),
+        password: values.password,
+        captcha_token: (await captcha.current?.token()) ?? '',
+        device_fingerprint: await getDeviceFingerprint(),
+      });
+      notify.success(TOASTS.loginSuccess);
+      setUser(result.user);
+      navigate(postLoginPath(location.state), { replace: true });
+    } catch (error) {
+      notify.error(errorMessage(error, TOASTS.loginFailed));
+      captcha.current?.reset();
+      setSubmitting(false);
+    }
+  });
+
+  return (
+    <AuthShell
+      title="Welcome back"
+      subtitle="Sign in to your developer account"
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Anchor component={Link} to="/signup" fw={600}>
+            Sign up
+          </Anchor>
+        </>
+      }
+    >
+      <Stack gap="md">
+        {banner && (
+          <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} role="status">
+            {banner}
+          </Alert>
+        )}
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <EmailField {...form.getInputProps('email')} />
+            <PasswordField
+              label="Password"
+              placeholder="Your password"
+              autoComplete="current-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <Group justify="flex-end" mt={-8}>
+              <Anchor component={Link} to="/forgot-password" size="sm">
+                Forgot password?
+              </Anchor>
+            </Group>
+            <CaptchaField ref={captcha} />
+            <Button type="submit" fullWidth loading={submitting}>
+              Sign in
+            </Button>
+          </Stack>
+        </form>
+        <Divider label="Or continue with" labelPosition="center" />
+        <SocialButtons />
+        <Text size="xs" c="dimmed" ta="center">
+          By signing in you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
+          <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.
+        </Text>
+      </Stack>
+    </AuthShell>
+  );
+}

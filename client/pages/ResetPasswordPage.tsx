@@ -1,0 +1,84 @@
+import { Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconLinkOff } from '@tabler/icons-react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { AuthShell } from '../components/AuthShell';
+import { PasswordField } from '../components/PasswordField';
+import { ResetPasswordFormSchema, resolver } from '../forms';
+import { errorMessage } from '../lib/errors';
+import { notify } from '../lib/notify';
+import { trpc } from '../lib/trpc';
+import { MESSAGES, TOASTS, VALIDATION } from '../messages';
+
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  const resetPassword = trpc.auth.resetPassword.useMutation();
+
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { password: '', confirmPassword: '' },
+    validate: resolver(ResetPasswordFormSchema),
+    validateInputOnBlur: true,
+  });
+
+  if (!token) {
+    return (
+      <AuthShell title="Invalid Reset Link">
+        <Stack align="center" ta="center" gap="md">
+          <ThemeIcon size={56} radius="xl" variant="light" color="red">
+            <IconLinkOff size={30} />
+          </ThemeIcon>
+          <Text>{VALIDATION.resetTokenInvalid}. This password reset link is invalid or has expired.</Text>
+          <Button component={Link} to="/forgot-password">
+            Request a new reset link
+          </Button>
+        </Stack>
+      </AuthShell>
+    );
+  }
+
+  const onSubmit = form.onSubmit(async (values) => {
+    try {
+      await resetPassword.mutateAsync({ token, new_password: values.password });
+      notify.success(TOASTS.resetSuccess);
+      navigate('/login', { replace: true, state: { message: MESSAGES.passwordResetSuccess } });
+    } catch (error) {
+      notify.error(errorMessage(error, TOASTS.resetFailed));
+    }
+  });
+
+  return (
+    <AuthShell
+      title="Set a new password"
+      subtitle="Choose a strong password you don't use anywhere else"
+      footer={
+        <Anchor component={Link} to="/login" size="sm">
+          Back to sign in
+        </Anchor>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <PasswordField
+            label="New password"
+            description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordField
+            label="Confirm new password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('confirmPassword')}
+          />
+          <Button type="submit" fullWidth loading={resetPassword.isPending}>
+            Reset password
+          </Button>
+        </Stack>
+      </form>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,125 @@
+import { useRef, useState } from 'react';
+import { Anchor, Button, Divider, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link, useNavigate } from 'react-router-dom';
+import { AuthShell } from '../components/AuthShell';
+import { EmailField } from '../components/EmailField';
+import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
+import { PasswordField } from '../components/PasswordField';
+import { PlaceholderLink } from '../components/PlaceholderLink';
+import { SocialButtons } from '../components/SocialButtons';
+import { SignupFormSchema, resolver } from '../forms';
+import { errorMessage } from '../lib/errors';
+import { getDeviceFingerprint } from '../lib/fingerprint';
+import { notify } from '../lib/notify';
+import { trpc } from '../lib/trpc';
+import { MESSAGES, TOASTS } from '../messages';
+
+export function SignupPage() {
+  const navigate = useNavigate();
+  const signUp = trpc.auth.signUp.useMutation();
+  const [submitting, setSubmitting] = useState(false);
+  const captcha = useRef<CaptchaHandle>(null);
+
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: {
+      firstName: '',
+      lastName: '',
+      companyName: '',
+      websiteUrl: '',
+      email: '',
+      password: '',
+      confirmPassword: '',
+    },
+    validate: resolver(SignupFormSchema),
+    validateInputOnBlur: true,
+  });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setSubmitting(true);
+    try {
+      await signUp.mutateAsync({
+        email: values.email.trim(),
+        password: values.password,
+        first_name: values.firstName.trim() || null,
+        last_name: values.lastName.trim() || null,
+        company_name: values.companyName.trim() || null,
+        website_url: values.websiteUrl.trim() || null,
+        captcha_token: (await captcha.current?.token()) ?? '',
+        device_fingerprint: await getDeviceFingerprint(),
+      });
+      notify.success(MESSAGES.signupSuccess);
+      navigate('/login', { state: { message: MESSAGES.signupSuccess } });
+    } catch (error) {
+      notify.error(errorMessage(error, TOASTS.signupFailed));
+      captcha.current?.reset();
+      setSubmitting(false);
+    }
+  });
+
+  return (
+    <AuthShell
+      size={520}
+      title="Create your developer account"
+      subtitle="Start building secure authentication in minutes"
+      footer={
+        <>
+          Already have an account?{' '}
+          <Anchor component={Link} to="/login" fw={600}>
+            Sign in
+          </Anchor>
+        </>
+      }
+    >
+      <Stack gap="md">
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+              <TextInput label="First name" autoComplete="given-name" {...form.getInputProps('firstName')} />
+              <TextInput label="Last name" autoComplete="family-name" {...form.getInputProps('lastName')} />
+            </SimpleGrid>
+            <TextInput
+              label="Company"
+              description="Optional"
+              autoComplete="organization"
+              {...form.getInputProps('companyName')}
+            />
+            <TextInput
+              label="Website"
+              description="Optional"
+              type="url"
+              placeholder="https://example.com"
+              autoComplete="url"
+              {...form.getInputProps('websiteUrl')}
+            />
+            <EmailField {...form.getInputProps('email')} />
+            <PasswordField
+              label="Password"
+              description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <PasswordField
+              label="Confirm password"
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('confirmPassword')}
+            />
+            <CaptchaField ref={captcha} />
+            <Button type="submit" fullWidth loading={submitting}>
+              Create account
+            </Button>
+          </Stack>
+        </form>
+        <Divider label="Or sign up with" labelPosition="center" />
+        <SocialButtons />
+        <Text size="xs" c="dimmed" ta="center">
+          By creating an account you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
+          <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.
+        </Text>
+      </Stack>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,55 @@
+import { lazy, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { GuestRoute } from './auth/GuestRoute';
+import { ProtectedRoute } from './auth/ProtectedRoute';
+import { Layout } from './components/Layout';
+import { LandingPage } from './pages/LandingPage';
+import { LoginPage } from './pages/LoginPage';
+import { SignupPage } from './pages/SignupPage';
+
+/** Screens behind the first visit load on demand; the landing and sign-in screens ship in the main bundle. */
+const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
+const ApiDocsPage = lazy(() => import('./pages/ApiDocsPage').then((m) => ({ default: m.ApiDocsPage })));
+const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const MonitoringPage = lazy(() => import('./pages/MonitoringPage').then((m) => ({ default: m.MonitoringPage })));
+const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
+const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const ProjectsPage = lazy(() => import('./pages/ProjectsPage').then((m) => ({ default: m.ProjectsPage })));
+const ProjectDetailPage = lazy(() => import('./pages/ProjectDetailPage').then((m) => ({ default: m.ProjectDetailPage })));
+const ApiKeysPage = lazy(() => import('./pages/ApiKeysPage').then((m) => ({ default: m.ApiKeysPage })));
+const AnalyticsPage = lazy(() => import('./pages/AnalyticsPage').then((m) => ({ default: m.AnalyticsPage })));
+const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
+const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const TestVerifyPage = lazy(() => import('./pages/TestVerifyPage').then((m) => ({ default: m.TestVerifyPage })));
+const VerifyEmailPage = lazy(() => import('./pages/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
+
+const guarded = (page: ReactNode) => <ProtectedRoute>{page}</ProtectedRoute>;
+const guestOnly = (page: ReactNode) => <GuestRoute>{page}</GuestRoute>;
+
+/** The route table of the specification. /health is served by the server and only linked from the footer. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/login" element={guestOnly(<LoginPage />)} />
+        <Route path="/signup" element={guestOnly(<SignupPage />)} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
+        <Route path="/test-verify" element={<TestVerifyPage />} />
+        <Route path="/api-docs" element={<ApiDocsPage />} />
+        <Route path="/dashboard" element={guarded(<DashboardPage />)} />
+        <Route path="/projects" element={guarded(<ProjectsPage />)} />
+        <Route path="/projects/:projectId" element={guarded(<ProjectDetailPage />)} />
+        <Route path="/admin" element={guarded(<AdminPage />)} />
+        <Route path="/monitoring" element={guarded(<MonitoringPage />)} />
+        <Route path="/api-keys" element={guarded(<ApiKeysPage />)} />
+        <Route path="/analytics" element={guarded(<AnalyticsPage />)} />
+        <Route path="/profile" element={guarded(<ProfilePage />)} />
+        <Route path="/settings" element={guarded(<SettingsPage />)} />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from '@playwright/test';
+import { E2E } from './tests/e2e/env';
+
+/**
+ * End-to-end tests: the production build served by the real server (fresh SQLite, mail caught on loopback),
+ * driven in Debian's Chromium. Playwright never downloads a browser here.
+ */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '*.spec.ts',
+  globalSetup: './tests/e2e/global-setup.ts',
+  outputDir: 'test-results/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    baseURL: E2E.baseURL,
+    viewport: { width: 1280, height: 800 },
+    colorScheme: 'light',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+});

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Db, Dialect } from './db/connect.js';
+import type { Deps } from './deps.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createBcryptHasher } from './lib/passwords.js';
+import { createMemoryLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
+import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
+import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { adminRestRoutes } from './modules/admin/admin.rest.js';
+import { authRestRoutes } from './modules/auth/auth.rest.js';
+import { createCaptchaVerifier } from './modules/captcha/captcha.js';
+import { captchaRestRoutes } from './modules/captcha/captcha.rest.js';
+import { captchaCspSources } from './modules/captcha/csp.js';
+import { healthRoutes } from './modules/health/health.rest.js';
+import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/ip-intel.js';
+import { profileRestRoutes } from './modules/profile/profile.rest.js';
+import { projectsRestRoutes } from './modules/projects/projects.rest.js';
+import { publicApiRoutes } from './modules/public-api/public.rest.js';
+import { createAccessTokens } from './modules/sessions/access-tokens.js';
+import { createEvents } from './modules/analytics/events.js';
+import { createProjectRealms } from './modules/projects/project-realms.js';
+import { openApiRoutes } from './openapi/openapi.rest.js';
+import { registerRequestGuard } from './plugins/request-guard.js';
+import { registerStaticClient } from './plugins/static-client.js';
+import { registerErrorHandling } from './rest/error-handler.js';
+import { createContextFactory } from './trpc/init.js';
+import { appRouter, type AppRouter } from './trpc/router.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
+/** Caps every request body before anything parses or hashes it. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  clock?: Clock;
+  mailer?: Mailer;
+  signingKey?: SigningKey;
+  limits?: Partial<Record<LimitName, LimitRule>>;
+  /** Directory of the built client; defaults to dist/client. */
+  clientDir?: string;
+  ipIntel?: IpIntel;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
+  const { config } = options;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+  });
+  // JSON is the only body format any route accepts.
+  app.removeContentTypeParser('text/plain');
+
+  const clock = options.clock ?? systemClock;
+  const accessTokens = createAccessTokens({
+    key: options.signingKey ?? loadOrCreateSigningKey({ pem: config.jwtPrivateKey, dataDir: config.dataDir }),
+    issuer: config.appUrl,
+    ttlS: config.accessTokenTtlS,
+    clock,
+  });
+  const base = {
+    config,
+    db: options.db,
+    dialect: options.dialect,
+    clock,
+    logger: app.log,
+    mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger: app.log }),
+    passwords: createBcryptHasher(config.bcryptCost),
+    limiters: createMemoryLimiters(options.limits, config.rateLimits),
+    accessTokens,
+    platform: { projectId: null, accessTokens, linkBase: config.appUrl },
+    events: createEvents(options.db, clock),
+    secretBox: createSecretBox(loadOrCreateMasterKey({ base64: config.masterKey, dataDir: config.dataDir })),
+    ipIntel: options.ipIntel ?? createIpIntel({ files: config.ipDataDir ? ipDataFilesIn(config.ipDataDir) : undefined }),
+    captcha: createCaptchaVerifier({
+      provider: config.captcha.provider,
+      siteKey: config.captcha.siteKey,
+      // Without a configured secret, ALTCHA challenges are signed with a per-process key.
+      secret: config.captcha.secret || randomBytes(32).toString('hex'),
+      verifyUrl: config.captcha.verifyUrl,
+      clock,
+    }),
+  };
+  const deps: Deps = { ...base, projectRealms: createProjectRealms(base) };
+
+  const captchaSources = captchaCspSources(config.captcha.provider);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...captchaSources.script],
+        styleSrc: ["'self'", "'unsafe-inline'", ...captchaSources.style],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...captchaSources.connect],
+        workerSrc: ["'self'", 'blob:'],
+        frameSrc: captchaSources.frame.length ? captchaSources.frame : ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.appUrl.startsWith('https://'),
+  });
+  if (config.corsOrigins.length > 0) {
+    await app.register(fastifyCors, { origin: [...config.corsOrigins], credentials: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  }
+  await app.register(fastifyCookie);
+  registerErrorHandling(app);
+  registerRequestGuard(app, config);
+
+  healthRoutes(app, deps, VERSION);
+  openApiRoutes(app, VERSION);
+  await app.register(
+    async (api) => {
+      authRestRoutes(api, deps);
+      profileRestRoutes(api, deps);
+      captchaRestRoutes(api, deps);
+      adminRestRoutes(api, deps);
+      projectsRestRoutes(api, deps);
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(async (api) => publicApiRoutes(api, deps), { prefix: '/public/api/v1' });
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: createContextFactory(deps),
+      onError({ error, path: procedure }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, procedure }, 'tRPC error');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+  await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
+
+  app.addHook('onClose', async () => deps.mailer.close());
+  return { app, deps };
+}

@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_ACCESS_TOKEN_TTL_S, DEFAULT_REFRESH_TOKEN_TTL_S } from '../shared/constants.js';
+
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .transform((value) => ['1', 'true', 'on', 'yes'].includes(value));
+
+const commaList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z.string().optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('AuthPlatform <no-reply@localhost>'),
+  ADMIN_EMAILS: commaList.pipe(z.array(z.email())).default([]),
+  CORS_ORIGINS: commaList.pipe(z.array(z.url())).default([]),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).max(31 * 24 * 3600).default(DEFAULT_ACCESS_TOKEN_TTL_S),
+  REFRESH_TOKEN_TTL: z.coerce.number().int().min(1).max(366 * 24 * 3600).default(DEFAULT_REFRESH_TOKEN_TTL_S),
+  BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
+  TRUST_PROXY: booleanFlag.default(false),
+  RATE_LIMITS: booleanFlag.default(true),
+  JWT_PRIVATE_KEY: z.string().optional(),
+  MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, { error: 'expected 32 random bytes, base64-encoded' })
+    .optional(),
+  BLOCK_VPN: booleanFlag.default(false),
+  IP_DATA_DIR: z.string().min(1).optional(),
+  CAPTCHA_PROVIDER: z.enum(['none', 'altcha', 'turnstile', 'hcaptcha', 'recaptcha']).default('none'),
+  CAPTCHA_SITE_KEY: z.string().default(''),
+  CAPTCHA_SECRET: z.string().default(''),
+  CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().optional(),
+});
+
+export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  appUrl: string;
+  dataDir: string;
+  database: DatabaseTarget;
+  smtpUrl: string | null;
+  mailFrom: string;
+  adminEmails: readonly string[];
+  corsOrigins: readonly string[];
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  bcryptCost: number;
+  trustProxy: boolean;
+  rateLimits: boolean;
+  jwtPrivateKey: string | null;
+  masterKey: string | null;
+  blockVpn: boolean;
+  ipDataDir: string | null;
+  captcha: { provider: 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha'; siteKey: string; secret: string; verifyUrl: string | null };
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}>;
+
+export class ConfigError extends Error {}
+
+/** BCRYPT_COST below 10 is only allowed outside production (the tests use 4 for speed). */
+const MIN_PRODUCTION_BCRYPT_COST = 10;
+
+export function parseDatabaseUrl(value: string | undefined, dataDir: string): DatabaseTarget {
+  if (!value) return { kind: 'sqlite', file: path.join(dataDir, 'authplatform.sqlite') };
+  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
+  if (value.startsWith('sqlite:')) return { kind: 'sqlite', file: value.slice('sqlite:'.length).replace(/^\/\//, '') };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError('DATABASE_URL: expected postgres://…, sqlite:PATH or a file path');
+  return { kind: 'sqlite', file: value };
+}
+
+/** Parses the environment once. Throws ConfigError with one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { allowWeakHashing?: boolean } = {}): Config {
+  const result = EnvSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const shown = env[name] === undefined ? '' : ` (got ${JSON.stringify(env[name])})`;
+    throw new ConfigError(`${name}: ${issue.message}${shown}`);
+  }
+  const e = result.data;
+  if (e.BCRYPT_COST < MIN_PRODUCTION_BCRYPT_COST && !overrides.allowWeakHashing) {
+    throw new ConfigError(`BCRYPT_COST: must be at least ${MIN_PRODUCTION_BCRYPT_COST} (got ${e.BCRYPT_COST})`);
+  }
+  const database = parseDatabaseUrl(e.DATABASE_URL, e.DATA_DIR);
+  if (['turnstile', 'hcaptcha', 'recaptcha'].includes(e.CAPTCHA_PROVIDER)) {
+    if (!e.CAPTCHA_SECRET) throw new ConfigError(`CAPTCHA_SECRET: required when CAPTCHA_PROVIDER is ${e.CAPTCHA_PROVIDER}`);
+    if (!e.CAPTCHA_SITE_KEY) throw new ConfigError(`CAPTCHA_SITE_KEY: required when CAPTCHA_PROVIDER is ${e.CAPTCHA_PROVIDER}`);
+  }
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: e.DATA_DIR,
+    database,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    adminEmails: Object.freeze(e.ADMIN_EMAILS.map((email) => email.toLowerCase())),
+    corsOrigins: Object.freeze(e.CORS_ORIGINS.map((origin) => new URL(origin).origin)),
+    accessTokenTtlS: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtlS: e.REFRESH_TOKEN_TTL,
+    bcryptCost: e.BCRYPT_COST,
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: e.RATE_LIMITS,
+    jwtPrivateKey: e.JWT_PRIVATE_KEY ?? null,
+    masterKey: e.MASTER_KEY ?? null,
+    blockVpn: e.BLOCK_VPN,
+    ipDataDir: e.IP_DATA_DIR ?? null,
+    captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),
+    logLevel: e.LOG_LEVEL,
+  });
+}

@@ -1,0 +1,163 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Column conventions that hold on both SQLite and PostgreSQL:
+ * ids are text generated in the app, timestamps are ISO-8601 UTC text (they sort as text),
+ * booleans are integers 0/1 (better-sqlite3 cannot bind JS booleans).
+ */
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  /** null for platform accounts; the project's id for its end users. */
+  project_id: string | null;
+  email: string;
+  password_hash: string;
+  first_name: string | null;
+  last_name: string | null;
+  company_name: string | null;
+  website_url: string | null;
+  role: 'user' | 'admin';
+  is_active: Flag;
+  is_verified: Flag;
+  login_notifications: Flag;
+  created_at: string;
+  updated_at: string;
+  last_login: string | null;
+}
+
+export type TokenPurpose = 'verify_email' | 'reset_password';
+
+export interface OneTimeTokensTable {
+  id: string;
+  user_id: string;
+  purpose: TokenPurpose;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  fingerprint: string;
+  user_agent: string | null;
+  last_ip: string | null;
+  is_trusted: Flag;
+  is_blocked: Flag;
+  first_seen: string;
+  last_seen: string;
+}
+
+/** One row per sign-in; the row is the refresh-token rotation family. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  device_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+/** Every refresh token a session has issued; a used one presented again is a reuse. */
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export interface LoginAttemptsTable {
+  id: string;
+  project_id: string | null;
+  email: string;
+  user_id: string | null;
+  ip_address: string | null;
+  is_vpn: Flag;
+  is_proxy: Flag;
+  success: Flag;
+  failure_reason: string | null;
+  country_code: string | null;
+  device_fingerprint: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
+export type Environment = 'development' | 'staging' | 'production';
+
+export interface ProjectsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  website_url: string | null;
+  environment: Environment;
+  project_key: string;
+  is_active: Flag;
+  /** The project's ES256 private key, sealed with the server's master key. */
+  signing_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  project_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ProjectDailyStatsTable {
+  project_id: string;
+  day: string;
+  signups: number;
+  logins: number;
+  failed_logins: number;
+  refreshes: number;
+  api_requests: number;
+}
+
+export interface ApiKeyDailyUsageTable {
+  api_key_id: string;
+  day: string;
+  requests: number;
+}
+
+export interface ProjectActiveUsersTable {
+  project_id: string;
+  day: string;
+  user_id: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  one_time_tokens: OneTimeTokensTable;
+  devices: DevicesTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  login_attempts: LoginAttemptsTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  project_daily_stats: ProjectDailyStatsTable;
+  api_key_daily_usage: ApiKeyDailyUsageTable;
+  project_active_users: ProjectActiveUsersTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type LoginAttemptRow = Selectable<LoginAttemptsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type { Generated };

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Db, Dialect } from './db/connect.js';
+import type { Clock } from './lib/clock.js';
+import type { PasswordHasher } from './lib/passwords.js';
+import type { Limiters } from './lib/rate-limit.js';
+import type { SecretBox } from './lib/secret-box.js';
+import type { Mailer, MailMessage } from './mail/mailer.js';
+import type { CaptchaVerifier } from './modules/captcha/captcha.js';
+import type { IpIntel } from './modules/ip-intel/ip-intel.js';
+import type { Events } from './modules/analytics/events.js';
+import type { ProjectRealms } from './modules/projects/project-realms.js';
+import type { Realm } from './modules/realms/realm.js';
+import type { AccessTokens } from './modules/sessions/access-tokens.js';
+
+/** Everything a service needs, built once in buildApp and passed down; no module-level singletons. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  mailer: Mailer;
+  logger: FastifyBaseLogger;
+  passwords: PasswordHasher;
+  limiters: Limiters;
+  /** The platform's own signer (developers' tokens). */
+  accessTokens: AccessTokens;
+  /** The platform's accounts, as a realm for the shared auth services. */
+  platform: Realm;
+  events: Events;
+  secretBox: SecretBox;
+  /** Each project's end users, as realms, resolved from API keys. */
+  projectRealms: ProjectRealms;
+  ipIntel: IpIntel;
+  captcha: CaptchaVerifier;
+}
+
+/**
+ * Sends without making the caller wait: answers must not depend on (or reveal, by timing)
+ * whether a mail went out. Failures are logged, never shown.
+ */
+export function sendInBackground(deps: Pick<Deps, 'mailer' | 'logger'>, message: MailMessage): void {
+  deps.mailer.send(message).catch((error: unknown) => {
+    deps.logger.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery failed');
+  });
+}

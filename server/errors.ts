@@ -1,0 +1,38 @@
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../shared/errors.js';
+
+/** The one error type services throw. `detail` is safe to show to the caller. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly detail: string;
+  /** Seconds, for TOO_MANY_REQUESTS. */
+  readonly retryAfterS: number | undefined;
+
+  constructor(code: ErrorCode, detail: string, options: { retryAfterS?: number } = {}) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.detail = detail;
+    this.retryAfterS = options.retryAfterS;
+  }
+
+  get httpStatus(): number {
+    return HTTP_STATUS_BY_CODE[this.code];
+  }
+}
+
+const TRPC_CODE_BY_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  UNPROCESSABLE_CONTENT: 'UNPROCESSABLE_CONTENT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+};
+
+export function trpcCodeOf(error: AppError): TRPC_ERROR_CODE_KEY {
+  return TRPC_CODE_BY_CODE[error.code];
+}

@@ -1,0 +1,81 @@
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError } from '../errors.js';
+
+/**
+ * A named budget of points per key and window. The memory store serves one node; any
+ * rate-limiter-flexible store (Redis, PostgreSQL…) implements the same interface for a cluster.
+ */
+export interface Limiter {
+  /** Spends a point; 429 when the budget is gone. */
+  consume(key: string): Promise<void>;
+  /** 429 when the budget is gone, without spending anything (for budgets spent only on failures). */
+  check(key: string): Promise<void>;
+  /** Spends a point and never refuses: the refusal comes at the next check. */
+  penalize(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+export interface LimitRule {
+  points: number;
+  durationS: number;
+  /** What the refusal says; the generic text otherwise. */
+  detail?: string;
+}
+
+export const DEFAULT_LIMITS = {
+  loginPerIp: { points: 30, durationS: 60 },
+  loginPerAccount: {
+    points: 10,
+    durationS: 15 * 60,
+    detail: 'Too many failed sign-in attempts for this account. Try again later, or reset your password.',
+  },
+  signupPerIp: { points: 10, durationS: 60 * 60 },
+  forgotPerIp: { points: 10, durationS: 15 * 60 },
+  forgotPerAccount: { points: 3, durationS: 15 * 60 },
+  resendPerIp: { points: 10, durationS: 15 * 60 },
+  resendPerAccount: { points: 3, durationS: 15 * 60 },
+  refreshPerIp: { points: 120, durationS: 60 },
+  verifyPerIp: { points: 30, durationS: 15 * 60 },
+  captchaChallengePerIp: { points: 60, durationS: 60 },
+} satisfies Record<string, LimitRule>;
+
+export type LimitName = keyof typeof DEFAULT_LIMITS;
+export type Limiters = Record<LimitName, Limiter>;
+
+const TOO_MANY = 'Too many requests. Please try again later.';
+
+function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY): Limiter {
+  const tooMany = (msBeforeNext: number) =>
+    new AppError('TOO_MANY_REQUESTS', detail, { retryAfterS: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
+  return {
+    async consume(key) {
+      try {
+        await store.consume(key);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw tooMany(error.msBeforeNext);
+        throw error;
+      }
+    },
+    async check(key) {
+      const state = await store.get(key);
+      if (state && state.consumedPoints >= points) throw tooMany(state.msBeforeNext);
+    },
+    async penalize(key) {
+      await store.penalty(key, 1);
+    },
+    async reset(key) {
+      await store.delete(key);
+    },
+  };
+}
+
+const unlimited: Limiter = { consume: async () => {}, check: async () => {}, penalize: async () => {}, reset: async () => {} };
+
+export function createMemoryLimiters(rules: Partial<Record<LimitName, LimitRule>> = {}, enabled = true): Limiters {
+  const entries = (Object.keys(DEFAULT_LIMITS) as LimitName[]).map((name) => {
+    if (!enabled) return [name, unlimited] as const;
+    const rule: LimitRule = { ...DEFAULT_LIMITS[name], ...rules[name] };
+    return [name, wrap(new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration: rule.durationS }), rule.points, rule.detail)] as const;
+  });
+  return Object.fromEntries(entries) as Limiters;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import {
+  ChangePasswordInputSchema,
+  DeleteAccountInputSchema,
+  EmailOnlyInputSchema,
+  ForgotPasswordInputSchema,
+  LogInInputSchema,
+  RefreshInputSchema,
+  ResetPasswordInputSchema,
+  SignUpInputSchema,
+  VerifyEmailInputSchema,
+} from '../../../shared/schemas/auth.js';
+import { MESSAGES } from '../../../shared/messages.js';
+import { inputParser } from '../../lib/validate.js';
+import { clearAuthCookies, readAccessToken, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
+import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
+import { endSession, refreshSession } from '../sessions/sessions.service.js';
+import { deleteAccount } from '../profile/profile.service.js';
+import { toUser } from '../users/user.mapper.js';
+import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail } from './auth.service.js';
+
+/** The browser's transport: tokens go into HttpOnly cookies and never into the response body. */
+export const authRouter = router({
+  signUp: publicProcedure.input(inputParser(SignUpInputSchema)).mutation(({ ctx, input }) => signUp(ctx.deps, ctx.deps.platform, input, ctx.request)),
+
+  logIn: publicProcedure.input(inputParser(LogInInputSchema)).mutation(async ({ ctx, input }) => {
+    const result = await logIn(ctx.deps, ctx.deps.platform, input, ctx.request);
+    setAuthCookies(ctx.res, ctx.deps.config, result);
+    return { user: result.user, expires_in: result.expires_in };
+  }),
+
+  refresh: publicProcedure.input(inputParser(RefreshInputSchema.optional())).mutation(async ({ ctx, input }) => {
+    await ctx.deps.limiters.refreshPerIp.consume(ctx.request.ip);
+    try {
+      const tokens = await refreshSession(ctx.deps, ctx.deps.platform, input?.refresh_token ?? readRefreshCookie(ctx.req));
+      setAuthCookies(ctx.res, ctx.deps.config, tokens);
+      return { expires_in: tokens.expires_in };
+    } catch (error) {
+      clearAuthCookies(ctx.res, ctx.deps.config);
+      throw error;
+    }
+  }),
+
+  logOut: publicProcedure.input(z.unknown().optional()).mutation(async ({ ctx }) => {
+    await endSession(ctx.deps, ctx.deps.platform, { accessToken: readAccessToken(ctx.req), refreshToken: readRefreshCookie(ctx.req) });
+    clearAuthCookies(ctx.res, ctx.deps.config);
+    return { message: MESSAGES.loggedOut };
+  }),
+
+  me: authedProcedure.query(({ ctx }) => toUser(ctx.auth.user)),
+
+  verifyEmail: publicProcedure.input(inputParser(VerifyEmailInputSchema)).mutation(({ ctx, input }) => verifyEmail(ctx.deps, ctx.deps.platform, input, ctx.request)),
+
+  resendVerification: publicProcedure
+    .input(inputParser(EmailOnlyInputSchema))
+    .mutation(({ ctx, input }) => resendVerification(ctx.deps, ctx.deps.platform, input, ctx.request)),
+
+  forgotPassword: publicProcedure.input(inputParser(ForgotPasswordInputSchema)).mutation(({ ctx, input }) => forgotPassword(ctx.deps, ctx.deps.platform, input, ctx.request)),
+
+  resetPassword: publicProcedure.input(inputParser(ResetPasswordInputSchema)).mutation(({ ctx, input }) => resetPassword(ctx.deps, ctx.deps.platform, input)),
+
+  deleteAccount: authedProcedure.input(inputParser(DeleteAccountInputSchema)).mutation(async ({ ctx }) => {
+    const result = await deleteAccount(ctx.deps, ctx.auth.user);
+    clearAuthCookies(ctx.res, ctx.deps.config);
+    return result;
+  }),
+
+  changePassword: authedProcedure.input(inputParser(ChangePasswordInputSchema)).mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input)),
+});

@@ -1,0 +1,46 @@
+import type { Deps } from '../../deps.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import type { IpVerdict } from '../ip-intel/ip-intel.js';
+import { insertLoginAttempt } from './login-attempts.repo.js';
+
+export type FailureReason =
+  | 'invalid_credentials'
+  | 'unknown_email'
+  | 'account_inactive'
+  | 'device_blocked'
+  | 'rate_limited'
+  | 'captcha_failed'
+  | 'vpn_blocked';
+
+/** Every sign-in attempt, good or bad, is written down with where it came from. */
+export async function recordLoginAttempt(
+  deps: Deps,
+  attempt: {
+    projectId: string | null;
+    email: string;
+    userId: string | null;
+    success: boolean;
+    failureReason: FailureReason | null;
+    deviceFingerprint: string | null;
+    verdict: IpVerdict;
+  },
+  request: RequestInfo,
+): Promise<void> {
+  await insertLoginAttempt(deps.db, {
+    id: newId(),
+    project_id: attempt.projectId,
+    email: attempt.email.slice(0, 254),
+    user_id: attempt.userId,
+    ip_address: request.ip,
+    is_vpn: attempt.verdict.is_vpn ? 1 : 0,
+    is_proxy: attempt.verdict.is_proxy ? 1 : 0,
+    success: attempt.success ? 1 : 0,
+    failure_reason: attempt.failureReason,
+    country_code: attempt.verdict.country_code,
+    device_fingerprint: attempt.deviceFingerprint,
+    user_agent: request.userAgent,
+    created_at: isoNow(deps.clock),
+  });
+}

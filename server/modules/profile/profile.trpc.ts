@@ -1,0 +1,8 @@
+import { UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
+import { inputParser } from '../../lib/validate.js';
+import { authedProcedure, router } from '../../trpc/init.js';
+import { updateProfile } from './profile.service.js';
+
+export const profileRouter = router({
+  update: authedProcedure.input(inputParser(UpdateProfileInputSchema)).mutation(({ ctx, input }) => updateProfile(ctx.deps, ctx.auth.user, input)),
+});

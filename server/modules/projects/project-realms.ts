@@ -1,0 +1,66 @@
+import { LRUCache } from 'lru-cache';
+import type { Deps } from '../../deps.js';
+import type { ProjectRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { isoNow } from '../../lib/clock.js';
+import { sha256 } from '../../lib/crypto.js';
+import { signingKeyFromPem } from '../../lib/signing-keys.js';
+import type { Realm } from '../realms/realm.js';
+import { createAccessTokens, type AccessTokens } from '../sessions/access-tokens.js';
+import { findLiveApiKeyWithProject, findProjectByKey, touchApiKey } from './projects.repo.js';
+
+export const INVALID_API_KEY = 'Invalid API key';
+
+/**
+ * Each project signs its end users' tokens with its own key (issuer APP_URL/projects/<project_key>,
+ * audience <project_key>), so they are refused by other projects and by the platform. Unsealing
+ * the key is done once per project and kept.
+ */
+export function createProjectRealms(deps: Omit<Deps, 'projectRealms'>) {
+  const signers = new LRUCache<string, AccessTokens>({ max: 1000 });
+
+  const signerFor = (project: ProjectRow): AccessTokens => {
+    let signer = signers.get(project.id);
+    if (!signer) {
+      signer = createAccessTokens({
+        key: signingKeyFromPem(deps.secretBox.open(project.signing_key)),
+        issuer: `${deps.config.appUrl}/projects/${project.project_key}`,
+        audience: project.project_key,
+        ttlS: deps.config.accessTokenTtlS,
+        clock: deps.clock,
+      });
+      signers.set(project.id, signer);
+    }
+    return signer;
+  };
+
+  const realmOf = (project: ProjectRow): Realm => ({
+    projectId: project.id,
+    accessTokens: signerFor(project),
+    linkBase: project.website_url ?? deps.config.appUrl,
+  });
+
+  return {
+    realmOf,
+
+    /** Resolves X-API-Key to its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
+    async authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }> {
+      if (!apiKey || apiKey.length > 200) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
+      const found = await findLiveApiKeyWithProject(deps.db, sha256(apiKey));
+      if (!found) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
+      const { api_key_id: apiKeyId, ...project } = found;
+      if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
+      await touchApiKey(deps.db, apiKeyId, isoNow(deps.clock));
+      await deps.events.apiRequest(project.id, apiKeyId);
+      return { realm: realmOf(project), project, apiKeyId };
+    },
+
+    async jwks(projectKey: string): Promise<{ keys: object[] }> {
+      const project = await findProjectByKey(deps.db, projectKey);
+      if (!project) throw new AppError('NOT_FOUND', 'Project not found');
+      return signerFor(project).jwks();
+    },
+  };
+}
+
+export type ProjectRealms = ReturnType<typeof createProjectRealms>;

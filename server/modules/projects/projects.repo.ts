@@ -1,0 +1,157 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { ApiKeysTable, ProjectRow, ProjectsTable } from '../../db/schema.js';
+
+export async function insertProject(db: Db, project: ProjectsTable): Promise<void> {
+  await db.insertInto('projects').values(project).execute();
+}
+
+/** A project with its counters; only the owner's (ownerId) or any (null, for API-key lookups). */
+function projectsWithCounts(db: Db) {
+  return db
+    .selectFrom('projects')
+    .selectAll('projects')
+    .select((eb) => [
+      eb.selectFrom('users').whereRef('users.project_id', '=', 'projects.id').select(eb.fn.countAll<number>().as('n')).as('total_users'),
+      eb
+        .selectFrom('project_daily_stats')
+        .whereRef('project_daily_stats.project_id', '=', 'projects.id')
+        .select(sql<number>`coalesce(sum(logins), 0)`.as('n'))
+        .as('total_logins'),
+      eb
+        .selectFrom('project_daily_stats')
+        .whereRef('project_daily_stats.project_id', '=', 'projects.id')
+        .select(sql<number>`coalesce(sum(signups), 0)`.as('n'))
+        .as('total_signups'),
+    ]);
+}
+
+export type ProjectWithCounts = ProjectRow & { total_users: number | null; total_logins: number | null; total_signups: number | null };
+
+export async function listProjectsByOwner(db: Db, ownerId: string): Promise<ProjectWithCounts[]> {
+  return projectsWithCounts(db).where('projects.owner_id', '=', ownerId).orderBy('projects.created_at', 'desc').orderBy('projects.id').execute();
+}
+
+export async function countProjectsByOwner(db: Db, ownerId: string): Promise<number> {
+  const row = await db.selectFrom('projects').where('owner_id', '=', ownerId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findOwnedProject(db: Db, ownerId: string, id: string): Promise<ProjectWithCounts | undefined> {
+  return projectsWithCounts(db).where('projects.owner_id', '=', ownerId).where('projects.id', '=', id).executeTakeFirst();
+}
+
+export async function findProjectByKey(db: Db, projectKey: string): Promise<ProjectRow | undefined> {
+  return db.selectFrom('projects').selectAll().where('project_key', '=', projectKey).executeTakeFirst();
+}
+
+export async function updateProject(db: Db, id: string, changes: Partial<ProjectsTable>): Promise<void> {
+  await db.updateTable('projects').set(changes).where('id', '=', id).execute();
+}
+
+/** End users carry no foreign key to their project, so they are removed here, in the same transaction. */
+export async function deleteProjectCascade(db: Db, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('login_attempts').where('project_id', '=', id).execute();
+    await trx.deleteFrom('users').where('project_id', '=', id).execute();
+    await trx.deleteFrom('projects').where('id', '=', id).execute();
+  });
+}
+
+export async function insertApiKey(db: Db, key: ApiKeysTable): Promise<void> {
+  await db.insertInto('api_keys').values(key).execute();
+}
+
+export async function listApiKeys(db: Db, projectId: string, today: string) {
+  return db
+    .selectFrom('api_keys')
+    .leftJoin('api_key_daily_usage', (join) => join.onRef('api_key_daily_usage.api_key_id', '=', 'api_keys.id').on('api_key_daily_usage.day', '=', today))
+    .selectAll('api_keys')
+    .select(sql<number>`coalesce(api_key_daily_usage.requests, 0)`.as('requests_today'))
+    .where('api_keys.project_id', '=', projectId)
+    .orderBy('api_keys.created_at', 'desc')
+    .orderBy('api_keys.id')
+    .execute();
+}
+
+export async function revokeApiKey(db: Db, projectId: string, keyId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', keyId)
+    .where('project_id', '=', projectId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findApiKey(db: Db, projectId: string, keyId: string) {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('project_id', '=', projectId).executeTakeFirst();
+}
+
+/** The live key and its project, by the key's hash: the per-request cost of the public API. */
+export async function findLiveApiKeyWithProject(db: Db, keyHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('projects', 'projects.id', 'api_keys.project_id')
+    .selectAll('projects')
+    .select(['api_keys.id as api_key_id'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function touchApiKey(db: Db, keyId: string, now: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute();
+}
+
+export async function ownerTotals(db: Db, ownerId: string, today: string, monthStart: string) {
+  const projects = db.selectFrom('projects').select('id').where('owner_id', '=', ownerId);
+  const [p, k, u, r] = await Promise.all([
+    db
+      .selectFrom('projects')
+      .where('owner_id', '=', ownerId)
+      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('is_active', '=', 1).then(1).else(0).end()).as('active')])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('api_keys')
+      .where('project_id', 'in', projects)
+      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('revoked_at', 'is', null).then(1).else(0).end()).as('active')])
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('users').where('project_id', 'in', projects).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('project_daily_stats')
+      .where('project_id', 'in', projects)
+      .where('day', '>=', monthStart)
+      .select([
+        sql<number>`coalesce(sum(api_requests), 0)`.as('month'),
+        sql<number>`coalesce(sum(case when day = ${today} then api_requests else 0 end), 0)`.as('today'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { projects: p, keys: k, users: Number(u.n), requests: r };
+}
+
+export async function dailyStats(db: Db, projectId: string, fromDay: string) {
+  const [days, active] = await Promise.all([
+    db.selectFrom('project_daily_stats').selectAll().where('project_id', '=', projectId).where('day', '>=', fromDay).orderBy('day').execute(),
+    db
+      .selectFrom('project_active_users')
+      .select(['day', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('project_id', '=', projectId)
+      .where('day', '>=', fromDay)
+      .groupBy('day')
+      .execute(),
+  ]);
+  return { days, active };
+}
+
+export async function countActiveUsersSince(db: Db, projectId: string, fromDay: string): Promise<number> {
+  const row = await db
+    .selectFrom('project_active_users')
+    .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
+    .where('project_id', '=', projectId)
+    .where('day', '>=', fromDay)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

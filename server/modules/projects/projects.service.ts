@@ -1,0 +1,212 @@
+import type { z } from 'zod';
+import type {
+  Analytics,
+  ApiKey,
+  CreateApiKeyInputSchema,
+  CreateProjectInputSchema,
+  DashboardStats,
+  Project,
+  UpdateProjectInputSchema,
+} from '../../../shared/schemas/projects.js';
+import type { Deps } from '../../deps.js';
+import type { ApiKeyRow, UserRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId, randomToken, sha256 } from '../../lib/crypto.js';
+import { generateSigningKeyPem } from '../../lib/signing-keys.js';
+import { utcDay } from '../analytics/events.js';
+import {
+  countActiveUsersSince,
+  countProjectsByOwner,
+  dailyStats,
+  deleteProjectCascade,
+  findApiKey,
+  findOwnedProject,
+  insertApiKey,
+  insertProject,
+  listApiKeys,
+  listProjectsByOwner,
+  ownerTotals,
+  revokeApiKey,
+  updateProject as updateProjectRow,
+  type ProjectWithCounts,
+} from './projects.repo.js';
+
+/** The Free plan's allowance, which the dashboard's rate-limit bar measures against. */
+export const MONTHLY_REQUEST_LIMIT = 100_000;
+const MAX_PROJECTS_PER_OWNER = 50;
+const MAX_KEYS_PER_PROJECT = 20;
+
+function toProject(row: ProjectWithCounts): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    website_url: row.website_url,
+    environment: row.environment,
+    project_key: row.project_key,
+    is_active: row.is_active === 1,
+    total_users: Number(row.total_users ?? 0),
+    total_logins: Number(row.total_logins ?? 0),
+    total_signups: Number(row.total_signups ?? 0),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function toApiKey(row: ApiKeyRow & { requests_today?: number }): ApiKey {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    prefix: row.prefix,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    revoked_at: row.revoked_at,
+    requests_today: Number(row.requests_today ?? 0),
+  };
+}
+
+function requireVerified(owner: UserRow): void {
+  if (owner.is_verified !== 1) throw new AppError('FORBIDDEN', 'Please verify your email first');
+}
+
+/** Another developer's project answers exactly like a missing one. */
+export async function requireOwnedProject(deps: Deps, owner: UserRow, id: string): Promise<ProjectWithCounts> {
+  const project = await findOwnedProject(deps.db, owner.id, id);
+  if (!project) throw new AppError('NOT_FOUND', 'Project not found');
+  return project;
+}
+
+export async function listProjects(deps: Deps, owner: UserRow): Promise<Project[]> {
+  return (await listProjectsByOwner(deps.db, owner.id)).map(toProject);
+}
+
+export async function getProject(deps: Deps, owner: UserRow, id: string): Promise<Project> {
+  return toProject(await requireOwnedProject(deps, owner, id));
+}
+
+export async function createProject(deps: Deps, owner: UserRow, input: z.output<typeof CreateProjectInputSchema>): Promise<Project> {
+  requireVerified(owner);
+  if ((await countProjectsByOwner(deps.db, owner.id)) >= MAX_PROJECTS_PER_OWNER) {
+    throw new AppError('CONFLICT', `A developer account can have at most ${MAX_PROJECTS_PER_OWNER} projects`);
+  }
+  const now = isoNow(deps.clock);
+  const id = newId();
+  await insertProject(deps.db, {
+    id,
+    owner_id: owner.id,
+    name: input.name,
+    description: input.description,
+    website_url: input.website_url,
+    environment: input.environment,
+    project_key: `pk_${randomToken(16)}`,
+    is_active: 1,
+    signing_key: deps.secretBox.seal(generateSigningKeyPem()),
+    created_at: now,
+    updated_at: now,
+  });
+  return getProject(deps, owner, id);
+}
+
+export async function updateProject(deps: Deps, owner: UserRow, id: string, input: z.output<typeof UpdateProjectInputSchema>): Promise<Project> {
+  await requireOwnedProject(deps, owner, id);
+  const { is_active, ...fields } = input;
+  await updateProjectRow(deps.db, id, {
+    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+    ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
+    updated_at: isoNow(deps.clock),
+  });
+  return getProject(deps, owner, id);
+}
+
+/** Deletes the project with its keys, end users, their sessions and devices, and its analytics. */
+export async function deleteProject(deps: Deps, owner: UserRow, id: string): Promise<{ message: string }> {
+  await requireOwnedProject(deps, owner, id);
+  await deleteProjectCascade(deps.db, id);
+  return { message: 'Project deleted successfully' };
+}
+
+export async function listProjectApiKeys(deps: Deps, owner: UserRow, projectId: string): Promise<ApiKey[]> {
+  await requireOwnedProject(deps, owner, projectId);
+  return (await listApiKeys(deps.db, projectId, utcDay(deps.clock.now()))).map(toApiKey);
+}
+
+/** The secret is answered once and stored only as a SHA-256 hash; its prefix says the environment. */
+export async function createApiKey(
+  deps: Deps,
+  owner: UserRow,
+  projectId: string,
+  input: z.output<typeof CreateApiKeyInputSchema>,
+): Promise<ApiKey & { secret: string }> {
+  requireVerified(owner);
+  const project = await requireOwnedProject(deps, owner, projectId);
+  const existing = await listApiKeys(deps.db, projectId, utcDay(deps.clock.now()));
+  if (existing.filter((k) => !k.revoked_at).length >= MAX_KEYS_PER_PROJECT) {
+    throw new AppError('CONFLICT', `A project can have at most ${MAX_KEYS_PER_PROJECT} active API keys`);
+  }
+  const secret = `${project.environment === 'production' ? 'sk_live_' : 'sk_test_'}${randomToken(32)}`;
+  const row: ApiKeyRow = {
+    id: newId(),
+    project_id: projectId,
+    name: input.name,
+    prefix: secret.slice(0, 12),
+    key_hash: sha256(secret),
+    created_at: isoNow(deps.clock),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await insertApiKey(deps.db, row);
+  return { ...toApiKey(row), secret };
+}
+
+/** A revoked key stops working on the next request: every request looks the key up. */
+export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId: string, keyId: string): Promise<ApiKey> {
+  await requireOwnedProject(deps, owner, projectId);
+  const key = await findApiKey(deps.db, projectId, keyId);
+  if (!key) throw new AppError('NOT_FOUND', 'API key not found');
+  await revokeApiKey(deps.db, projectId, keyId, isoNow(deps.clock));
+  return toApiKey((await findApiKey(deps.db, projectId, keyId))!);
+}
+
+export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<DashboardStats> {
+  const now = deps.clock.now();
+  const today = utcDay(now);
+  const totals = await ownerTotals(deps.db, owner.id, today, `${today.slice(0, 8)}01`);
+  return {
+    total_projects: Number(totals.projects.total),
+    active_projects: Number(totals.projects.active ?? 0),
+    total_api_keys: Number(totals.keys.total),
+    active_api_keys: Number(totals.keys.active ?? 0),
+    total_project_users: totals.users,
+    total_api_requests_today: Number(totals.requests.today),
+    total_api_requests_month: Number(totals.requests.month),
+    monthly_request_limit: MONTHLY_REQUEST_LIMIT,
+  };
+}
+
+/** Per-day signups, logins, failures, active users and API requests, zero-filled, plus 30-day MAU. */
+export async function getAnalytics(deps: Deps, owner: UserRow, projectId: string, days: number): Promise<Analytics> {
+  await requireOwnedProject(deps, owner, projectId);
+  const now = deps.clock.now();
+  const dayList = Array.from({ length: days }, (_, i) => utcDay(new Date(now.getTime() - (days - 1 - i) * 86_400_000)));
+  const { days: rows, active } = await dailyStats(deps.db, projectId, dayList[0]!);
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const activeByDay = new Map(active.map((a) => [a.day, Number(a.n)]));
+  const mauFrom = utcDay(new Date(now.getTime() - 29 * 86_400_000));
+  return {
+    project_id: projectId,
+    days: dayList.map((day) => {
+      const r = byDay.get(day);
+      return {
+        day,
+        signups: Number(r?.signups ?? 0),
+        logins: Number(r?.logins ?? 0),
+        failed_logins: Number(r?.failed_logins ?? 0),
+        api_requests: Number(r?.api_requests ?? 0),
+        active_users: activeByDay.get(day) ?? 0,
+      };
+    }),
+    monthly_active_users: await countActiveUsersSince(deps.db, projectId, mauFrom),
+  };
+}

@@ -1,0 +1,69 @@
+import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../../lib/clock.js';
+import type { SigningKey } from '../../lib/signing-keys.js';
+
+export interface AccessClaims {
+  /** user id */
+  sub: string;
+  /** session id */
+  sid: string;
+  /** expiry, seconds since the epoch */
+  exp: number;
+}
+
+export interface AccessTokens {
+  issue(claims: { sub: string; sid: string }): { token: string; expiresIn: number };
+  /** Checks signature, issuer, audience and expiry; null when any fails. */
+  verify(token: string): AccessClaims | null;
+  jwks(): { keys: object[] };
+}
+
+export const PLATFORM_AUDIENCE = 'authplatform';
+
+/**
+ * ES256 access tokens with a `kid`, verifiable by anyone holding the JWKS. Verified tokens are
+ * remembered (bounded LRU, until expiry) so the signature check runs once per token, not per request.
+ */
+export function createAccessTokens(options: { key: SigningKey; issuer: string; audience?: string; ttlS: number; clock: Clock }): AccessTokens {
+  const { key, issuer, ttlS, clock } = options;
+  const audience = options.audience ?? PLATFORM_AUDIENCE;
+  const verified = new LRUCache<string, AccessClaims>({ max: 10_000 });
+  const nowS = () => Math.floor(clock.now().getTime() / 1000);
+
+  return {
+    issue({ sub, sid }) {
+      const iat = nowS();
+      const token = jwt.sign({ sid, iat, exp: iat + ttlS }, key.privateKey, {
+        algorithm: 'ES256',
+        keyid: key.kid,
+        subject: sub,
+        issuer,
+        audience,
+      });
+      return { token, expiresIn: ttlS };
+    },
+    verify(token) {
+      if (token.length > 4096) return null;
+      const cached = verified.get(token);
+      if (cached) return cached.exp > nowS() ? cached : null;
+      try {
+        const payload = jwt.verify(token, key.publicKey, {
+          algorithms: ['ES256'],
+          issuer,
+          audience,
+          clockTimestamp: nowS(),
+        });
+        if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
+          return null;
+        }
+        const claims: AccessClaims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
+        verified.set(token, claims);
+        return claims;
+      } catch {
+        return null;
+      }
+    },
+    jwks: () => ({ keys: [key.publicJwk] }),
+  };
+}

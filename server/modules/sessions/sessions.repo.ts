@@ -1,0 +1,124 @@
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../../db/connect.js';
+
+export async function insertSessionWithRefreshToken(
+  db: Db,
+  session: { id: string; user_id: string; device_id: string | null; ip_address: string | null; user_agent: string | null; created_at: string; expires_at: string },
+  refreshTokenHash: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('sessions')
+      .values({ ...session, last_used_at: session.created_at, revoked_at: null, revoked_reason: null })
+      .execute();
+    await trx.insertInto('refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.created_at, used_at: null }).execute();
+  });
+}
+
+function liveSessionWithUserQuery(db: Db, sessionId: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now);
+}
+
+type LiveSessionWithUser = NonNullable<Awaited<ReturnType<ReturnType<typeof liveSessionWithUserQuery>['executeTakeFirst']>>>;
+
+const SESSION_ID = '\u0000session-id';
+const NOW = '\u0000now';
+const compiledLookups = new WeakMap<Db, CompiledQuery<LiveSessionWithUser>>();
+
+/**
+ * The live session and its user in one indexed lookup: the per-request cost of authentication.
+ * Built and compiled once per database (with placeholders swapped for the values on each call),
+ * since building a Kysely query costs more than running this one.
+ */
+export async function findLiveSessionWithUser(db: Db, sessionId: string, now: string): Promise<LiveSessionWithUser | undefined> {
+  let compiled = compiledLookups.get(db);
+  if (!compiled) {
+    compiled = liveSessionWithUserQuery(db, SESSION_ID, NOW).compile();
+    compiledLookups.set(db, compiled);
+  }
+  const parameters = compiled.parameters.map((p) => (p === SESSION_ID ? sessionId : p === NOW ? now : p));
+  const result = await db.executeQuery<LiveSessionWithUser>({ ...compiled, parameters });
+  return result.rows[0];
+}
+
+export async function findRefreshToken(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'refresh_tokens.token_hash',
+      'refresh_tokens.used_at',
+      'sessions.id as session_id',
+      'sessions.user_id',
+      'sessions.expires_at',
+      'sessions.revoked_at',
+      'users.project_id',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/**
+ * Spends a refresh token and records its successor in one transaction. Returns false when the
+ * token was already spent (a reuse, or the loser of two parallel refreshes): nothing is written then.
+ */
+export async function rotateRefreshToken(
+  db: Db,
+  rotation: { oldHash: string; newHash: string; sessionId: string; now: string; expiresAt: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const spent = await trx
+      .updateTable('refresh_tokens')
+      .set({ used_at: rotation.now })
+      .where('token_hash', '=', rotation.oldHash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) return false;
+    await trx.insertInto('refresh_tokens').values({ token_hash: rotation.newHash, session_id: rotation.sessionId, created_at: rotation.now, used_at: null }).execute();
+    await trx
+      .updateTable('sessions')
+      .set({ last_used_at: rotation.now, expires_at: rotation.expiresAt })
+      .where('id', '=', rotation.sessionId)
+      .execute();
+    return true;
+  });
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: string, reason: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function revokeSessionsByUserId(db: Db, userId: string, now: string, reason: string, exceptSessionId?: string): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function revokeSessionsByDeviceId(db: Db, deviceId: string, now: string, reason: string): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('device_id', '=', deviceId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

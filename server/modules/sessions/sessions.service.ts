@@ -1,0 +1,124 @@
+import type { Deps } from '../../deps.js';
+import type { UserRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { isoIn, isoNow } from '../../lib/clock.js';
+import { newId, randomToken, sha256 } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import type { Realm } from '../realms/realm.js';
+import {
+  findLiveSessionWithUser,
+  findRefreshToken,
+  insertSessionWithRefreshToken,
+  revokeSession,
+  rotateRefreshToken,
+} from './sessions.repo.js';
+
+export interface IssuedTokens {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+export interface Authenticated {
+  user: UserRow;
+  sessionId: string;
+}
+
+const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+const INVALID_REFRESH = 'Invalid refresh token';
+const NOT_AUTHENTICATED = 'Not authenticated';
+
+/** Starts one session per sign-in: its id rides in the access token, its refresh token rotates. */
+export async function startSession(
+  deps: Deps,
+  realm: Realm,
+  userId: string,
+  deviceId: string | null,
+  request: RequestInfo,
+): Promise<{ sessionId: string; tokens: IssuedTokens }> {
+  const sessionId = newId();
+  const refreshToken = randomToken();
+  const now = isoNow(deps.clock);
+  await insertSessionWithRefreshToken(
+    deps.db,
+    {
+      id: sessionId,
+      user_id: userId,
+      device_id: deviceId,
+      ip_address: request.ip,
+      user_agent: request.userAgent,
+      created_at: now,
+      expires_at: isoIn(deps.clock, deps.config.refreshTokenTtlS),
+    },
+    sha256(refreshToken),
+  );
+  return { sessionId, tokens: issueTokens(realm, userId, sessionId, refreshToken) };
+}
+
+function issueTokens(realm: Realm, userId: string, sessionId: string, refreshToken: string): IssuedTokens {
+  const access = realm.accessTokens.issue({ sub: userId, sid: sessionId });
+  return { access_token: access.token, refresh_token: refreshToken, token_type: 'bearer', expires_in: access.expiresIn };
+}
+
+/**
+ * Exchanges a refresh token for a new pair. Each token works once: presenting a spent one means
+ * it was stolen or replayed, so the whole session (every token of the family) is revoked.
+ */
+export async function refreshSession(deps: Deps, realm: Realm, refreshToken: string | undefined): Promise<IssuedTokens> {
+  if (!refreshToken) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
+  const oldHash = sha256(refreshToken);
+  const found = await findRefreshToken(deps.db, oldHash);
+  // Another realm's token is simply unknown here: it neither works nor revokes anything.
+  if (!found || found.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
+  const now = isoNow(deps.clock);
+  if (found.revoked_at || found.expires_at <= now) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+  if (found.used_at) return revokeForReuse(deps, found.session_id, now);
+
+  const live = await findLiveSessionWithUser(deps.db, found.session_id, now);
+  if (!live || live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+
+  const nextToken = randomToken();
+  const rotated = await rotateRefreshToken(deps.db, {
+    oldHash,
+    newHash: sha256(nextToken),
+    sessionId: found.session_id,
+    now,
+    expiresAt: isoIn(deps.clock, deps.config.refreshTokenTtlS),
+  });
+  if (!rotated) return revokeForReuse(deps, found.session_id, now);
+  await deps.events.refreshed(realm);
+  return issueTokens(realm, found.user_id, found.session_id, nextToken);
+}
+
+async function revokeForReuse(deps: Deps, sessionId: string, now: string): Promise<never> {
+  await revokeSession(deps.db, sessionId, now, 'refresh_token_reuse');
+  deps.logger.warn({ sessionId }, 'refresh token reuse detected; session revoked');
+  throw new AppError('UNAUTHORIZED', 'Refresh token was already used; the session has been revoked. Please sign in again.');
+}
+
+/** Resolves an access token to its live session and active user, or fails with 401. */
+export async function authenticate(deps: Deps, realm: Realm, accessToken: string | undefined): Promise<Authenticated> {
+  if (!accessToken) throw new AppError('UNAUTHORIZED', NOT_AUTHENTICATED);
+  const claims = realm.accessTokens.verify(accessToken);
+  if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
+  const live = await findLiveSessionWithUser(deps.db, claims.sid, isoNow(deps.clock));
+  if (!live || live.id !== claims.sub || live.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+  if (live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+  const { session_id: sessionId, session_expires_at: _expires, ...user } = live;
+  return { user, sessionId };
+}
+
+/** Signs out: revokes the session behind the access token, or failing that, behind the refresh token. */
+export async function endSession(deps: Deps, realm: Realm, tokens: { accessToken?: string; refreshToken?: string }): Promise<void> {
+  const now = isoNow(deps.clock);
+  const claims = tokens.accessToken ? realm.accessTokens.verify(tokens.accessToken) : null;
+  if (claims) {
+    await revokeSession(deps.db, claims.sid, now, 'logout');
+    return;
+  }
+  if (tokens.refreshToken) {
+    const found = await findRefreshToken(deps.db, sha256(tokens.refreshToken));
+    if (found && found.project_id === realm.projectId) await revokeSession(deps.db, found.session_id, now, 'logout');
+  }
+}

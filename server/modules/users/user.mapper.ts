@@ -1,0 +1,19 @@
+import type { User } from '../../../shared/schemas/user.js';
+import type { UserRow } from '../../db/schema.js';
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    company_name: row.company_name,
+    website_url: row.website_url,
+    role: row.role,
+    is_active: row.is_active === 1,
+    is_verified: row.is_verified === 1,
+    login_notifications: row.login_notifications === 1,
+    created_at: row.created_at,
+    last_login: row.last_login,
+  };
+}

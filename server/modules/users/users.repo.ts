@@ -1,0 +1,47 @@
+import type { Db } from '../../db/connect.js';
+import type { NewUser, UserRow, UserUpdate } from '../../db/schema.js';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function findUserByEmail(db: Db, projectId: string | null, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', normalizeEmail(email))
+    .where((eb) => (projectId === null ? eb('project_id', 'is', null) : eb('project_id', '=', projectId)))
+    .executeTakeFirst();
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Inserts unless the e-mail is taken in the user's realm; returns false then (the unique index settles races). */
+export async function insertUserIfNew(db: Db, user: NewUser): Promise<boolean> {
+  const result = await db
+    .insertInto('users')
+    .values({ ...user, email: normalizeEmail(user.email) })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function updateUser(db: Db, id: string, changes: UserUpdate): Promise<UserRow | undefined> {
+  await db.updateTable('users').set(changes).where('id', '=', id).executeTakeFirst();
+  return findUserById(db, id);
+}
+
+/** ADMIN_EMAILS is the source of truth for listed admins: applied at every start. */
+export async function promoteUsersByEmail(db: Db, emails: readonly string[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const result = await db
+    .updateTable('users')
+    .set({ role: 'admin' })
+    .where('email', 'in', emails.map(normalizeEmail))
+    .where('project_id', 'is', null)
+    .where('role', '!=', 'admin')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import * as sharedSchemas from '../../shared/schemas/index.js';
+import * as documentSchemas from './schemas.js';
+import { OPERATIONS, TAGS, UnvalidatedParam, type Auth, type ErrorStatus, type Operation } from './operations.js';
+
+/**
+ * Builds the OpenAPI 3.1 document from OPERATIONS and the zod schemas the routes validate with,
+ * through zod's own JSON Schema (2020-12) output: request schemas as the client writes them
+ * (`io: 'input'`, before transforms and defaults), answers as the server sends them (`io: 'output'`).
+ * Object schemas exported from shared/schemas or ./schemas.ts become named components
+ * (export name less `Schema`); everything else is inlined.
+ */
+
+type JsonSchema = Record<string, unknown>;
+type Io = 'input' | 'output';
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers: { url: string }[];
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema }[];
+  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
+  responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: { 'application/json': { schema: JsonSchema } } }>;
+}
+
+const COMPONENTS = '#/components/schemas/';
+const ERROR_RESPONSE = 'ErrorResponse';
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Bad request: malformed JSON, or a token, captcha or current password that is not right',
+  401: 'Missing, invalid or expired credentials',
+  403: 'Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network',
+  404: 'Not found',
+  409: 'Conflict with the current state (e.g. a limit is reached)',
+  413: 'Request body larger than 64 KiB',
+  415: 'Content-Type must be application/json',
+  422: 'Invalid input; the detail names the first broken rule',
+  429: 'Too many requests; Retry-After says in how many seconds to try again',
+};
+
+const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
+  none: undefined,
+  optionalBearer: [{}, { bearerAuth: [] }],
+  bearer: [{ bearerAuth: [] }],
+  admin: [{ bearerAuth: [] }],
+  apiKey: [{ apiKeyAuth: [] }],
+  apiKeyAndBearer: [{ apiKeyAuth: [], bearerAuth: [] }],
+  apiKeyAndOptionalBearer: [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }],
+};
+
+const DESCRIPTION = [
+  'The REST API of AuthPlatform: `/api/v1` for developers (their account, projects, API keys and monitoring; admins also the platform-wide admin area)',
+  "and `/public/api/v1`, the end-user API a developer's own backend calls with its project's key in `X-API-Key`.",
+  '',
+  'Every error answers `{"detail": "…"}` with its status. State-changing requests must be JSON (`Content-Type: application/json`), and,',
+  'when a browser says where they come from, same-origin. On `/api/v1`, the access token may also come from the HttpOnly cookie that sign-in sets.',
+].join('\n');
+
+/** Object schemas exported from the schema modules, by the name their component gets. */
+function namedObjectSchemas(): Map<z.ZodType, string> {
+  const names = new Map<z.ZodType, string>();
+  const taken = new Set<string>();
+  for (const module of [sharedSchemas, documentSchemas]) {
+    for (const [exportName, value] of Object.entries(module)) {
+      if (!(value instanceof z.ZodObject) || !exportName.endsWith('Schema') || names.has(value)) continue;
+      const name = exportName.slice(0, -'Schema'.length);
+      if (taken.has(name)) throw new Error(`Two schemas would be the component ${name}`);
+      names.set(value, name);
+      taken.add(name);
+    }
+  }
+  return names;
+}
+
+/** zod's JSON Schema (2020-12) options for one side. */
+function jsonOptions(io: Io): z.core.ToJSONSchemaParams {
+  return {
+    io,
+    target: 'draft-2020-12',
+    override(ctx) {
+      // A text trimmed and then checked as, e.g., an e-mail address (EmailSchema): the input side keeps the format.
+      const schema = ctx.zodSchema;
+      if (io === 'input' && schema instanceof z.ZodPipe && schema.out instanceof z.ZodStringFormat && ctx.jsonSchema.type === 'string') {
+        ctx.jsonSchema.format ??= schema.out.format ?? undefined;
+      }
+    },
+  };
+}
+
+function toJson(schema: z.ZodType, io: Io): JsonSchema {
+  return withoutMeta(z.toJSONSchema(schema, jsonOptions(io)) as JsonSchema);
+}
+
+function representable(schema: z.ZodType, io: Io): boolean {
+  try {
+    toJson(schema, io);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function withoutMeta(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** Every named component for one side, cross-referenced with $ref. Schemas that cannot be one on that side are left out. */
+function componentsFor(io: Io, names: Map<z.ZodType, string>): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [schema, id] of names) if (representable(schema, io)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { ...jsonOptions(io), uri: (id) => COMPONENTS + id });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutMeta(schema as JsonSchema)]));
+}
+
+function refsIn(value: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(value)) value.forEach((item) => refsIn(item, found));
+  else if (value && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENTS)) found.add(inner.slice(COMPONENTS.length));
+      else refsIn(inner, found);
+    }
+  }
+  return found;
+}
+
+function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+function automaticErrors(op: Operation): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [];
+  // The request guard and body parser: malformed JSON, cross-origin, oversized, not JSON.
+  if (op.method !== 'get') statuses.push(400, 403, 413, 415);
+  if (op.auth !== 'none' && op.auth !== 'optionalBearer') statuses.push(401);
+  // Missing admin role; inactive project of the API key.
+  if (op.auth === 'admin' || op.auth.startsWith('apiKey')) statuses.push(403);
+  const validatedParams = Object.values(op.params ?? {}).some((schema) => schema !== UnvalidatedParam);
+  if (op.body || op.query || validatedParams) statuses.push(422);
+  return statuses;
+}
+
+export function buildOpenApiDocument(version: string): OpenApiDocument {
+  const names = namedObjectSchemas();
+  const components: Record<Io, Record<string, JsonSchema>> = { input: componentsFor('input', names), output: componentsFor('output', names) };
+  const used: Record<Io, Set<string>> = { input: new Set(), output: new Set([ERROR_RESPONSE]) };
+
+  /** A $ref to the schema's component when it has one on this side, else the schema inline. */
+  const schemaOf = (schema: z.ZodType, io: Io): JsonSchema => {
+    const name = names.get(schema);
+    if (name && components[io][name]) {
+      used[io].add(name);
+      return { $ref: COMPONENTS + name };
+    }
+    const inline = toJson(schema, io);
+    // Local $defs (recursive schemas) would point at the document root once inlined: name such schemas instead.
+    if (JSON.stringify(inline).includes('"$defs"')) throw new Error('A recursive schema must be exported by name to become a component');
+    return inline;
+  };
+  const objectParams = (schema: z.ZodObject, where: 'query' | 'header') => {
+    const json = toJson(schema, 'input');
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    return Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => ({ name, in: where, required: required.has(name), schema: property }));
+  };
+  const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  for (const op of OPERATIONS) {
+    if (operationIds.has(op.operationId)) throw new Error(`Duplicate operationId ${op.operationId}`);
+    operationIds.add(op.operationId);
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`Duplicate operation ${op.method.toUpperCase()} ${op.path}`);
+
+    const declared = Object.keys(op.params ?? {});
+    const inPath = pathParams(op.path);
+    if (declared.length !== inPath.length || inPath.some((name) => !declared.includes(name))) {
+      throw new Error(`${op.method.toUpperCase()} ${op.path}: path parameters ${inPath.join(', ')} but schemas for ${declared.join(', ')}`);
+    }
+    const parameters = [
+      ...inPath.map((name) => ({ name, in: 'path' as const, required: true, schema: schemaOf(op.params![name]!, 'input') })),
+      ...(op.query ? objectParams(op.query, 'query') : []),
+      ...(op.headers ? objectParams(op.headers, 'header') : []),
+    ];
+
+    const responses: OpenApiOperation['responses'] = {};
+    for (const response of [op.response, ...(op.otherResponses ?? [])]) {
+      responses[String(response.status)] = { description: response.description, content: jsonContent(schemaOf(response.schema, 'output')) };
+    }
+    const errors = [...new Set([...automaticErrors(op), ...(op.errors ?? [])])].sort((a, b) => a - b);
+    for (const status of errors) {
+      responses[String(status)] = {
+        description: ERROR_DESCRIPTIONS[status],
+        ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } } } : {}),
+        content: jsonContent({ $ref: COMPONENTS + ERROR_RESPONSE }),
+      };
+    }
+
+    const security = SECURITY[op.auth];
+    item[op.method] = {
+      operationId: op.operationId,
+      tags: [op.tag],
+      summary: op.summary,
+      ...(op.description || op.auth === 'admin' ? { description: [op.description, op.auth === 'admin' ? 'Admin role required.' : undefined].filter(Boolean).join(' ') } : {}),
+      ...(security ? { security } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: jsonContent(schemaOf(op.body, 'input')) } } : {}),
+      responses,
+    };
+  }
+
+  // Only the components the operations reach, following $refs between components.
+  const schemas: Record<string, JsonSchema> = {};
+  for (const io of ['input', 'output'] as const) {
+    const queue = [...used[io]];
+    const seen = new Set<string>();
+    while (queue.length) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const schema = components[io][name];
+      if (!schema) throw new Error(`No ${io} schema for the component ${name}`);
+      if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) {
+        throw new Error(`${name} differs between requests and answers; give one of them its own schema`);
+      }
+      schemas[name] = schema;
+      queue.push(...refsIn(schema, new Set()));
+    }
+  }
+
+  return {
+    openapi: '3.1.1',
+    info: { title: 'AuthPlatform API', version, description: DESCRIPTION },
+    servers: [{ url: '/' }],
+    tags: TAGS.map((tag) => ({ ...tag })),
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An ES256 access token from sign-in (Authorization: Bearer …).' },
+        apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A project's API key, for /public/api/v1." },
+      },
+    },
+  };
+}

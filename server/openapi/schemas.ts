@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { ApiKeySchema, ProjectSchema } from '../../shared/schemas/projects.js';
+import type { Health } from '../modules/health/health.service.js';
+
+/**
+ * Zod schemas for the REST answers (and headers) that have no schema in shared/: the wrappers the
+ * REST routes add around service results, and the few answers that come from libraries. Every
+ * export ending in `Schema` becomes a named component of the OpenAPI document.
+ */
+
+/** Every REST error: the status says what kind, `detail` says what happened, in words a person can act on. */
+export const ErrorResponseSchema = z.object({ detail: z.string() });
+
+export const HealthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.enum(['ok', 'unavailable']),
+  version: z.string(),
+  uptime_s: z.number().int(),
+});
+
+/** A public JSON Web Key (ES256, P-256) as published in a JWKS. */
+export const JwkSchema = z.looseObject({
+  kty: z.string(),
+  crv: z.string().optional(),
+  x: z.string().optional(),
+  y: z.string().optional(),
+  kid: z.string().optional(),
+  alg: z.string().optional(),
+  use: z.string().optional(),
+});
+export const JwksSchema = z.object({ keys: z.array(JwkSchema) });
+
+/** ALTCHA v2 challenge (altcha-lib's `Challenge`), as the widget reads it from the challenge URL. */
+export const AltchaChallengeSchema = z.looseObject({
+  parameters: z.looseObject({
+    algorithm: z.string(),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number(),
+    keyLength: z.number(),
+    keyPrefix: z.string(),
+    keySignature: z.string().optional(),
+    memoryCost: z.number().optional(),
+    parallelism: z.number().optional(),
+    expiresAt: z.number().optional(),
+  }),
+  signature: z.string().optional(),
+});
+
+export const ProjectListSchema = z.object({ projects: z.array(ProjectSchema) });
+export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeySchema) });
+
+/** Headers a developer's backend may add on public-API calls so limits and logs see its end user. */
+export const EndUserHeadersSchema = z.object({
+  'X-End-User-IP': z.string().optional().meta({ description: "The end user's IPv4 or IPv6 address; anything else is ignored and the caller's address is used." }),
+  'X-End-User-Agent': z.string().optional().meta({ description: "The end user's User-Agent (first 512 characters kept)." }),
+});
+
+/** The document itself, loosely: enough to say what GET /api/openapi.json answers. */
+export const OpenApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+// The health answer is built by a service with its own type; keep the two in step.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const healthInSync: Same<z.infer<typeof HealthSchema>, Health> = true;
+void healthInSync;

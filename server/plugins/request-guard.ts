@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery guard for cookie-authenticated calls: a state-changing request must
+ * come from an allowed origin (when the browser says where it comes from) and carry JSON, which a
+ * cross-site HTML form cannot send. SameSite cookies are the first line; this is the second.
+ */
+export function registerRequestGuard(app: FastifyInstance, config: Config): void {
+  const allowedOrigins = new Set([new URL(config.appUrl).origin, ...config.corsOrigins]);
+
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = request.headers.origin;
+    if (origin && origin !== 'null') {
+      const sameOrigin = origin === `${request.protocol}://${request.headers.host}`;
+      if (!sameOrigin && !allowedOrigins.has(origin)) throw new AppError('FORBIDDEN', 'Cross-origin request refused');
+    } else if (origin === 'null' || request.headers['sec-fetch-site'] === 'cross-site') {
+      throw new AppError('FORBIDDEN', 'Cross-origin request refused');
+    }
+    const hasBody = request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
+    const contentType = request.headers['content-type'];
+    if ((hasBody || contentType) && !/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    }
+  });
+
+  // API answers are private unless a route says otherwise (the OpenAPI document, JWKS).
+  app.addHook('onSend', async (request, reply) => {
+    const url = request.url;
+    if ((url.startsWith('/api/') || url.startsWith('/trpc/') || url.startsWith('/public/api/')) && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
+}

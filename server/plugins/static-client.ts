@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const API_PREFIXES = ['/api/', '/trpc/', '/public/api/', '/.well-known/'];
+
+/** Serves the built client; any other GET that wants HTML gets index.html so client routes work on reload. */
+export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<boolean> {
+  const indexFile = path.join(clientDir, 'index.html');
+  if (!fs.existsSync(indexFile)) return false;
+  await app.register(fastifyStatic, {
+    root: clientDir,
+    wildcard: false,
+    index: false,
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const indexHtml = fs.readFileSync(indexFile);
+  const assetsDir = path.resolve(clientDir);
+
+  app.get('/*', async (request, reply) => {
+    const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix))) {
+      return reply.code(404).send({ detail: `Not Found: GET ${urlPath}` });
+    }
+    const candidate = path.resolve(assetsDir, `.${urlPath}`);
+    if (candidate.startsWith(assetsDir + path.sep) && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
+      return reply.sendFile(path.relative(assetsDir, candidate));
+    }
+    if (path.extname(urlPath)) return reply.code(404).send({ detail: `Not Found: GET ${urlPath}` });
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+  return true;
+}

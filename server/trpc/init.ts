@@ -1,0 +1,50 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
+import type { Deps } from '../deps.js';
+import { AppError, trpcCodeOf } from '../errors.js';
+import { readAccessToken } from '../plugins/auth-cookies.js';
+import { requestInfoOf } from '../plugins/request-info.js';
+import { authenticate } from '../modules/sessions/sessions.service.js';
+
+export function createContextFactory(deps: Deps) {
+  return ({ req, res }: CreateFastifyContextOptions) => ({ deps, req, res, request: requestInfoOf(req) });
+}
+
+export type Context = ReturnType<ReturnType<typeof createContextFactory>>;
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    // Never leak internals: unexpected errors keep their code but lose their message and stack.
+    const safe = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal Server Error' : shape.message;
+    const { stack: _stack, ...data } = shape.data;
+    const retryAfterS = error.cause instanceof AppError ? error.cause.retryAfterS : undefined;
+    return { ...shape, message: safe, data: { ...data, ...(retryAfterS ? { retryAfterS } : {}) } };
+  },
+});
+
+/** Maps the one domain error type to tRPC codes, once, for every procedure. */
+const domainErrors = t.middleware(async ({ next, ctx }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof AppError) {
+      if (cause.retryAfterS) ctx.res.header('retry-after', String(cause.retryAfterS));
+      throw new TRPCError({ code: trpcCodeOf(cause), message: cause.detail, cause });
+    }
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.deps.logger.error({ err: result.error.cause ?? result.error }, 'tRPC procedure failed');
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(domainErrors);
+
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const auth = await authenticate(ctx.deps, ctx.deps.platform, readAccessToken(ctx.req));
+  return next({ ctx: { ...ctx, auth } });
+});
+
+export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  if (ctx.auth.user.role !== 'admin') throw new AppError('FORBIDDEN', 'Admin access required');
+  return next();
+});

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ADMIN_LIST_DEFAULT_PAGE, ADMIN_LIST_DEFAULT_PER_PAGE, ADMIN_LIST_MAX_PER_PAGE } from '../constants.js';
+import { UserSchema } from './user.js';
+
+const intFromQuery = (message: string, min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value),
+    z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }),
+  );
+
+export const PageQuerySchema = z.object({
+  page: intFromQuery('page must be a positive integer', 1, 1_000_000).default(ADMIN_LIST_DEFAULT_PAGE),
+  per_page: intFromQuery(`per_page must be between 1 and ${ADMIN_LIST_MAX_PER_PAGE}`, 1, ADMIN_LIST_MAX_PER_PAGE).default(ADMIN_LIST_DEFAULT_PER_PAGE),
+});
+export type PageQuery = z.output<typeof PageQuerySchema>;
+
+export const IdParamSchema = z.object({ id: z.string().trim().min(1, { error: 'id is required' }).max(64, { error: 'Not found' }) });
+
+export const AdminStatsSchema = z.object({
+  total_users: z.number(),
+  active_users: z.number(),
+  verified_users: z.number(),
+  failed_logins: z.number(),
+  successful_logins: z.number(),
+  total_login_attempts: z.number(),
+  blocked_vpn_attempts: z.number(),
+  unique_devices: z.number(),
+});
+export type AdminStats = z.infer<typeof AdminStatsSchema>;
+
+export const LoginAttemptSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  user_id: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  is_vpn: z.boolean(),
+  is_proxy: z.boolean(),
+  success: z.boolean(),
+  failure_reason: z.string().nullable(),
+  country_code: z.string().nullable(),
+  device_fingerprint: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.string(),
+});
+export type LoginAttempt = z.infer<typeof LoginAttemptSchema>;
+
+export const DeviceSchema = z.object({
+  id: z.string(),
+  device_id: z.string(),
+  user_id: z.string(),
+  user_email: z.string(),
+  user_agent: z.string().nullable(),
+  last_ip: z.string().nullable(),
+  is_trusted: z.boolean(),
+  is_blocked: z.boolean(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+});
+export type Device = z.infer<typeof DeviceSchema>;
+
+export const SessionSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  user_email: z.string(),
+  device_id: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  expires_at: z.string(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+const page = { total: z.number(), page: z.number(), per_page: z.number() };
+export const UserPageSchema = z.object({ users: z.array(UserSchema), ...page });
+export const LoginAttemptPageSchema = z.object({ attempts: z.array(LoginAttemptSchema), ...page });
+export const DevicePageSchema = z.object({ devices: z.array(DeviceSchema), ...page });
+export const SessionPageSchema = z.object({ sessions: z.array(SessionSchema), ...page });
+
+export const UserDetailSchema = UserSchema.extend({
+  devices: z.array(DeviceSchema),
+  sessions: z.array(SessionSchema),
+  login_attempts: z.array(LoginAttemptSchema),
+});
+export type UserDetail = z.infer<typeof UserDetailSchema>;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { VALIDATION } from '../messages.js';
+import {
+  CaptchaTokenSchema,
+  DeviceFingerprintSchema,
+  EmailSchema,
+  NewPasswordSchema,
+  OptionalNameSchema,
+  OptionalUrlSchema,
+} from './common.js';
+import { UserSchema } from './user.js';
+
+export const SignUpInputSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema,
+  first_name: OptionalNameSchema,
+  last_name: OptionalNameSchema,
+  company_name: OptionalNameSchema,
+  website_url: OptionalUrlSchema,
+  captcha_token: CaptchaTokenSchema,
+  device_fingerprint: DeviceFingerprintSchema,
+});
+export type SignUpInput = z.input<typeof SignUpInputSchema>;
+
+export const LogInInputSchema = z.object({
+  email: EmailSchema,
+  password: z
+    .string({ error: VALIDATION.passwordRequired })
+    .min(1, { error: VALIDATION.passwordRequired })
+    .max(1024, { error: 'Incorrect email or password' }),
+  captcha_token: CaptchaTokenSchema,
+  device_fingerprint: DeviceFingerprintSchema,
+});
+export type LogInInput = z.input<typeof LogInInputSchema>;
+
+export const TokenPairSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+});
+
+export const LogInResponseSchema = TokenPairSchema.extend({ user: UserSchema });
+export type LogInResponse = z.infer<typeof LogInResponseSchema>;
+
+/** What the browser gets over tRPC: its tokens travel only in HttpOnly cookies. */
+export const BrowserSessionSchema = z.object({ user: UserSchema, expires_in: z.number().int() });
+
+export const RefreshInputSchema = z.object({
+  refresh_token: z.string({ error: 'Refresh token must be text' }).max(512).optional(),
+});
+
+export const VerifyEmailInputSchema = z.object({
+  token: z
+    .string({ error: VALIDATION.verificationTokenMissing })
+    .trim()
+    .min(1, { error: VALIDATION.verificationTokenMissing })
+    .max(512, { error: VALIDATION.verificationTokenMissing }),
+});
+
+export const EmailOnlyInputSchema = z.object({ email: EmailSchema });
+
+export const ForgotPasswordInputSchema = z.object({ email: EmailSchema, captcha_token: CaptchaTokenSchema });
+
+export const ResetPasswordInputSchema = z.object({
+  token: z
+    .string({ error: VALIDATION.resetTokenInvalid })
+    .trim()
+    .min(1, { error: VALIDATION.resetTokenInvalid })
+    .max(512, { error: VALIDATION.resetTokenInvalid }),
+  new_password: NewPasswordSchema,
+});
+
+export const ChangePasswordInputSchema = z.object({
+  current_password: z
+    .string({ error: VALIDATION.currentPasswordRequired })
+    .min(1, { error: VALIDATION.currentPasswordRequired })
+    .max(1024, { error: 'Current password is incorrect' }),
+  new_password: NewPasswordSchema,
+});
+
+/** Names, and the login-notification preference; fields left out stay as they are. */
+export const UpdateProfileInputSchema = z.object({
+  first_name: OptionalNameSchema.optional(),
+  last_name: OptionalNameSchema.optional(),
+  login_notifications: z.boolean({ error: 'login_notifications must be true or false' }).optional(),
+});
+
+export const DeleteAccountInputSchema = z.object({
+  confirm: z.literal('DELETE', { error: VALIDATION.deleteConfirm }),
+});
+
+export const CaptchaConfigSchema = z.object({
+  enabled: z.boolean(),
+  provider: z.string(),
+  site_key: z.string(),
+});

@@ -1,0 +1,5 @@
+export * from './auth.js';
+export * from './common.js';
+export * from './user.js';
+export * from './admin.js';
+export * from './projects.js';

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ENVIRONMENTS } from '../constants.js';
+import { VALIDATION } from '../messages.js';
+import { OptionalUrlSchema } from './common.js';
+
+export const EnvironmentSchema = z.enum(ENVIRONMENTS, { error: 'Environment must be development, staging or production' });
+
+const ProjectNameSchema = z
+  .string({ error: VALIDATION.projectNameRequired })
+  .trim()
+  .min(1, { error: VALIDATION.projectNameRequired })
+  .max(100, { error: 'Project name must be at most 100 characters' });
+
+const DescriptionSchema = z
+  .string({ error: 'Description must be text' })
+  .trim()
+  .max(1000, { error: 'Description must be at most 1000 characters' })
+  .nullish()
+  .transform((v) => v || null);
+
+export const CreateProjectInputSchema = z.object({
+  name: ProjectNameSchema,
+  description: DescriptionSchema,
+  website_url: OptionalUrlSchema,
+  environment: EnvironmentSchema.default('development'),
+});
+export type CreateProjectInput = z.input<typeof CreateProjectInputSchema>;
+
+export const UpdateProjectInputSchema = z.object({
+  name: ProjectNameSchema.optional(),
+  description: DescriptionSchema.optional(),
+  website_url: OptionalUrlSchema.optional(),
+  environment: EnvironmentSchema.optional(),
+  is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
+});
+
+export const ProjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  website_url: z.string().nullable(),
+  environment: EnvironmentSchema,
+  project_key: z.string(),
+  is_active: z.boolean(),
+  total_users: z.number(),
+  total_logins: z.number(),
+  total_signups: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const CreateApiKeyInputSchema = z.object({
+  name: z
+    .string({ error: 'Key name is required' })
+    .trim()
+    .min(1, { error: 'Key name is required' })
+    .max(100, { error: 'Key name must be at most 100 characters' }),
+});
+
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  requests_today: z.number(),
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+/** Answered once, at creation: the secret is never shown again. */
+export const CreatedApiKeySchema = ApiKeySchema.extend({ secret: z.string() });
+
+export const DashboardStatsSchema = z.object({
+  total_projects: z.number(),
+  active_projects: z.number(),
+  total_api_keys: z.number(),
+  active_api_keys: z.number(),
+  total_project_users: z.number(),
+  total_api_requests_today: z.number(),
+  total_api_requests_month: z.number(),
+  /** The plan's monthly request allowance the rate-limit bar measures against. */
+  monthly_request_limit: z.number(),
+});
+export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
+
+export const AnalyticsQuerySchema = z.object({
+  days: z.preprocess(
+    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+    z.number({ error: 'days must be between 1 and 90' }).int({ error: 'days must be between 1 and 90' }).min(1, { error: 'days must be between 1 and 90' }).max(90, { error: 'days must be between 1 and 90' }),
+  ).default(30),
+});
+
+export const AnalyticsSchema = z.object({
+  project_id: z.string(),
+  days: z.array(
+    z.object({ day: z.string(), signups: z.number(), logins: z.number(), failed_logins: z.number(), active_users: z.number(), api_requests: z.number() }),
+  ),
+  monthly_active_users: z.number(),
+});
+export type Analytics = z.infer<typeof AnalyticsSchema>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export const RoleSchema = z.enum(['user', 'admin']);
+export type Role = z.infer<typeof RoleSchema>;
+
+/** The User of the specification, plus the role so the client can show the admin area to admins. */
+export const UserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  company_name: z.string().nullable(),
+  website_url: z.string().nullable(),
+  role: RoleSchema,
+  is_active: z.boolean(),
+  is_verified: z.boolean(),
+  /** Mail the account when it signs in from a device it never used. */
+  login_notifications: z.boolean(),
+  created_at: z.string(),
+  last_login: z.string().nullable(),
+});
+export type User = z.infer<typeof UserSchema>;

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { generateSigningKeyPem, signingKeyFromPem } from '../../server/lib/signing-keys.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+async function appWithClient() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-static-'));
+  dirs.push(dir);
+  fs.mkdirSync(path.join(dir, 'client', 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'client', 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(dir, 'client', 'assets', 'app-abc123.js'), 'console.log(1)');
+  const database = await createTestDatabase();
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', BCRYPT_COST: '4' }, { allowWeakHashing: true });
+  const { app } = await buildApp({ config, db: database.db, dialect: database.dialect, signingKey: signingKeyFromPem(generateSigningKeyPem()), clientDir: path.join(dir, 'client') });
+  return { app, database };
+}
+
+describe('health', () => {
+  it('answers 503 when the database does not answer', async () => {
+    const { app, database } = await appWithClient();
+    expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+    await database.db.destroy();
+    const down = await app.inject({ url: '/health' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ status: 'degraded', database: 'unavailable' });
+    await app.close();
+    await database.drop().catch(() => {});
+  });
+});
+
+describe('serving the built client', () => {
+  it('serves assets with long caching and falls back to index.html for client routes', async () => {
+    const { app, database } = await appWithClient();
+    const asset = await app.inject({ url: '/assets/app-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    for (const route of ['/', '/login', '/dashboard', '/verify-email?token=abc', '/no/such/page']) {
+      const page = await app.inject({ url: route, headers: { accept: 'text/html' } });
+      expect(page.statusCode, route).toBe(200);
+      expect(page.body).toContain('<div id="root">');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+    expect((await app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/api/v1/unknown' })).json().detail).toMatch(/^Not Found/);
+    expect((await app.inject({ url: '/../../etc/passwd' })).body).not.toContain('root:');
+    await app.close();
+    await database.drop();
+  });
+});

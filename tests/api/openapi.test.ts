@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { OpenApiDocument } from '../../server/openapi/document.js';
+import { OPERATIONS } from '../../server/openapi/operations.js';
+import { createTestApp, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
+
+const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** The REST surface the document must describe; /trpc and the static client are not part of it. */
+const isRestPath = (url: string) => url === '/health' || ['/api/', '/public/api/', '/.well-known/'].some((prefix) => url.startsWith(prefix));
+
+/** Fastify's /projects/:id is OpenAPI's /projects/{id}. */
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/**
+ * Every (method, url) the app serves, read from `printRoutes({ commonPrefix: false })`: one node a
+ * line, `├── ` or `└── ` after four characters of indent a level, its methods in parentheses.
+ */
+function servedRoutes(app: FastifyInstance): { method: string; url: string }[] {
+  const routes: { method: string; url: string }[] = [];
+  const urlAtDepth: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    if (!line.trim()) continue;
+    const match = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (!match) throw new Error(`Unexpected line in printRoutes: ${JSON.stringify(line)}`);
+    const depth = match[1]!.length / 4;
+    const url = (depth > 0 ? urlAtDepth[depth - 1]! : '') + match[2]!;
+    urlAtDepth.length = depth;
+    urlAtDepth[depth] = url;
+    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url });
+  }
+  return routes;
+}
+
+let t: TestApp;
+let document: OpenApiDocument;
+let served: { method: string; url: string }[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const response = await t.call('GET', '/api/openapi.json');
+  expect(response.statusCode).toBe(200);
+  document = response.json();
+  served = servedRoutes(t.app);
+});
+afterAll(() => t.close());
+
+describe('GET /api/openapi.json', () => {
+  it('is public JSON, cacheable for five minutes, and the same document each time', async () => {
+    const response = await t.call('GET', '/api/openapi.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('public, max-age=300');
+    expect(response.json()).toEqual(document);
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document) as unknown as Record<string, unknown>);
+    expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(document.info).toMatchObject({ title: 'AuthPlatform API', version: PACKAGE_VERSION });
+    expect(document.servers).toEqual([{ url: '/' }]);
+    expect(document.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    });
+  });
+});
+
+describe('the document and the served routes', () => {
+  const documented = () =>
+    Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
+
+  it('reads the served routes correctly', () => {
+    // Each route read from the tree is one Fastify really has, and the tree holds the known prefixes.
+    for (const { method, url } of served) expect(t.app.hasRoute({ method: method as HTTPMethods, url }), `${method} ${url}`).toBe(true);
+    const urls = served.map((route) => route.url);
+    for (const url of ['/health', '/.well-known/jwks.json', '/api/v1/auth/signup', '/api/v1/projects/:id/users/:user_id', '/public/api/v1/profile']) expect(urls).toContain(url);
+  });
+
+  it('documents every REST route the app serves, with its method', () => {
+    const rest = served
+      .filter((route) => isRestPath(route.url) && route.method !== 'HEAD')
+      .map((route) => `${route.method} ${toOpenApiPath(route.url)}`);
+    expect(rest.length).toBeGreaterThan(50);
+    const missing = rest.filter((route) => !documented().includes(route));
+    expect(missing, 'served but not in the document (add them to server/openapi/operations.ts)').toEqual([]);
+  });
+
+  it('documents no route the app does not serve', () => {
+    const rest = new Set(served.map((route) => `${route.method} ${toOpenApiPath(route.url)}`));
+    const extra = documented().filter((route) => !rest.has(route));
+    expect(extra, 'in the document but not served').toEqual([]);
+  });
+});
+
+describe('schemas in the document', () => {
+  it("describes sign-up's body from SignUpInputSchema, with its required fields", () => {
+    const body = document.paths['/api/v1/auth/signup']!.post!.requestBody!;
+    expect(body.required).toBe(true);
+    expect(body.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SignUpInput' });
+    const signUp = document.components.schemas.SignUpInput as { required: string[]; properties: Record<string, Record<string, unknown>> };
+    expect([...signUp.required].sort()).toEqual(['email', 'password']);
+    expect(signUp.properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 254 });
+    expect(signUp.properties.password).toMatchObject({ type: 'string', minLength: 8 });
+    // Optional inputs accept null, as the schema does before its transform.
+    expect(signUp.properties.first_name).toEqual({ anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }] });
+  });
+
+  it('answers every error with ErrorResponse {detail}', () => {
+    expect(document.components.schemas.ErrorResponse).toEqual({
+      type: 'object',
+      properties: { detail: { type: 'string' } },
+      required: ['detail'],
+      additionalProperties: false,
+    });
+    let errors = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
+          if (Number(status) < 400 || Number(status) >= 500) continue;
+          errors += 1;
+          expect(response.content?.['application/json'].schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(100);
+    expect(document.paths['/api/v1/auth/login']!.post!.responses['429']!.headers).toHaveProperty('Retry-After');
+    expect(Object.keys(document.paths['/api/v1/admin/users/{id}']!.get!.responses)).toEqual(['200', '401', '403', '404', '422']);
+  });
+
+  it('describes query and path parameters from the schemas that parse them', () => {
+    const parameters = document.paths['/api/v1/projects/{id}/users']!.get!.parameters!;
+    expect(parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
+      { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1_000_000 } },
+      { name: 'per_page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } },
+    ]);
+    expect(document.paths['/public/api/v1/auth/login']!.post!.security).toEqual([{ apiKeyAuth: [] }]);
+    expect(document.paths['/public/api/v1/profile']!.get!.security).toEqual([{ apiKeyAuth: [], bearerAuth: [] }]);
+    expect(document.paths['/api/v1/auth/me']!.get!.security).toEqual([{ bearerAuth: [] }]);
+  });
+});
+
+describe('answers match the documented schemas', () => {
+  /** Parses with the operation's response schema; a plain object schema must also name every field the answer has. */
+  function expectDocumented(method: string, path: string, status: number, body: unknown) {
+    const operation = OPERATIONS.find((op) => op.method === method && op.path === path);
+    expect(operation, `${method} ${path}`).toBeDefined();
+    const response = [operation!.response, ...(operation!.otherResponses ?? [])].find((r) => r.status === status);
+    expect(response, `${method} ${path} ${status}`).toBeDefined();
+    const parsed = response!.schema.safeParse(body);
+    expect(parsed.error?.issues, `${method} ${path}`).toBeUndefined();
+    const schema = response!.schema;
+    if (schema instanceof z.ZodObject && !(schema._zod.def.catchall instanceof z.ZodUnknown)) {
+      expect(Object.keys(body as object).sort(), `${method} ${path}: undocumented fields`).toEqual(Object.keys(schema.shape).sort());
+    }
+  }
+
+  it('for a sign-up, login, me and project round trip', async () => {
+    const email = uniqueEmail('openapi');
+    const signup = await t.call('POST', '/api/v1/auth/signup', { body: { email, password: 'Correct-Horse-42' } });
+    expect(signup.statusCode).toBe(201);
+    expectDocumented('post', '/api/v1/auth/signup', 201, signup.json());
+
+    const tokens = await t.signUpAndLogIn(uniqueEmail('openapi'));
+    const login = await t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token: tokens.refresh_token } });
+    expectDocumented('post', '/api/v1/auth/refresh', 200, login.json());
+    const token = login.json().access_token as string;
+    expectDocumented('get', '/api/v1/auth/me', 200, (await t.call('GET', '/api/v1/auth/me', { token })).json());
+
+    const project = await t.call('POST', '/api/v1/projects', { token, body: { name: 'Docs' } });
+    expect(project.statusCode).toBe(201);
+    expectDocumented('post', '/api/v1/projects', 201, project.json());
+    const id = project.json().id as string;
+    expectDocumented('get', '/api/v1/projects', 200, (await t.call('GET', '/api/v1/projects', { token })).json());
+    const key = await t.call('POST', `/api/v1/projects/${id}/api-keys`, { token, body: { name: 'ci' } });
+    expectDocumented('post', '/api/v1/projects/{id}/api-keys', 201, key.json());
+    expectDocumented('get', '/api/v1/projects/{id}/api-keys', 200, (await t.call('GET', `/api/v1/projects/${id}/api-keys`, { token })).json());
+    expectDocumented('get', '/api/v1/projects/{id}/users', 200, (await t.call('GET', `/api/v1/projects/${id}/users`, { token })).json());
+    expectDocumented('get', '/api/v1/dashboard/stats', 200, (await t.call('GET', '/api/v1/dashboard/stats', { token })).json());
+
+    const publicLogin = await t.call('POST', '/public/api/v1/auth/login', {
+      headers: { 'x-api-key': key.json().secret },
+      body: { email: 'nobody@example.com', password: 'Correct-Horse-42' },
+    });
+    expect(publicLogin.statusCode).toBe(401);
+    expect(Object.keys(publicLogin.json())).toEqual(['detail']);
+  });
+
+  it('for health, the signing keys and the captcha config', async () => {
+    expectDocumented('get', '/health', 200, (await t.call('GET', '/health')).json());
+    expectDocumented('get', '/.well-known/jwks.json', 200, (await t.call('GET', '/.well-known/jwks.json')).json());
+    expectDocumented('get', '/api/v1/captcha/config', 200, (await t.call('GET', '/api/v1/captcha/config')).json());
+    expectDocumented('get', '/api/openapi.json', 200, document);
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import type { Project } from '../../shared/schemas/projects';
+import type { User } from '../../shared/schemas/user';
+import { callsTo, currentPath, renderApp, sampleUser, type Handlers } from './utils';
+
+// Async waits allow for a loaded machine (the screens render after their mocked calls answer).
+configure({ asyncUtilTimeout: 4000 });
+
+const project = (id: string, name: string): Project => ({
+  id,
+  name,
+  description: null,
+  website_url: null,
+  environment: 'development',
+  project_key: `pk_${id}`,
+  is_active: true,
+  total_users: 1,
+  total_logins: 1,
+  total_signups: 1,
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+});
+
+const endUser: User = { ...sampleUser, id: 'eu_1', email: 'player@example.com', first_name: 'Pat', last_name: 'Player', company_name: null };
+
+const emptyStats = {
+  total_users: 1,
+  active_users: 1,
+  verified_users: 0,
+  failed_logins: 0,
+  successful_logins: 0,
+  total_login_attempts: 0,
+  blocked_vpn_attempts: 0,
+  unique_devices: 0,
+};
+
+function monitorHandlers(projects: Project[], overrides: Handlers = {}): Handlers {
+  const paged = (key: string, items: unknown[]) => (input: unknown) => {
+    const q = input as { page: number; per_page: number };
+    return { [key]: items, total: items.length, page: q.page, per_page: q.per_page };
+  };
+  return {
+    'projects.list': () => projects,
+    'projects.monitor.stats': () => emptyStats,
+    'projects.monitor.users': paged('users', [endUser]),
+    'projects.monitor.loginAttempts': paged('attempts', []),
+    'projects.monitor.devices': paged('devices', []),
+    'projects.monitor.sessions': paged('sessions', []),
+    ...overrides,
+  };
+}
+
+describe('MonitoringPage', () => {
+  it('shows the project of the address and its end users, and deactivates one', async () => {
+    const { user, calls } = renderApp('/monitoring?project=p_2&tab=users', {
+      user: sampleUser,
+      handlers: monitorHandlers([project('p_1', 'Alpha'), project('p_2', 'Beta')], {
+        'projects.monitor.toggleUserActive': () => ({ ...endUser, is_active: false }),
+      }),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Monitoring' })).toBeTruthy();
+    await waitFor(() => expect((screen.getByRole('textbox', { name: 'Project' }) as HTMLInputElement).value).toBe('Beta'));
+    const row = await screen.findByRole('row', { name: /Pat Player/ });
+    expect(callsTo(calls, 'projects.monitor.users')[0]?.input).toEqual({ projectId: 'p_2', page: 1, per_page: 10 });
+    expect(callsTo(calls, 'projects.monitor.stats')[0]?.input).toEqual({ projectId: 'p_2' });
+    // Unlock is an admin-area action only (the project API has none over tRPC).
+    expect(within(row).queryByRole('button', { name: 'Unlock' })).toBeNull();
+
+    await user.click(within(row).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByText('User status updated')).toBeTruthy();
+    expect(callsTo(calls, 'projects.monitor.toggleUserActive')[0]?.input).toEqual({ projectId: 'p_2', id: 'eu_1' });
+    expect(calls.filter((call) => call.path.startsWith('admin.'))).toHaveLength(0);
+  });
+
+  it('picks the first project when the address names none, and writes it there', async () => {
+    renderApp('/monitoring', { user: sampleUser, handlers: monitorHandlers([project('p_1', 'Alpha'), project('p_2', 'Beta')]) });
+    await waitFor(() => expect(currentPath()).toBe('/monitoring?project=p_1'));
+    expect(await screen.findByRole('group', { name: 'Total Users' })).toBeTruthy();
+  });
+
+  it('says so when the project of the address is not one of yours', async () => {
+    const { calls } = renderApp('/monitoring?project=nope', { user: sampleUser, handlers: monitorHandlers([project('p_1', 'Alpha')]) });
+    expect(await screen.findByText('Project not found')).toBeTruthy();
+    expect(callsTo(calls, 'projects.monitor.stats')).toHaveLength(0);
+  });
+
+  it('without projects shows the empty state with a link to /projects', async () => {
+    renderApp('/monitoring', { user: sampleUser, handlers: monitorHandlers([]) });
+    expect(await screen.findByRole('heading', { name: 'No projects yet' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to projects' }).getAttribute('href')).toBe('/projects');
+  });
+
+  it('is linked from the header for every signed-in user', async () => {
+    renderApp('/monitoring', { user: sampleUser, handlers: monitorHandlers([]) });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Monitoring' }).getAttribute('aria-current')).toBe('page');
+  });
+});

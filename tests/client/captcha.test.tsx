@@ -1,0 +1,100 @@
+import { describe, expect, it, vi } from 'vitest';
+import { configure, act, screen, waitFor } from '@testing-library/react';
+import { callsTo, renderApp, sampleUser, trpcError } from './utils';
+
+// Async waits allow for a loaded machine (the screens render after their mocked calls answer).
+configure({ asyncUtilTimeout: 4000 });
+
+// The real widget solves proof of work in workers; here it is an inert element the test drives by its events.
+vi.mock('altcha', () => ({}));
+
+const config = (provider: string) => () => ({ enabled: provider !== 'none', provider, site_key: provider === 'none' ? '' : 'site-key' });
+
+async function fillLogin(user: ReturnType<typeof renderApp>['user']) {
+  await user.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
+  await user.type(screen.getByLabelText(/^Password/), 'Secret123');
+}
+
+describe('CaptchaField', () => {
+  it('renders nothing when the captcha is disabled, and the form sends an empty token', async () => {
+    const { user, calls, container } = renderApp('/login', {
+      handlers: { 'captcha.config': config('none'), 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
+    });
+    await waitFor(() => expect(callsTo(calls, 'captcha.config')).toHaveLength(1));
+    expect(container.querySelector('altcha-widget')).toBeNull();
+    expect(screen.queryByText('Captcha unavailable')).toBeNull();
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(callsTo(calls, 'auth.logIn')).toHaveLength(1));
+    expect(callsTo(calls, 'auth.logIn')[0]?.input).toMatchObject({ captcha_token: '' });
+  });
+
+  it('renders nothing when the config cannot be read', async () => {
+    const { container, calls } = renderApp('/forgot-password');
+    await waitFor(() => expect(callsTo(calls, 'captcha.config')).toHaveLength(1));
+    expect(await screen.findByRole('button', { name: 'Send reset link' })).toBeTruthy();
+    expect(container.querySelector('altcha-widget')).toBeNull();
+  });
+
+  it('with ALTCHA shows the widget on the challenge URL and sends its solved payload', async () => {
+    const { user, calls, container } = renderApp('/login', {
+      handlers: { 'captcha.config': config('altcha'), 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
+    });
+    await waitFor(() => expect(container.querySelector('altcha-widget')).not.toBeNull());
+    const widget = container.querySelector('altcha-widget')!;
+    expect(widget.getAttribute('challenge')).toBe('/api/v1/captcha/challenge');
+    act(() => {
+      widget.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'verified', payload: 'c29sdmVk' } }));
+    });
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(callsTo(calls, 'auth.logIn')).toHaveLength(1));
+    expect(callsTo(calls, 'auth.logIn')[0]?.input).toMatchObject({ captcha_token: 'c29sdmVk' });
+  });
+
+  it("with ALTCHA still submits without a token, and shows the server's refusal", async () => {
+    const { user, calls, container } = renderApp('/signup', {
+      handlers: {
+        'captcha.config': config('altcha'),
+        'auth.signUp': () => {
+          throw trpcError('BAD_REQUEST', 'Captcha verification failed');
+        },
+      },
+    });
+    await waitFor(() => expect(container.querySelector('altcha-widget')).not.toBeNull());
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'Secret123');
+    await user.type(screen.getByLabelText(/^Confirm password/), 'Secret123');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Captcha verification failed')).toBeTruthy();
+    expect(callsTo(calls, 'auth.signUp')[0]?.input).toMatchObject({ captcha_token: '' });
+  });
+
+  it('with a hosted provider renders its widget with the site key and sends the token its callback gave', async () => {
+    let options: Record<string, unknown> = {};
+    const reset = vi.fn();
+    (window as unknown as { turnstile?: unknown }).turnstile = {
+      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
+      reset,
+    };
+    try {
+      const { user, calls } = renderApp('/login', {
+        handlers: { 'captcha.config': config('turnstile'), 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
+      });
+      await waitFor(() => expect(options.sitekey).toBe('site-key'));
+      act(() => (options.callback as (token: string) => void)('turnstile-token-1'));
+      await fillLogin(user);
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      await waitFor(() => expect(callsTo(calls, 'auth.logIn')).toHaveLength(1));
+      expect(callsTo(calls, 'auth.logIn')[0]?.input).toMatchObject({ captcha_token: 'turnstile-token-1' });
+    } finally {
+      delete (window as unknown as { turnstile?: unknown }).turnstile;
+    }
+  });
+
+  it('loads the hosted provider script from its own origin only when that provider is configured', async () => {
+    renderApp('/forgot-password', { handlers: { 'captcha.config': config('hcaptcha') } });
+    await waitFor(() => expect(document.head.querySelector('script[src^="https://js.hcaptcha.com/1/api.js"]')).not.toBeNull());
+    expect(document.head.querySelector('script[src*="challenges.cloudflare.com"]')).toBeNull();
+  });
+});

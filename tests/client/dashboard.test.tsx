@@ -1,0 +1,155 @@
+import { describe, expect, it, vi } from 'vitest';
+import { configure, screen, within } from '@testing-library/react';
+import type { Analytics, DashboardStats, Project } from '../../shared/schemas/projects';
+import { callsTo, renderApp, sampleUser } from './utils';
+import { usageLevel, usageOf } from '../../client/components/projects/format';
+
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+const stats = (overrides: Partial<DashboardStats> = {}): DashboardStats => ({
+  total_projects: 4,
+  active_projects: 3,
+  total_api_keys: 7,
+  active_api_keys: 5,
+  total_project_users: 1812,
+  total_api_requests_today: 2450,
+  total_api_requests_month: 25_000,
+  monthly_request_limit: 100_000,
+  ...overrides,
+});
+
+const project = (id: string, name: string, overrides: Partial<Project> = {}): Project => ({
+  id,
+  name,
+  description: null,
+  website_url: null,
+  environment: 'development',
+  project_key: `pk_${id}`,
+  is_active: true,
+  total_users: 10,
+  total_logins: 20,
+  total_signups: 10,
+  created_at: '2025-01-15T10:30:00.000Z',
+  updated_at: '2025-01-15T10:30:00.000Z',
+  ...overrides,
+});
+
+const week = (projectId: string, requests: number[]): Analytics => ({
+  project_id: projectId,
+  days: requests.map((api_requests, index) => ({
+    day: `2025-06-0${index + 1}`,
+    signups: 0,
+    logins: 0,
+    failed_logins: 0,
+    active_users: 0,
+    api_requests,
+  })),
+  monthly_active_users: 0,
+});
+
+function figure(label: string) {
+  return within(screen.getByRole('region', { name: label }));
+}
+
+describe('DashboardPage', () => {
+  it('shows the figures of projects.dashboardStats, the three newest projects and the summed week', async () => {
+    const projects = [
+      project('p_1', 'Acme Storefront', { environment: 'production', total_users: 1284, total_logins: 9432 }),
+      project('p_2', 'Mobile Banking', { environment: 'staging' }),
+      project('p_3', 'Internal Tools', { is_active: false }),
+      project('p_4', 'Partner Portal'),
+    ];
+    const { calls } = renderApp('/dashboard', {
+      user: sampleUser,
+      handlers: {
+        'projects.dashboardStats': () => stats(),
+        'projects.list': () => projects,
+        'projects.analytics': (input) => {
+          const id = (input as { projectId: string }).projectId;
+          return week(id, id === 'p_1' ? [1, 2, 3, 4, 5, 6, 7] : [10, 0, 0, 0, 0, 0, 100]);
+        },
+      },
+    });
+    expect(await screen.findByText(/Welcome back, Ada!/)).toBeTruthy();
+    expect(await figure('Total projects').findByText('4')).toBeTruthy();
+    expect(figure('Total projects').getByText('3 active')).toBeTruthy();
+    expect(figure('API keys').getByText('7')).toBeTruthy();
+    expect(figure('API keys').getByText('5 active')).toBeTruthy();
+    expect(figure('Total users').getByText('1,812')).toBeTruthy();
+    expect(figure('API requests today').getByText('2,450')).toBeTruthy();
+    expect(figure('API requests today').getByText('25,000 this month')).toBeTruthy();
+
+    const recent = within(screen.getByRole('region', { name: 'Recent projects' }));
+    expect(recent.getByRole('link', { name: 'Acme Storefront, production, Active' }).getAttribute('href')).toBe('/projects/p_1');
+    expect(recent.getByText('1,284 users · 9,432 logins')).toBeTruthy();
+    expect(recent.getByRole('link', { name: 'Internal Tools, development, Inactive' })).toBeTruthy();
+    expect(recent.queryByText('Partner Portal')).toBeNull();
+
+    // Four projects: their seven days summed (p_1 + three others).
+    const bars = await screen.findByRole('img', { name: /API requests over the last 7 days/ });
+    expect(bars.getAttribute('aria-label')).toContain('Sun, Jun 1 31');
+    expect(bars.getAttribute('aria-label')).toContain('Sat, Jun 7 307');
+    expect(callsTo(calls, 'projects.analytics').map((c) => c.input)).toEqual(
+      projects.map((p) => ({ projectId: p.id, days: 7 })),
+    );
+
+    const usage = within(screen.getByRole('region', { name: 'API usage' }));
+    expect(usage.getByText('Healthy')).toBeTruthy();
+    expect(usage.getByText('25% of your monthly limit used (25,000 of 100,000 requests)')).toBeTruthy();
+    expect(usage.getByRole('progressbar', { name: 'Rate limit used' }).getAttribute('aria-valuenow')).toBe('25');
+  });
+
+  it('warns when the month has used 75% of the allowance or more', async () => {
+    renderApp('/dashboard', {
+      user: sampleUser,
+      handlers: {
+        'projects.dashboardStats': () => stats({ total_api_requests_month: 80_000 }),
+        'projects.list': () => [],
+      },
+    });
+    const usage = within(await screen.findByRole('region', { name: 'API usage' }));
+    expect(await usage.findByText('Approaching limit')).toBeTruthy();
+    expect(usage.getByText('80% of your monthly limit used (80,000 of 100,000 requests)')).toBeTruthy();
+    expect(usage.queryByText('Healthy')).toBeNull();
+    expect(screen.getByText('No projects yet')).toBeTruthy();
+  });
+
+  it('rate-limit percentage and level', () => {
+    expect(usageOf(0, 100_000)).toEqual({ percent: 0, label: '0%' });
+    expect(usageOf(12, 100_000).label).toBe('<1%');
+    expect(usageOf(25_000, 100_000)).toEqual({ percent: 25, label: '25%' });
+    expect(usageOf(99_990, 100_000).label).toBe('99%');
+    expect(usageOf(150_000, 100_000).label).toBe('150%');
+    expect(usageLevel(74.9)).toEqual({ label: 'Healthy', color: 'teal' });
+    expect(usageLevel(75).label).toBe('Approaching limit');
+    expect(usageLevel(100).label).toBe('Limit reached');
+  });
+
+  it('says "Failed to load dashboard data" when the figures cannot be loaded', async () => {
+    renderApp('/dashboard', {
+      user: sampleUser,
+      handlers: {
+        'projects.dashboardStats': () => {
+          throw new Error('down');
+        },
+        'projects.list': () => [],
+      },
+    });
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getAllByText('Failed to load dashboard data').length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('quick actions lead to real places', async () => {
+    renderApp('/dashboard', {
+      user: sampleUser,
+      handlers: { 'projects.dashboardStats': () => stats(), 'projects.list': () => [] },
+    });
+    const actions = within(await screen.findByRole('region', { name: 'Quick actions' }));
+    expect(actions.getByRole('link', { name: 'Create project' }).getAttribute('href')).toBe('/projects?create=1');
+    expect(actions.getByRole('link', { name: 'Manage API keys' }).getAttribute('href')).toBe('/api-keys');
+    expect(actions.getByRole('link', { name: 'View analytics' }).getAttribute('href')).toBe('/analytics');
+    expect(actions.getByRole('link', { name: 'View API docs' }).getAttribute('href')).toBe('/api-docs');
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createTRPCClient } from '@trpc/client';
+import type { AppRouter } from '../../server/trpc/router';
+import { createRefreshLink, isUnauthorized } from '../../client/lib/trpc';
+import { mockLink, sampleUser, trpcError, unauthorized } from './utils';
+
+function setup({ refreshOk }: { refreshOk: boolean }) {
+  const calls: { path: string; input: unknown }[] = [];
+  let sessionValid = false;
+  let refreshes = 0;
+  const onRefreshFailed = vi.fn();
+  const refresh = vi.fn(async () => {
+    refreshes += 1;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!refreshOk) throw unauthorized();
+    sessionValid = true;
+  });
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      createRefreshLink<AppRouter>({ refresh, onRefreshFailed }),
+      mockLink(
+        {
+          'auth.me': () => {
+            if (!sessionValid) throw unauthorized();
+            return sampleUser;
+          },
+          'profile.update': () => {
+            if (!sessionValid) throw unauthorized();
+            return sampleUser;
+          },
+          'auth.changePassword': () => {
+            throw trpcError('UNAUTHORIZED', 'Current password is incorrect', 401);
+          },
+          'auth.logIn': () => {
+            throw trpcError('UNAUTHORIZED', 'Incorrect email or password', 401);
+          },
+        },
+        calls,
+      ),
+    ],
+  });
+  return { client, calls, refresh, onRefreshFailed, refreshes: () => refreshes };
+}
+
+describe('refresh link', () => {
+  it('refreshes once on UNAUTHORIZED and retries the call', async () => {
+    const { client, calls, refresh, onRefreshFailed } = setup({ refreshOk: true });
+    await expect(client.auth.me.query()).resolves.toEqual(sampleUser);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(calls.map((c) => c.path)).toEqual(['auth.me', 'auth.me']);
+    expect(onRefreshFailed).not.toHaveBeenCalled();
+  });
+
+  it('shares one in-flight refresh between concurrent calls', async () => {
+    const { client, refresh } = setup({ refreshOk: true });
+    const results = await Promise.all([
+      client.auth.me.query(),
+      client.profile.update.mutate({ first_name: 'A', last_name: 'B' }),
+      client.auth.me.query(),
+    ]);
+    expect(results).toHaveLength(3);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries only once: a second UNAUTHORIZED reaches the caller without another refresh', async () => {
+    const { client, refresh, calls, onRefreshFailed } = setup({ refreshOk: true });
+    const error = await client.auth.changePassword
+      .mutate({ current_password: 'x', new_password: 'Secret123' })
+      .catch((e: unknown) => e);
+    expect(isUnauthorized(error)).toBe(true);
+    expect((error as Error).message).toBe('Current password is incorrect');
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(calls.filter((c) => c.path === 'auth.changePassword')).toHaveLength(2);
+    expect(onRefreshFailed).not.toHaveBeenCalled();
+  });
+
+  it('when the refresh fails, reports it once and hands the original error to every caller', async () => {
+    const { client, refresh, onRefreshFailed } = setup({ refreshOk: false });
+    const errors = await Promise.all([
+      client.auth.me.query().catch((e: unknown) => e),
+      client.auth.me.query().catch((e: unknown) => e),
+    ]);
+    expect(errors.every(isUnauthorized)).toBe(true);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(onRefreshFailed).toHaveBeenCalledTimes(1);
+  });
+
+  it('never refreshes for the login call itself', async () => {
+    const { client, refresh } = setup({ refreshOk: true });
+    await expect(
+      client.auth.logIn.mutate({ email: 'a@b.co', password: 'x', captcha_token: '', device_fingerprint: null }),
+    ).rejects.toThrow('Incorrect email or password');
+    expect(refresh).not.toHaveBeenCalled();
+  });
+});

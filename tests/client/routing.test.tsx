@@ -1,0 +1,151 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { callsTo, currentPath, currentState, renderApp, sampleUser } from './utils';
+import type { User } from '../../shared/schemas/user';
+
+describe('route guards', () => {
+  it('shows a spinner while the session loads, then sends visitors to /login remembering "from"', async () => {
+    let release: () => void = () => {};
+    const pending = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    renderApp('/settings?tab=security', {
+      handlers: {
+        'auth.me': async () => {
+          await pending;
+          throw Object.assign(new Error('x'), {});
+        },
+      },
+    });
+    expect(await screen.findByRole('status', { name: 'Loading' })).toBeTruthy();
+    release();
+    // A non-UNAUTHORIZED failure also leaves the visitor signed out.
+    await waitFor(() => expect(currentPath()).not.toBe('/settings?tab=security'));
+  });
+
+  it('redirects a signed-out visitor from a protected page to /login with from', async () => {
+    renderApp('/projects');
+    await waitFor(() => expect(currentPath()).toBe('/login'));
+    expect(currentState()).toMatchObject({ from: { pathname: '/projects' } });
+  });
+
+  it.each(['/login', '/signup'])('sends a signed-in user away from %s to /dashboard', async (path) => {
+    renderApp(path, { user: sampleUser });
+    await waitFor(() => expect(currentPath()).toBe('/dashboard'));
+  });
+
+  it('redirects unknown paths to /', async () => {
+    renderApp('/no/such/page');
+    await waitFor(() => expect(currentPath()).toBe('/'));
+  });
+
+  it.each([
+    ['/api-keys', 'API keys'],
+    ['/analytics', 'Analytics'],
+  ])('%s shows its own screen', async (path, heading) => {
+    renderApp(path, { user: sampleUser, handlers: { 'projects.list': () => [] } });
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
+    expect(await screen.findByText('Create a project first')).toBeTruthy();
+  });
+});
+
+describe('header', () => {
+  it('shows Login and Sign Up to visitors', async () => {
+    renderApp('/');
+    const banner = screen.getByRole('banner');
+    expect(await within(banner).findByRole('link', { name: 'Login' })).toBeTruthy();
+    expect(within(banner).getByRole('link', { name: 'Sign Up' })).toBeTruthy();
+    expect(within(banner).queryByRole('link', { name: 'Dashboard' })).toBeNull();
+  });
+
+  it('shows Dashboard and Projects but not Admin to a user, labelled with the first name', async () => {
+    renderApp('/dashboard', { user: sampleUser });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'Projects' })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Account menu for Ada' })).toBeTruthy();
+  });
+
+  it('shows the Admin link to admins and labels the menu with the e-mail when there is no first name', async () => {
+    const admin: User = { ...sampleUser, role: 'admin', first_name: null };
+    renderApp('/admin', { user: admin });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Admin' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: `Account menu for ${admin.email}` })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Admin' })).toBeTruthy();
+  });
+
+  it('tells a non-admin that the admin area is not for them', async () => {
+    renderApp('/admin', { user: sampleUser });
+    expect(await screen.findByRole('heading', { name: 'Not authorised' })).toBeTruthy();
+  });
+
+  it('mobile menu shows the full name and the e-mail, and closes when a link is chosen', async () => {
+    const { user } = renderApp('/dashboard', { user: sampleUser });
+    await user.click(await screen.findByRole('button', { name: 'Open navigation' }));
+    const mobile = await screen.findByRole('navigation', { name: 'Mobile' });
+    expect(within(mobile).getByText('Ada Lovelace')).toBeTruthy();
+    expect(within(mobile).getByText('ada@example.com')).toBeTruthy();
+    await user.click(within(mobile).getByRole('link', { name: 'Projects' }));
+    await waitFor(() => expect(currentPath()).toBe('/projects'));
+    expect(screen.getByRole('button', { name: 'Open navigation' }).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('sign out calls auth.logOut, toasts and goes to /login', async () => {
+    const { user, calls } = renderApp('/dashboard', {
+      user: sampleUser,
+      handlers: { 'auth.logOut': () => ({ message: 'Logged out successfully' }) },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Account menu for Ada' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(currentPath()).toBe('/login'));
+    expect(callsTo(calls, 'auth.logOut')).toHaveLength(1);
+    expect(await screen.findByText('Logged out successfully')).toBeTruthy();
+    expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Login' })).toBeTruthy();
+  });
+
+  it('a failing logout is logged, clears the user and shows no message', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { user } = renderApp('/dashboard', {
+      user: sampleUser,
+      handlers: {
+        'auth.logOut': () => {
+          throw new Error('down');
+        },
+        // The dashboard's own figures load fine: any alert would be the logout's.
+        'projects.dashboardStats': () => ({
+          total_projects: 0,
+          active_projects: 0,
+          total_api_keys: 0,
+          active_api_keys: 0,
+          total_project_users: 0,
+          total_api_requests_today: 0,
+          total_api_requests_month: 0,
+          monthly_request_limit: 100_000,
+        }),
+        'projects.list': () => [],
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Account menu for Ada' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(currentPath()).toBe('/login'));
+    expect(error).toHaveBeenCalled();
+    expect(screen.queryByText('Logged out successfully')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('footer', () => {
+  it('has the year, System Status to /health, the forgot-password link and the product sentence', async () => {
+    renderApp('/');
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getByText(new RegExp(`© ${new Date().getFullYear()}`))).toBeTruthy();
+    expect(within(footer).getByRole('link', { name: 'System Status' }).getAttribute('href')).toBe('/health');
+    expect(within(footer).getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot-password');
+    for (const name of ['Documentation', 'API reference', 'Privacy Policy', 'Terms of Service']) {
+      expect(within(footer).getByRole('link', { name })).toBeTruthy();
+    }
+    expect(within(footer).getByText(/authentication system with device fingerprinting and VPN detection/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,116 @@
+import type { ReactElement } from 'react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { TRPCClientError, type TRPCLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import { vi } from 'vitest';
+import type { AppRouter } from '../../server/trpc/router';
+import { AppProviders, createQueryClient } from '../../client/App';
+import { SessionEvents } from '../../client/auth/AuthProvider';
+import { trpc } from '../../client/lib/trpc';
+import { AppRoutes } from '../../client/routes';
+import type { User } from '../../shared/schemas/user';
+
+export type Handler = (input: unknown) => unknown;
+export type Handlers = Record<string, Handler>;
+
+/** A tRPC error as the server sends it: `.message` is the detail, `.data.code` the tRPC code. */
+export function trpcError(code: string, message: string, httpStatus = 400) {
+  return TRPCClientError.from({ error: { message, code: -32000, data: { code, httpStatus } } });
+}
+
+export const unauthorized = () => trpcError('UNAUTHORIZED', 'Not authenticated', 401);
+
+/** A terminating link that answers from `handlers` (path → function), recording every call. */
+export function mockLink(handlers: Handlers, calls: { path: string; input: unknown }[]): TRPCLink<AppRouter> {
+  return () =>
+    ({ op }) =>
+      observable((observer) => {
+        calls.push({ path: op.path, input: op.input });
+        const handler = handlers[op.path];
+        Promise.resolve()
+          .then(() => {
+            if (!handler) throw trpcError('NOT_FOUND', `No handler for ${op.path}`, 404);
+            return handler(op.input);
+          })
+          .then(
+            (data) => {
+              observer.next({ result: { type: 'data', data } });
+              observer.complete();
+            },
+            (error: unknown) => observer.error(error instanceof TRPCClientError ? error : TRPCClientError.from(error as Error)),
+          );
+      });
+}
+
+export const sampleUser: User = {
+  id: 'u_1',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  company_name: 'Analytical Engines',
+  website_url: null,
+  role: 'user',
+  is_active: true,
+  is_verified: true,
+  login_notifications: true,
+  created_at: '2025-01-02T10:00:00.000Z',
+  last_login: '2025-06-01T09:30:00.000Z',
+};
+
+export function LocationProbe() {
+  const location = useLocation();
+  return (
+    <div data-testid="location" data-state={JSON.stringify(location.state ?? null)}>
+      {location.pathname}
+      {location.search}
+    </div>
+  );
+}
+
+export function currentPath() {
+  return screen.getByTestId('location').textContent;
+}
+
+export function currentState(): Record<string, unknown> | null {
+  return JSON.parse(screen.getByTestId('location').getAttribute('data-state') ?? 'null');
+}
+
+/**
+ * Renders the real route table at `route` with a mocked server. `user` null means signed out
+ * (auth.me answers UNAUTHORIZED, and so does auth.refresh).
+ */
+export function renderApp(
+  route: string | { pathname: string; search?: string; state?: unknown },
+  { handlers = {}, user = null, ui }: { handlers?: Handlers; user?: User | null; ui?: ReactElement } = {},
+) {
+  const calls: { path: string; input: unknown }[] = [];
+  const all: Handlers = {
+    'auth.me': () => {
+      if (!user) throw unauthorized();
+      return user;
+    },
+    ...handlers,
+  };
+  const sessionEvents = new SessionEvents();
+  const queryClient = createQueryClient();
+  // The refresh link has its own tests (refresh-link.test.tsx); here the server is answered directly.
+  const trpcClient = trpc.createClient({ links: [mockLink(all, calls)] });
+  const entry = route;
+  const result = render(
+    <MemoryRouter initialEntries={[entry]} useTransitions={false}>
+      <AppProviders trpcClient={trpcClient} queryClient={queryClient} sessionEvents={sessionEvents}>
+        {ui ?? <AppRoutes />}
+        <LocationProbe />
+      </AppProviders>
+    </MemoryRouter>,
+  );
+  return { ...result, calls, user: userEvent.setup(), queryClient };
+}
+
+export function callsTo(calls: { path: string; input: unknown }[], path: string) {
+  return calls.filter((call) => call.path === path);
+}
+
+export { vi };

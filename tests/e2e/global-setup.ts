@@ -1,0 +1,111 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { E2E } from './env';
+import { startMailCatcher } from './mail-catcher';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Newest modification time under a folder (to decide whether the client build is stale). */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureClientBuild() {
+  const index = path.join(root, 'dist/client/index.html');
+  const sources = Math.max(newestMtime(path.join(root, 'client')), newestMtime(path.join(root, 'shared')));
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs > sources) return;
+  const result = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+async function waitForHealth(url: string, child: ChildProcess, logFile: string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`server exited with ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8')}`);
+    }
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server at ${url} did not become healthy:\n${fs.readFileSync(logFile, 'utf8')}`);
+}
+
+function startServer(name: string, port: number, extraEnv: Record<string, string> = {}) {
+  const dataDir = path.join(E2E.workDir, name);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const logFile = path.join(E2E.workDir, `${name}.log`);
+  const log = fs.openSync(logFile, 'w');
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: path.join(dataDir, 'e2e.sqlite'),
+      SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
+      APP_URL: `http://127.0.0.1:${port}`,
+      BCRYPT_COST: '10',
+      ADMIN_EMAILS: E2E.adminEmail,
+      // Every test signs up its own user from one IP; the limits have their own API tests.
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+  });
+  return { child, url: `http://127.0.0.1:${port}`, logFile };
+}
+
+export default async function globalSetup() {
+  ensureClientBuild();
+  fs.rmSync(E2E.workDir, { recursive: true, force: true });
+  fs.mkdirSync(E2E.workDir, { recursive: true });
+  fs.mkdirSync(E2E.screenshotDir, { recursive: true });
+
+  const stopCatcher = await startMailCatcher({ port: E2E.smtpPort, dir: E2E.mailDir });
+  const servers = [
+    startServer('main', E2E.port),
+    startServer('short-ttl', E2E.shortTtlPort, { ACCESS_TOKEN_TTL: String(E2E.shortTtlS) }),
+  ];
+  try {
+    await Promise.all(servers.map((server) => waitForHealth(server.url, server.child, server.logFile)));
+  } catch (error) {
+    for (const server of servers) server.child.kill('SIGTERM');
+    await stopCatcher();
+    throw error;
+  }
+
+  return async () => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (server.child.exitCode !== null) return resolve();
+            const timer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
+            server.child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            server.child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await stopCatcher();
+  };
+}

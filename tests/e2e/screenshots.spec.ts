@@ -1,0 +1,230 @@
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from './env';
+import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+
+/**
+ * Screenshots of the main screens in both themes (and at 375 px) into docs/screenshots/, for review.
+ * Each screen is checked for its heading before it is captured.
+ */
+
+const THEMES = ['light', 'dark'] as const;
+
+const PUBLIC_SCREENS = [
+  { name: 'landing', path: '/', heading: /Authentication your users trust/ },
+  { name: 'login', path: '/login', heading: 'Welcome back' },
+  { name: 'signup', path: '/signup', heading: 'Create your developer account' },
+  { name: 'api-docs', path: '/api-docs', heading: 'API documentation' },
+  { name: 'forgot-password', path: '/forgot-password', heading: 'Forgot your password?' },
+  { name: 'reset-password-invalid', path: '/reset-password', heading: 'Invalid Reset Link' },
+  { name: 'verify-email-invalid', path: '/verify-email', heading: 'Email verification' },
+];
+
+// Dashboard, projects, project detail, API keys and analytics: see "the project screens" below (they need data).
+const PRIVATE_SCREENS = [
+  { name: 'profile', path: '/profile', heading: 'Profile' },
+  { name: 'settings', path: '/settings', heading: 'Settings' },
+];
+
+async function useTheme(page: Page, theme: 'light' | 'dark') {
+  await page.addInitScript((value) => window.localStorage.setItem('color-theme', value), theme);
+}
+
+/** Signs in through the API (no toast on the screenshots). */
+async function signIn(page: Page, tag: string) {
+  const email = uniqueEmail(tag);
+  await signUpViaApi(page.request, { email, firstName: 'Jordan', lastName: 'Rivera' });
+  const response = await page.request.post('/trpc/auth.logIn', {
+    data: { email, password: PASSWORD, captcha_token: '', device_fingerprint: null },
+  });
+  expect(response.ok()).toBe(true);
+}
+
+async function capture(page: Page, file: string, heading: string | RegExp) {
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400); // let transitions and the chart settle
+  await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
+}
+
+for (const theme of THEMES) {
+  test(`screenshots of the public screens (${theme})`, async ({ page }) => {
+    await useTheme(page, theme);
+    for (const screen of PUBLIC_SCREENS) {
+      await page.goto(screen.path);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
+      await capture(page, `${screen.name}-${theme}`, screen.heading);
+    }
+  });
+
+  test(`screenshots of the signed-in screens (${theme})`, async ({ page }) => {
+    await useTheme(page, theme);
+    await signIn(page, `shots-${theme}`);
+    for (const screen of PRIVATE_SCREENS) {
+      await page.goto(screen.path);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
+      await capture(page, `${screen.name}-${theme}`, screen.heading);
+    }
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await capture(page, `settings-security-${theme}`, 'Settings');
+  });
+}
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('screenshots of the mobile layout', async ({ page }) => {
+    await useTheme(page, 'light');
+    await page.goto('/');
+    await capture(page, 'landing-mobile-light', /Authentication your users trust/);
+    await page.goto('/signup');
+    await capture(page, 'signup-mobile-light', 'Create your developer account');
+
+    await signIn(page, 'shots-mobile');
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(E2E.screenshotDir, 'menu-mobile-light.png') });
+  });
+
+  test('screenshots of the mobile layout (dark)', async ({ page }) => {
+    await useTheme(page, 'dark');
+    await signIn(page, 'shots-mobile-dark');
+    await page.goto('/settings');
+    await capture(page, 'settings-mobile-dark', 'Settings');
+  });
+});
+
+/* ---------------------------------------------------------------------------------------------------------
+ * The project screens (dashboard, projects, project detail, API keys, analytics) on real data: a verified
+ * developer with three projects, keys (one revoked) and some end-user traffic through the public API today.
+ * ------------------------------------------------------------------------------------------------------- */
+
+async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const response = await page.request.post(`/trpc/${path}`, { data: input });
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { result: { data: T } }).result.data;
+}
+
+/** A verified developer, signed in through the API, with projects, keys and traffic. Returns the main project's id. */
+async function seedDeveloper(page: Page, tag: string): Promise<{ projectId: string }> {
+  const email = uniqueEmail(tag);
+  await signUpViaApi(page.request, { email, firstName: 'Jordan', lastName: 'Rivera' });
+  const token = linkIn(await waitForMail(email, /verif/i), '/verify-email').searchParams.get('token');
+  expect((await page.request.post('/trpc/auth.verifyEmail', { data: { token } })).ok()).toBe(true);
+  expect((await page.request.post('/trpc/auth.logIn', { data: { email, password: PASSWORD, captcha_token: '', device_fingerprint: null } })).ok()).toBe(true);
+
+  const internal = await trpcMutation<{ id: string }>(page, 'projects.create', {
+    name: 'Internal Tools',
+    description: 'Development sandbox for the internal admin tools.',
+    website_url: null,
+    environment: 'development',
+  });
+  await trpcMutation(page, 'projects.update', { projectId: internal.id, changes: { is_active: false } });
+  const banking = await trpcMutation<{ id: string }>(page, 'projects.create', {
+    name: 'Mobile Banking Beta',
+    description: 'Staging for the mobile banking app: step-up auth and VPN detection.',
+    website_url: 'https://beta.bank.example',
+    environment: 'staging',
+  });
+  const store = await trpcMutation<{ id: string }>(page, 'projects.create', {
+    name: 'Acme Storefront',
+    description: 'Customer sign-in for the Acme online store, with device checks.',
+    website_url: 'https://shop.acme.example',
+    environment: 'production',
+  });
+
+  const old = await trpcMutation<{ id: string }>(page, 'projects.createApiKey', { projectId: store.id, name: 'Old laptop script' });
+  await trpcMutation(page, 'projects.revokeApiKey', { projectId: store.id, keyId: old.id });
+  const live = await trpcMutation<{ secret: string }>(page, 'projects.createApiKey', { projectId: store.id, name: 'Production backend' });
+  const beta = await trpcMutation<{ secret: string }>(page, 'projects.createApiKey', { projectId: banking.id, name: 'Staging worker' });
+
+  const call = async (key: string, path: string, data: object, status: number) => {
+    const response = await page.request.post(`/public/api/v1${path}`, { headers: { 'X-API-Key': key }, data });
+    expect(response.status(), await response.text()).toBe(status);
+  };
+  const shoppers = Array.from({ length: 5 }, (_, i) => uniqueEmail(`shopper${i}`));
+  for (const shopper of shoppers) await call(live.secret, '/auth/signup', { email: shopper, password: PASSWORD }, 201);
+  for (const shopper of [...shoppers, ...shoppers.slice(0, 3)]) await call(live.secret, '/auth/login', { email: shopper, password: PASSWORD }, 200);
+  for (const shopper of shoppers.slice(0, 2)) await call(live.secret, '/auth/login', { email: shopper, password: 'Wrong-Horse-00' }, 401);
+  const tester = uniqueEmail('tester');
+  await call(beta.secret, '/auth/signup', { email: tester, password: PASSWORD }, 201);
+  await call(beta.secret, '/auth/login', { email: tester, password: PASSWORD }, 200);
+  return { projectId: store.id };
+}
+
+/** On /api-keys: a new key in the UI, with the one-time secret modal open (its toast dismissed). */
+async function openSecretModal(page: Page, name: string) {
+  await page.getByRole('textbox', { name: 'Key name' }).fill(name);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('dialog', { name: 'Your new API key' })).toBeVisible();
+  await page.getByRole('alert').filter({ hasText: 'API key created' }).getByRole('button').click();
+  await expect(page.getByRole('alert').filter({ hasText: 'API key created' })).toHaveCount(0);
+  await page.waitForTimeout(400);
+}
+
+/** Phones: nothing on the project screens may be wider than the screen. */
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
+async function captureProjectScreens(page: Page, suffix: string, projectId: string) {
+  const check = suffix.startsWith('mobile') ? () => expectNoSidewaysScroll(page) : async () => {};
+  await page.goto('/dashboard');
+  await expect(page.getByRole('region', { name: 'Total users' }).getByTestId('stat-value')).toHaveText('6');
+  await capture(page, `dashboard-${suffix}`, 'Dashboard');
+  await check();
+
+  await page.goto('/projects');
+  await expect(page.getByRole('article', { name: 'Acme Storefront' })).toBeVisible();
+  await capture(page, `projects-${suffix}`, 'Projects');
+  await check();
+
+  await page.goto(`/projects/${projectId}`);
+  await expect(page.getByRole('region', { name: 'Monthly active users' })).toBeVisible();
+  await capture(page, `project-detail-${suffix}`, 'Acme Storefront');
+  await check();
+  await page.goto(`/projects/${projectId}?tab=settings`);
+  await capture(page, `project-settings-${suffix}`, 'Acme Storefront');
+  await check();
+
+  await page.goto(`/api-keys?project=${projectId}`);
+  await expect(page.getByRole('listitem', { name: 'Production backend' })).toBeVisible();
+  await capture(page, `api-keys-${suffix}`, 'API keys');
+  await check();
+  await openSecretModal(page, 'CI runner');
+  await page.screenshot({ path: path.join(E2E.screenshotDir, `api-keys-secret-${suffix}.png`), fullPage: false });
+
+  await page.goto(`/analytics?project=${projectId}`);
+  await expect(page.getByRole('region', { name: 'Signups and logins per day' }).locator('.recharts-surface')).toBeVisible();
+  await capture(page, `analytics-${suffix}`, 'Analytics');
+  await check();
+}
+
+for (const theme of THEMES) {
+  test(`screenshots of the project screens (${theme})`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await useTheme(page, theme);
+    const { projectId } = await seedDeveloper(page, `shots-projects-${theme}`);
+    await captureProjectScreens(page, theme, projectId);
+  });
+}
+
+test.describe('project screens at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  for (const theme of THEMES) {
+    test(`screenshots of the project screens on a phone (${theme})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await useTheme(page, theme);
+      const { projectId } = await seedDeveloper(page, `shots-projects-mobile-${theme}`);
+      await captureProjectScreens(page, `mobile-${theme}`, projectId);
+      await page.goto('/api-docs');
+      await capture(page, `api-docs-mobile-${theme}`, 'API documentation');
+    });
+  }
+});

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test';
+import { E2E } from './env';
+import { field, logInViaUi, signUpViaApi, toast, uniqueEmail } from './support';
+
+// These tests run against the second server, whose access tokens expire after a few seconds.
+test.use({ baseURL: E2E.shortTtlURL });
+
+const afterAccessTokenExpiry = () => new Promise((resolve) => setTimeout(resolve, (E2E.shortTtlS + 1.5) * 1000));
+
+test('an access token that expires mid-session is refreshed without the user noticing', async ({ page }) => {
+  const email = uniqueEmail('refresh');
+  await signUpViaApi(page.request, { email, firstName: 'Rita', lastName: 'Levi' });
+  await page.goto('/login');
+  await logInViaUi(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const refreshes: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('auth.refresh')) refreshes.push(String(response.status()));
+  });
+
+  await afterAccessTokenExpiry();
+
+  // An authenticated call with the stale token: the link refreshes once and retries.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
+  await page.getByRole('button', { name: 'Account menu for Rita' }).click();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await field(page, 'First name').fill('Margarita');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(toast(page, 'Profile updated successfully!')).toBeVisible();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole('heading', { name: 'Margarita Levi' })).toBeVisible();
+  expect(refreshes).toEqual(['200']);
+
+  // A reload after the next expiry: the session is found again through the refresh cookie.
+  await afterAccessTokenExpiry();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  await expect(page).toHaveURL(/\/profile$/);
+  expect(refreshes).toEqual(['200', '200']);
+});
+
+test('when the session cannot be refreshed the user is signed out and sent to /login', async ({ page, context }) => {
+  const email = uniqueEmail('expired');
+  await signUpViaApi(page.request, { email, firstName: 'Otto' });
+  await page.goto('/login');
+  await logInViaUi(page, email);
+  await page.getByRole('button', { name: 'Account menu for Otto' }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+
+  // The session ends elsewhere (cookies gone): the next call fails, the refresh fails too.
+  await context.clearCookies();
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await field(page, 'Current password').fill('Whatever-123');
+  await field(page, 'New password').fill('Another-Secret-9');
+  await field(page, 'Confirm new password').fill('Another-Secret-9');
+  await page.getByRole('button', { name: 'Change password' }).click();
+
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+  // Signing in again returns to where the user was.
+  await logInViaUi(page, email);
+  await expect(page).toHaveURL(/\/settings$/);
+});

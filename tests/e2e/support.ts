@@ -1,0 +1,85 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E } from './env';
+import type { CaughtMail } from './mail-catcher';
+
+export const PASSWORD = 'Correct-Horse-42';
+
+let counter = 0;
+
+/** A fresh address per test (each test makes its own user). */
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${process.pid}-${counter}@example.com`.toLowerCase();
+}
+
+/** Waits for the newest mail to `to` whose subject matches, as caught by the loopback SMTP server. */
+export async function waitForMail(to: string, subject: RegExp, timeoutMs = 10_000): Promise<CaughtMail> {
+  const deadline = Date.now() + timeoutMs;
+  const address = to.toLowerCase();
+  while (Date.now() < deadline) {
+    const files = (await fs.readdir(E2E.mailDir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+    for (const file of files.reverse()) {
+      const mail = JSON.parse(await fs.readFile(path.join(E2E.mailDir, file), 'utf8')) as CaughtMail;
+      if (mail.to.includes(address) && subject.test(mail.subject)) return mail;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`no mail to ${to} matching ${subject} within ${timeoutMs} ms`);
+}
+
+/** The first link in a mail that points at `pathname` on the app. */
+export function linkIn(mail: CaughtMail, pathname: string): URL {
+  const match = `${mail.text}\n${mail.html}`.match(new RegExp(`https?://[^\\s"'<>]+${pathname.replace('/', '\\/')}\\?token=[^\\s"'<>&]+`));
+  if (!match) throw new Error(`no ${pathname} link in mail "${mail.subject}":\n${mail.text}`);
+  return new URL(match[0].replace(/&amp;/g, '&'));
+}
+
+/** Creates an account through the tRPC API, as the signup page would. */
+export async function signUpViaApi(
+  request: APIRequestContext,
+  user: { email: string; password?: string; firstName?: string | null; lastName?: string | null },
+) {
+  const response = await request.post('/trpc/auth.signUp', {
+    data: {
+      email: user.email,
+      password: user.password ?? PASSWORD,
+      first_name: user.firstName ?? null,
+      last_name: user.lastName ?? null,
+      company_name: null,
+      website_url: null,
+      captcha_token: '',
+      device_fingerprint: null,
+    },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** A labelled text field (password fields included), found the way a screen reader names it. */
+export function field(page: Page, name: string) {
+  return page.getByRole('textbox', { name, exact: true });
+}
+
+/** Fills the login form and waits until the app has left /login. */
+export async function logInViaUi(page: Page, email: string, password = PASSWORD) {
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** A signed-up user, signed in through the UI, on /dashboard. */
+export async function signedInUser(page: Page, tag: string, names: { firstName?: string; lastName?: string } = {}) {
+  const email = uniqueEmail(tag);
+  await signUpViaApi(page.request, { email, ...names });
+  await page.goto('/login');
+  await logInViaUi(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return { email };
+}
+
+/** The toast region (Mantine notifications). */
+export function toast(page: Page, text: string | RegExp) {
+  return page.getByRole('alert').filter({ hasText: text });
+}

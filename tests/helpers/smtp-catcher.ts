@@ -1,0 +1,83 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface CaughtMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** First http(s) link in the text part. */
+  link: string | null;
+}
+
+/** A real SMTP server on loopback that keeps every message it receives. */
+export class SmtpCatcher {
+  readonly messages: CaughtMail[] = [];
+  private waiters: Array<() => void> = [];
+  private server: SMTPServer;
+  port = 0;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, _session, callback) => {
+        simpleParser(stream)
+          .then((parsed: ParsedMail) => {
+            const to = Array.isArray(parsed.to) ? parsed.to[0]?.text : parsed.to?.text;
+            const text = parsed.text ?? '';
+            this.messages.push({
+              to: (to ?? '').toLowerCase(),
+              subject: parsed.subject ?? '',
+              text,
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              link: text.match(/https?:\/\/\S+/)?.[0] ?? null,
+            });
+            for (const wake of this.waiters.splice(0)) wake();
+            callback();
+          })
+          .catch(callback);
+      },
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const address = this.server.server.address();
+    this.port = typeof address === 'object' && address ? address.port : 0;
+    return this;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** Waits for a message to `to` matching `subject` that arrives after `afterCount` messages were already in. */
+  async waitFor(to: string, subject?: RegExp, options: { timeoutMs?: number; after?: number } = {}): Promise<CaughtMail> {
+    const deadline = Date.now() + (options.timeoutMs ?? 5000);
+    const match = () =>
+      this.messages.slice(options.after ?? 0).find((m) => m.to === to.toLowerCase() && (!subject || subject.test(m.subject)));
+    for (;;) {
+      const found = match();
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no mail to ${to}${subject ? ` matching ${subject}` : ''} within the timeout`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  to(address: string): CaughtMail[] {
+    return this.messages.filter((m) => m.to === address.toLowerCase());
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

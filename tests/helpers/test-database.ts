@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DatabaseTarget } from '../../server/config.js';
+import { connectDatabase, type Db, type Dialect } from '../../server/db/connect.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function testDialect(): Dialect {
+  return process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** A fresh, migrated database: in-memory SQLite, or a throwaway PostgreSQL database when TEST_DATABASE=postgres. */
+export async function createTestDatabase(): Promise<{ db: Db; dialect: Dialect; target: DatabaseTarget; drop: () => Promise<void> }> {
+  if (testDialect() === 'sqlite') {
+    const target: DatabaseTarget = { kind: 'sqlite', file: ':memory:' };
+    const { db, dialect } = connectDatabase(target);
+    await migrateToLatest(db);
+    return { db, dialect, target, drop: () => db.destroy() };
+  }
+  const name = `authplatform_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const target: DatabaseTarget = { kind: 'postgres', url: url.toString() };
+  const { db, dialect } = connectDatabase(target);
+  await migrateToLatest(db);
+  return {
+    db,
+    dialect,
+    target,
+    drop: async () => {
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** True when a PostgreSQL server answers at TEST_POSTGRES_URL (used to decide whether to run the suite there too). */
+export async function postgresReachable(url = POSTGRES_ADMIN_URL): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

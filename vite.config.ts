@@ -1,0 +1,76 @@
+import net from 'node:net';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/** The API suite runs on PostgreSQL too whenever a server answers (TEST_POSTGRES_URL, default 127.0.0.1:5432). */
+async function postgresAnswers(): Promise<boolean> {
+  if (process.env.TEST_POSTGRES === '0') return false;
+  const url = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port || 5432), timeout: 1000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+const withPostgres = await postgresAnswers();
+if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
+  console.warn('PostgreSQL is not reachable: the API suite runs on SQLite only.');
+}
+
+const serverOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
+const proxied = ['/trpc', '/api', '/public', '/health', '/.well-known'];
+
+export default defineConfig({
+  root: 'client',
+  plugins: [react()],
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(proxied.map((path) => [path, { target: serverOrigin, changeOrigin: false }])),
+  },
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          root: '.',
+          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      ...(withPostgres
+        ? [
+            {
+              test: {
+                name: 'server-postgres',
+                root: '.',
+                include: ['tests/api/**/*.test.ts'],
+                environment: 'node',
+                env: { TEST_DATABASE: 'postgres' },
+                testTimeout: 20_000,
+                hookTimeout: 30_000,
+              },
+            },
+          ]
+        : []),
+      {
+        plugins: [react()],
+        test: {
+          name: 'client',
+          root: '.',
+          include: ['tests/client/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['tests/client/setup.ts'],
+        },
+      },
+    ],
+  },
+});
