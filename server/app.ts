@@ -152,6 +152,6 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
   await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
 
-  app.addHook('onClose', async () => deps.mailer.close());
+  app.addHook('onClose', () => deps.mailer.close());
   return { app, deps };
 }

@@ -14,7 +14,7 @@ import { MESSAGES, TOASTS } from '../messages';
 
 const backToLogin = (
   <Anchor component={Link} to="/login" size="sm">
-    <Center inline>
+    <Center inline component="span">
       <IconArrowLeft size={14} />
       <span style={{ marginLeft: 6 }}>Back to sign in</span>
     </Center>

@@ -1,6 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { afterEach, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 
 // Mantine needs these browser APIs that jsdom does not implement.
 if (!window.matchMedia) {
@@ -31,7 +31,18 @@ window.scrollTo = (() => {}) as typeof window.scrollTo;
 // jsdom has no canvas: the fingerprint falls back to its other signals.
 window.HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
 
+// Invalid HTML nesting (a <div> inside a <p>) renders differently in real browsers: any such warning fails the test.
+const nestingWarnings: string[] = [];
+const consoleError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  const text = args.map(String).join(' ');
+  if (/cannot be a descendant of|cannot contain a nested|cannot be a child of/.test(text)) nestingWarnings.push(text.split('\n')[0]!);
+  consoleError(...args);
+};
+
 afterEach(() => {
+  const warnings = nestingWarnings.splice(0);
+  expect(warnings, 'React reported invalid HTML nesting').toEqual([]);
   // The toast store is global: empty it so one test's toasts never satisfy the next one's assertions.
   notifications.clean();
   notifications.cleanQueue();

@@ -13,6 +13,11 @@ export interface CaughtMail {
 /** A real SMTP server on loopback that keeps every message it receives. */
 export class SmtpCatcher {
   readonly messages: CaughtMail[] = [];
+  /** Socket errors the server saw (a client dropping a connection mid-message); kept instead of crashing the test run. */
+  readonly errors: Error[] = [];
+  /** Most SMTP connections that were open at the same time. */
+  peakConnections = 0;
+  private openConnections = 0;
   private waiters: Array<() => void> = [];
   private server: SMTPServer;
   port = 0;
@@ -22,6 +27,14 @@ export class SmtpCatcher {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onConnect: (_session, callback) => {
+        this.openConnections += 1;
+        this.peakConnections = Math.max(this.peakConnections, this.openConnections);
+        callback();
+      },
+      onClose: () => {
+        this.openConnections -= 1;
+      },
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed: ParsedMail) => {
@@ -40,6 +53,7 @@ export class SmtpCatcher {
           .catch(callback);
       },
     });
+    this.server.on('error', (error) => this.errors.push(error));
   }
 
   async start(): Promise<this> {

@@ -82,7 +82,7 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" fw={700}>
+      <Text component="div" size="sm" fw={700}>
         {value}
       </Text>
     </Group>
