@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { E2E } from './env';
 import { PASSWORD, field, logInViaUi, signUpViaApi, toast, uniqueEmail } from './support';
 

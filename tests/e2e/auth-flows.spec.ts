@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { PASSWORD, field, linkIn, logInViaUi, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
 
 test('sign up → verification mail → verify page → login with the message → dashboard', async ({ page }) => {

@@ -18,5 +18,8 @@ export const E2E = {
   mailDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`, 'mail'),
   /** Signing up with this address makes an admin (ADMIN_EMAILS). */
   adminEmail: 'e2e-admin@example.com',
-  screenshotDir: path.resolve(import.meta.dirname, '../../docs/screenshots'),
+  /** Screenshots of every main screen, for review; `UPDATE_SCREENSHOTS=1` writes them into the README's docs/screenshots/ instead. */
+  screenshotDir: process.env.UPDATE_SCREENSHOTS
+    ? path.resolve(import.meta.dirname, '../../docs/screenshots')
+    : path.resolve(import.meta.dirname, '../../test-results/screenshots'),
 } as const;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { PASSWORD, field, signUpViaApi, signedInUser, toast, uniqueEmail } from './support';
 
 const MSG = {

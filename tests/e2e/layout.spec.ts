@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { E2E } from './env';
 import { signUpViaApi, signedInUser, logInViaUi, uniqueEmail } from './support';
 

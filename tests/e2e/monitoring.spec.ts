@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { E2E } from './env';
 import { PASSWORD, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
 

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { E2E } from './env';
 import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
 
 /**
- * Screenshots of the main screens in both themes (and at 375 px) into docs/screenshots/, for review.
+ * Screenshots of the main screens in both themes (and at 375 px) into E2E.screenshotDir, for review.
  * Each screen is checked for its heading before it is captured.
  */
 
