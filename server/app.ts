@@ -33,6 +33,7 @@ import { openApiRoutes } from './openapi/openapi.rest.js';
 import { registerRequestGuard } from './plugins/request-guard.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
+import { registerResponseContract } from './rest/response-contract.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
 
@@ -125,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   }
   await app.register(fastifyCookie);
   registerErrorHandling(app);
+  registerResponseContract(app);
   registerRequestGuard(app, config);
 
   healthRoutes(app, deps, VERSION);

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { OpenApiDocument } from '../../server/openapi/document.js';
 import { OPERATIONS } from '../../server/openapi/operations.js';
+import { registerErrorHandling } from '../../server/rest/error-handler.js';
+import { registerResponseContract } from '../../server/rest/response-contract.js';
+import { UserSchema } from '../../shared/schemas/user.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
 
 const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -199,5 +202,55 @@ describe('answers match the documented schemas', () => {
     expectDocumented('get', '/.well-known/jwks.json', 200, (await t.call('GET', '/.well-known/jwks.json')).json());
     expectDocumented('get', '/api/v1/captcha/config', 200, (await t.call('GET', '/api/v1/captcha/config')).json());
     expectDocumented('get', '/api/openapi.json', 200, document);
+  });
+});
+
+describe('answers go out through their documented schema', () => {
+  const build = async (answer: unknown) => {
+    const app = Fastify({ logger: false });
+    registerErrorHandling(app);
+    registerResponseContract(app);
+    app.get('/api/v1/auth/me', async () => answer);
+    app.get('/api/v1/undocumented', async () => answer);
+    await app.ready();
+    return app;
+  };
+  const user = {
+    id: 'u1',
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    company_name: null,
+    website_url: null,
+    role: 'user',
+    is_active: true,
+    is_verified: true,
+    login_notifications: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_login: null,
+  };
+
+  it('drops fields the schema does not name, so a stray column never reaches a caller', async () => {
+    const app = await build({ ...user, password_hash: '$2b$12$secret', project_id: 'p1' });
+    const res = await app.inject({ method: 'GET', url: '/api/v1/auth/me' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(UserSchema.parse(user));
+    expect(res.body).not.toContain('password_hash');
+    await app.close();
+  });
+
+  it('refuses to send an answer that breaks its contract: 500 {detail}, not a wrong shape', async () => {
+    const app = await build({ ...user, email: 42 });
+    const res = await app.inject({ method: 'GET', url: '/api/v1/auth/me' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ detail: 'Internal Server Error' });
+    await app.close();
+  });
+
+  it('leaves routes outside the REST list alone', async () => {
+    const app = await build({ anything: 1 });
+    const res = await app.inject({ method: 'GET', url: '/api/v1/undocumented' });
+    expect(res.json()).toEqual({ anything: 1 });
+    await app.close();
   });
 });

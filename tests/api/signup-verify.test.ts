@@ -86,6 +86,33 @@ describe('POST /api/v1/auth/signup', () => {
     expect(login.statusCode).toBe(401);
   });
 
+  it('spends the same hashing work on new, unverified and verified addresses (no timing oracle)', async () => {
+    const verified = uniqueEmail('known');
+    await t.signUpAndLogIn(verified);
+    const unverified = uniqueEmail('pending');
+    await signup({ email: unverified, password: STRONG_PASSWORD });
+    const original = t.deps.passwords;
+    const work: string[] = [];
+    t.deps.passwords = {
+      hash: (p) => (work.push('hash'), original.hash(p)),
+      verify: (p, h) => (work.push('verify'), original.verify(p, h)),
+      verifyAgainstDummy: (p) => (work.push('verify'), original.verifyAgainstDummy(p)),
+    };
+    try {
+      const perAddress = [];
+      for (const email of [uniqueEmail('fresh'), unverified, verified]) {
+        work.length = 0;
+        const res = await signup({ email, password: 'Another-Pass-77' });
+        perAddress.push({ status: res.statusCode, body: res.body, work: [...work] });
+      }
+      expect(perAddress[1]).toEqual(perAddress[0]);
+      expect(perAddress[2]).toEqual(perAddress[0]);
+      expect(perAddress[0]!.work).toEqual(['hash']);
+    } finally {
+      t.deps.passwords = original;
+    }
+  });
+
   it('a hundred parallel signups with one address create exactly one account', async () => {
     const email = uniqueEmail('race');
     const answers = await Promise.all(Array.from({ length: 100 }, () => signup({ email, password: STRONG_PASSWORD })));
