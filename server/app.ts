@@ -8,6 +8,7 @@ import fastifyHelmet from '@fastify/helmet';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { PRETTY_TRANSPORT, prettyLogs } from './lib/logging.js';
 import type { Db, Dialect } from './db/connect.js';
 import type { Deps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -59,7 +60,11 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
   const { config } = options;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      ...(prettyLogs(config) && { transport: PRETTY_TRANSPORT }),
+    },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),

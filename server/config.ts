@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   CAPTCHA_SECRET: z.string().default(''),
   CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   NODE_ENV: z.string().optional(),
 });
 
@@ -68,6 +69,8 @@ export type Config = Readonly<{
   ipDataDir: string | null;
   captcha: { provider: 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha'; siteKey: string; secret: string; verifyUrl: string | null };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** `auto`: readable lines on a terminal, JSON lines otherwise (a log collector, a file, CI). */
+  logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
 }>;
 
 export class ConfigError extends Error {}
@@ -122,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     ipDataDir: e.IP_DATA_DIR ?? null,
     captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prettyLogs } from '../../server/lib/logging.js';
 import { ConfigError, loadConfig, parseDatabaseUrl } from '../../server/config.js';
 
 describe('loadConfig', () => {
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       BCRYPT_COST: '11',
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -44,6 +46,7 @@ describe('loadConfig', () => {
       bcryptCost: 11,
       trustProxy: true,
       logLevel: 'warn',
+      logFormat: 'json',
     });
   });
 
@@ -57,6 +60,7 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY: /],
     [{ ACCESS_TOKEN_TTL: '0' }, /^ACCESS_TOKEN_TTL: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+    [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
   ])('stops on %j with one line naming the variable', (env, message) => {
     let error: unknown;
@@ -68,6 +72,16 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
+  });
+});
+
+describe('prettyLogs', () => {
+  it('prints readable lines on a terminal and JSON lines anywhere else, unless LOG_FORMAT says', () => {
+    expect(prettyLogs(loadConfig({}), true)).toBe(true);
+    expect(prettyLogs(loadConfig({}), false)).toBe(false);
+    expect(prettyLogs(loadConfig({ LOG_FORMAT: 'json' }), true)).toBe(false);
+    expect(prettyLogs(loadConfig({ LOG_FORMAT: 'pretty' }), false)).toBe(true);
+    expect(prettyLogs(loadConfig({ LOG_FORMAT: 'pretty', LOG_LEVEL: 'silent' }), true)).toBe(false);
   });
 });
 
