@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/messages.js';
+import { appRouter } from '../../server/trpc/router.js';
 import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 let t: TestApp;
@@ -11,6 +12,13 @@ afterAll(() => t.close());
 const trpc = (path: string, options: Parameters<TestApp['call']>[2] = {}) => t.call('POST', `/trpc/${path}`, options);
 
 describe('tRPC transport', () => {
+  it('declares an output schema on every procedure, so an answer never carries a field its schema does not name', () => {
+    // tRPC keeps its procedures flat at runtime, keyed by dotted path.
+    const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown } }>);
+    expect(procedures.length).toBeGreaterThan(40);
+    expect(procedures.filter(([, procedure]) => procedure._def.output === undefined).map(([name]) => name)).toEqual([]);
+  });
+
   it('logIn sets HttpOnly cookies and keeps the tokens out of the body; me and logOut work from the cookie', async () => {
     const email = uniqueEmail();
     await t.signUpAndLogIn(email);

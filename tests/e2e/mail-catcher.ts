@@ -46,7 +46,12 @@ export async function startMailCatcher({ port, dir }: { port: number; dir: strin
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      // A client dropping a connection mid-message must not take the test runner down with it.
+      server.on('error', (error) => console.warn(`mail catcher: ${error.message}`));
+      resolve();
+    });
   });
   return () => new Promise<void>((resolve) => server.close(() => resolve()));
 }

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import {
+  BrowserSessionSchema,
   ChangePasswordInputSchema,
   DeleteAccountInputSchema,
   EmailOnlyInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
   RefreshInputSchema,
+  RefreshedSessionSchema,
   ResetPasswordInputSchema,
   SignUpInputSchema,
   VerifyEmailInputSchema,
 } from '../../../shared/schemas/auth.js';
 import { MESSAGES } from '../../../shared/messages.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
 import { clearAuthCookies, readAccessToken, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
 import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
@@ -21,15 +25,18 @@ import { changePassword, forgotPassword, logIn, resendVerification, resetPasswor
 
 /** The browser's transport: tokens go into HttpOnly cookies and never into the response body. */
 export const authRouter = router({
-  signUp: publicProcedure.input(inputParser(SignUpInputSchema)).mutation(({ ctx, input }) => signUp(ctx.deps, ctx.deps.platform, input, ctx.request)),
+  signUp: publicProcedure
+    .input(inputParser(SignUpInputSchema))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => signUp(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
-  logIn: publicProcedure.input(inputParser(LogInInputSchema)).mutation(async ({ ctx, input }) => {
+  logIn: publicProcedure.input(inputParser(LogInInputSchema)).output(BrowserSessionSchema).mutation(async ({ ctx, input }) => {
     const result = await logIn(ctx.deps, ctx.deps.platform, input, ctx.request);
     setAuthCookies(ctx.res, ctx.deps.config, result);
     return { user: result.user, expires_in: result.expires_in };
   }),
 
-  refresh: publicProcedure.input(inputParser(RefreshInputSchema.optional())).mutation(async ({ ctx, input }) => {
+  refresh: publicProcedure.input(inputParser(RefreshInputSchema.optional())).output(RefreshedSessionSchema).mutation(async ({ ctx, input }) => {
     await ctx.deps.limiters.refreshPerIp.consume(ctx.request.ip);
     try {
       const tokens = await refreshSession(ctx.deps, ctx.deps.platform, input?.refresh_token ?? readRefreshCookie(ctx.req));
@@ -41,29 +48,42 @@ export const authRouter = router({
     }
   }),
 
-  logOut: publicProcedure.input(z.unknown().optional()).mutation(async ({ ctx }) => {
+  logOut: publicProcedure.input(z.unknown().optional()).output(MessageSchema).mutation(async ({ ctx }) => {
     await endSession(ctx.deps, ctx.deps.platform, { accessToken: readAccessToken(ctx.req), refreshToken: readRefreshCookie(ctx.req) });
     clearAuthCookies(ctx.res, ctx.deps.config);
     return { message: MESSAGES.loggedOut };
   }),
 
-  me: authedProcedure.query(({ ctx }) => toUser(ctx.auth.user)),
+  me: authedProcedure.output(UserSchema).query(({ ctx }) => toUser(ctx.auth.user)),
 
-  verifyEmail: publicProcedure.input(inputParser(VerifyEmailInputSchema)).mutation(({ ctx, input }) => verifyEmail(ctx.deps, ctx.deps.platform, input, ctx.request)),
+  verifyEmail: publicProcedure
+    .input(inputParser(VerifyEmailInputSchema))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => verifyEmail(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
   resendVerification: publicProcedure
     .input(inputParser(EmailOnlyInputSchema))
+    .output(MessageSchema)
     .mutation(({ ctx, input }) => resendVerification(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
-  forgotPassword: publicProcedure.input(inputParser(ForgotPasswordInputSchema)).mutation(({ ctx, input }) => forgotPassword(ctx.deps, ctx.deps.platform, input, ctx.request)),
+  forgotPassword: publicProcedure
+    .input(inputParser(ForgotPasswordInputSchema))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => forgotPassword(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
-  resetPassword: publicProcedure.input(inputParser(ResetPasswordInputSchema)).mutation(({ ctx, input }) => resetPassword(ctx.deps, ctx.deps.platform, input)),
+  resetPassword: publicProcedure
+    .input(inputParser(ResetPasswordInputSchema))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => resetPassword(ctx.deps, ctx.deps.platform, input)),
 
-  deleteAccount: authedProcedure.input(inputParser(DeleteAccountInputSchema)).mutation(async ({ ctx }) => {
+  deleteAccount: authedProcedure.input(inputParser(DeleteAccountInputSchema)).output(MessageSchema).mutation(async ({ ctx }) => {
     const result = await deleteAccount(ctx.deps, ctx.auth.user);
     clearAuthCookies(ctx.res, ctx.deps.config);
     return result;
   }),
 
-  changePassword: authedProcedure.input(inputParser(ChangePasswordInputSchema)).mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input)),
+  changePassword: authedProcedure
+    .input(inputParser(ChangePasswordInputSchema))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input)),
 });

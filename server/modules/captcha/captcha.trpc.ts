@@ -1,5 +1,6 @@
+import { CaptchaConfigSchema } from '../../../shared/schemas/auth.js';
 import { publicProcedure, router } from '../../trpc/init.js';
 
 export const captchaRouter = router({
-  config: publicProcedure.query(({ ctx }) => ctx.deps.captcha.config()),
+  config: publicProcedure.output(CaptchaConfigSchema).query(({ ctx }) => ctx.deps.captcha.config()),
 });
