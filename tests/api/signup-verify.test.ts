@@ -208,3 +208,18 @@ describe('POST /api/v1/auth/resend-verification', () => {
     expect(last!.json()).toEqual({ detail: 'Too many requests. Please try again later.' });
   });
 });
+
+describe('shutdown', () => {
+  it('a server closed right after answering a signup still delivers its verification mail', async () => {
+    const other = await createTestApp();
+    const email = uniqueEmail('shutdown');
+    try {
+      const res = await other.call('POST', '/api/v1/auth/signup', { body: { email, password: STRONG_PASSWORD } });
+      expect(res.statusCode).toBe(201);
+    } finally {
+      // Closes the app first (which waits for mail in flight), then the database and the SMTP catcher.
+      await other.close();
+    }
+    expect(other.mail.to(email).map((m) => m.subject)).toEqual([expect.stringMatching(/verify/i)]);
+  });
+});
