@@ -13,13 +13,15 @@ import type { Deps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { PRETTY_TRANSPORT, prettyLogs } from './lib/logging.js';
 import { createBcryptHasher } from './lib/passwords.js';
-import { createMemoryLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
+import { createLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
+import { connectRedis } from './lib/redis.js';
 import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { adminRestRoutes } from './modules/admin/admin.rest.js';
 import { authRestRoutes } from './modules/auth/auth.rest.js';
 import { createCaptchaVerifier } from './modules/captcha/captcha.js';
+import { redisSpentTokens } from './modules/captcha/spent-tokens.js';
 import { captchaRestRoutes } from './modules/captcha/captcha.rest.js';
 import { captchaCspSources } from './modules/captcha/csp.js';
 import { healthRoutes } from './modules/health/health.rest.js';
@@ -73,6 +75,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.removeContentTypeParser('text/plain');
 
   const clock = options.clock ?? systemClock;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
+  const shared = redis && { redis, keyPrefix: config.redisKeyPrefix };
   const accessTokens = createAccessTokens({
     key: options.signingKey ?? loadOrCreateSigningKey({ pem: config.jwtPrivateKey, dataDir: config.dataDir }),
     issuer: config.appUrl,
@@ -87,7 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     logger: app.log,
     mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger: app.log }),
     passwords: createBcryptHasher(config.bcryptCost),
-    limiters: createMemoryLimiters(options.limits, config.rateLimits),
+    limiters: createLimiters(options.limits, config.rateLimits, shared),
     accessTokens,
     platform: { projectId: null, accessTokens, linkBase: config.appUrl },
     events: createEvents(options.db, clock),
@@ -100,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       secret: config.captcha.secret || randomBytes(32).toString('hex'),
       verifyUrl: config.captcha.verifyUrl,
       clock,
+      spentTokens: shared ? (memory) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined,
     }),
   };
   const deps: Deps = { ...base, projectRealms: createProjectRealms(base) };
@@ -160,5 +165,6 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
 
   app.addHook('onClose', () => deps.mailer.close());
+  if (redis) app.addHook('onClose', () => redis.quit().then(() => undefined, () => redis.disconnect()));
   return { app, deps };
 }

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMITS: booleanFlag.default(true),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('authplatform:'),
   JWT_PRIVATE_KEY: z.string().optional(),
   MASTER_KEY: z
     .string()
@@ -63,6 +65,9 @@ export type Config = Readonly<{
   bcryptCost: number;
   trustProxy: boolean;
   rateLimits: boolean;
+  /** Shared store for rate limits and spent captcha tokens, so several instances enforce one budget; null keeps them in memory. */
+  redisUrl: string | null;
+  redisKeyPrefix: string;
   jwtPrivateKey: string | null;
   masterKey: string | null;
   blockVpn: boolean;
@@ -119,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,
+    redisUrl: e.REDIS_URL ?? null,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     jwtPrivateKey: e.JWT_PRIVATE_KEY ?? null,
     masterKey: e.MASTER_KEY ?? null,
     blockVpn: e.BLOCK_VPN,

@@ -1,9 +1,10 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 
 /**
- * A named budget of points per key and window. The memory store serves one node; any
- * rate-limiter-flexible store (Redis, PostgreSQL…) implements the same interface for a cluster.
+ * A named budget of points per key and window: in this process's memory for one instance, or in
+ * Redis (REDIS_URL) so that several instances spend from one budget.
  */
 export interface Limiter {
   /** Spends a point; 429 when the budget is gone. */
@@ -71,11 +72,31 @@ function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY): Li
 
 const unlimited: Limiter = { consume: async () => {}, check: async () => {}, penalize: async () => {}, reset: async () => {} };
 
-export function createMemoryLimiters(rules: Partial<Record<LimitName, LimitRule>> = {}, enabled = true): Limiters {
+export interface SharedStore {
+  redis: Redis;
+  keyPrefix: string;
+}
+
+/**
+ * One limiter per rule. With a shared store, each limiter keeps its counters in Redis and falls back
+ * to this instance's memory (rate-limiter-flexible's insurance limiter) whenever Redis does not answer.
+ */
+export function createLimiters(rules: Partial<Record<LimitName, LimitRule>> = {}, enabled = true, shared: SharedStore | null = null): Limiters {
   const entries = (Object.keys(DEFAULT_LIMITS) as LimitName[]).map((name) => {
     if (!enabled) return [name, unlimited] as const;
     const rule: LimitRule = { ...DEFAULT_LIMITS[name], ...rules[name] };
-    return [name, wrap(new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration: rule.durationS }), rule.points, rule.detail)] as const;
+    const memory = new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration: rule.durationS });
+    const store = shared
+      ? new RateLimiterRedis({
+          storeClient: shared.redis,
+          keyPrefix: `${shared.keyPrefix}limit:${name}`,
+          points: rule.points,
+          duration: rule.durationS,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: memory,
+        })
+      : memory;
+    return [name, wrap(store, rule.points, rule.detail)] as const;
   });
   return Object.fromEntries(entries) as Limiters;
 }

@@ -19,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   limits?: Partial<Record<LimitName, LimitRule>>;
   clock?: Clock;
+  /** Runs on that app's database instead of a fresh one, as a second instance of one deployment would. */
+  sameDatabaseAs?: TestApp;
 }
 
 export interface TestApp {
@@ -51,7 +53,9 @@ export function uniqueEmail(tag = 'user'): string {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const mail = await new SmtpCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-test-'));
-  const database = await createTestDatabase();
+  const database = options.sameDatabaseAs
+    ? { db: options.sameDatabaseAs.db, dialect: options.sameDatabaseAs.dialect, drop: async () => {} }
+    : await createTestDatabase();
   const config = loadConfig(
     { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ...options.env },
     { allowWeakHashing: true },

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       refreshTokenTtlS: 604800,
       bcryptCost: 12,
       trustProxy: false,
+      redisUrl: null,
+      redisKeyPrefix: 'authplatform:',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -34,6 +36,8 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
+      REDIS_URL: 'rediss://:secret@cache.internal:6380/2',
+      REDIS_KEY_PREFIX: 'auth-prod:',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -47,6 +51,8 @@ describe('loadConfig', () => {
       trustProxy: true,
       logLevel: 'warn',
       logFormat: 'json',
+      redisUrl: 'rediss://:secret@cache.internal:6380/2',
+      redisKeyPrefix: 'auth-prod:',
     });
   });
 
@@ -61,6 +67,7 @@ describe('loadConfig', () => {
     [{ ACCESS_TOKEN_TTL: '0' }, /^ACCESS_TOKEN_TTL: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
     [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT: /],
+    [{ REDIS_URL: 'http://cache:6379' }, /^REDIS_URL: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
   ])('stops on %j with one line naming the variable', (env, message) => {
     let error: unknown;

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge, type DeriveKeyFunction, type Solution } from 'altcha-lib';
 import { deriveKey as derivePbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
 import { deriveKey as deriveSha } from 'altcha-lib/algorithms/sha';
-import { SpentTokens } from './spent-tokens.js';
+import { memorySpentTokens, SpentTokens, type SpentTokenStore } from './spent-tokens.js';
 
 export interface CaptchaConfig {
   enabled: boolean;
@@ -68,6 +68,8 @@ export interface CaptchaOptions {
   altcha?: AltchaOptions;
   /** Bound on remembered spent tokens; default 100,000. */
   maxRememberedTokens?: number;
+  /** Where spent tokens are kept; default this process's memory. */
+  spentTokens?: (memory: SpentTokens) => SpentTokenStore;
 }
 
 /** Tokens longer than this are refused unread (Turnstile's are ≤ 2,048 characters, hCaptcha's a few thousand). */
@@ -83,7 +85,8 @@ export function createCaptchaVerifier(
   options: CaptchaOptions = { provider: 'none', siteKey: '', secret: '', verifyUrl: null },
 ): CaptchaVerifier {
   const clock = options.clock ?? systemClock;
-  const spent = new SpentTokens(() => clock.now().getTime(), options.maxRememberedTokens ?? DEFAULT_MAX_REMEMBERED);
+  const memory = new SpentTokens(() => clock.now().getTime(), options.maxRememberedTokens ?? DEFAULT_MAX_REMEMBERED);
+  const spent = options.spentTokens ? options.spentTokens(memory) : memorySpentTokens(memory);
   switch (options.provider) {
     case 'none':
       return {
@@ -109,7 +112,7 @@ function createRemoteVerifier(
   provider: RemoteProvider,
   options: CaptchaOptions,
   clock: { now(): Date },
-  spent: SpentTokens,
+  spent: SpentTokenStore,
 ): CaptchaVerifier {
   if (!options.secret) throw new Error(`CAPTCHA_SECRET: required for CAPTCHA_PROVIDER=${provider}`);
   if (!options.siteKey) throw new Error(`CAPTCHA_SITE_KEY: required for CAPTCHA_PROVIDER=${provider}`);
@@ -143,7 +146,7 @@ function createRemoteVerifier(
     async verify(token, remoteIp) {
       if (!isUsableToken(token)) return false;
       const key = createHash('sha256').update(token).digest('base64url');
-      if (spent.has(key)) return false;
+      if (await spent.has(key)) return false;
       try {
         if (!(await askProvider(token, typeof remoteIp === 'string' ? remoteIp : ''))) return false;
       } catch {
@@ -184,7 +187,7 @@ function decodeAltchaPayload(token: string): AltchaPayload | null {
   }
 }
 
-function createAltchaVerifier(options: CaptchaOptions, clock: { now(): Date }, spent: SpentTokens): CaptchaVerifier {
+function createAltchaVerifier(options: CaptchaOptions, clock: { now(): Date }, spent: SpentTokenStore): CaptchaVerifier {
   const master = options.secret || randomBytes(32).toString('hex');
   // Two keys from one secret: one signs the challenge parameters, the other the expected derived key.
   const signatureSecret = createHmac('sha256', master).update('altcha/challenge-signature').digest('hex');
@@ -222,7 +225,7 @@ function createAltchaVerifier(options: CaptchaOptions, clock: { now(): Date }, s
       // Every challenge we issue expires; one without expiresAt was not made here (the signature check would say so too).
       if (typeof expiresAt !== 'number' || expiresAt * 1000 <= clock.now().getTime()) return false;
       const key = challenge.signature!;
-      if (spent.has(key)) return false;
+      if (await spent.has(key)) return false;
       try {
         const result = await verifySolution({
           challenge,

@@ -1,7 +1,16 @@
+import type { Redis } from 'ioredis';
+
+/** Where accepted captcha tokens are remembered, so each works once. */
+export interface SpentTokenStore {
+  has(key: string): Promise<boolean>;
+  /** Marks `key` spent until `expiresAtMs`; false when it already was. Atomic: two racing requests cannot both win. */
+  spend(key: string, expiresAtMs: number): Promise<boolean>;
+}
+
 /**
- * Remembers captcha tokens that have already been accepted, so each works once.
+ * Remembers captcha tokens that have already been accepted, in this process's memory.
  * Entries leave when they expire (by the injected clock) or, past `maxEntries`, oldest first.
- * Kept in memory: with several server instances a token could be spent once per instance.
+ * With several server instances a token could be spent once per instance: use redisSpentTokens.
  */
 export class SpentTokens {
   private readonly entries = new Map<string, number>();
@@ -47,4 +56,33 @@ export class SpentTokens {
       this.entries.delete(oldest.value);
     }
   }
+}
+
+export function memorySpentTokens(spent: SpentTokens): SpentTokenStore {
+  return { has: async (key) => spent.has(key), spend: async (key, expiresAtMs) => spent.spend(key, expiresAtMs) };
+}
+
+/**
+ * Spent tokens in Redis (SET NX with the token's expiry), shared by every instance. While Redis does
+ * not answer, `fallback` (this instance's memory) keeps each token single-use here at least.
+ */
+export function redisSpentTokens(redis: Redis, keyPrefix: string, now: () => number, fallback: SpentTokens): SpentTokenStore {
+  const keyOf = (key: string) => `${keyPrefix}captcha-spent:${key}`;
+  return {
+    async has(key) {
+      try {
+        return (await redis.exists(keyOf(key))) === 1 || fallback.has(key);
+      } catch {
+        return fallback.has(key);
+      }
+    },
+    async spend(key, expiresAtMs) {
+      const ttlMs = Math.max(1, Math.ceil(expiresAtMs - now()));
+      try {
+        return (await redis.set(keyOf(key), '1', 'PX', ttlMs, 'NX')) === 'OK';
+      } catch {
+        return fallback.spend(key, expiresAtMs);
+      }
+    },
+  };
 }
