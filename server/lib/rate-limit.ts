@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
+import { sha256 } from './crypto.js';
 
 /**
  * A named budget of points per key and window: in this process's memory for one instance, or in
@@ -45,27 +46,28 @@ export type Limiters = Record<LimitName, Limiter>;
 
 const TOO_MANY = 'Too many requests. Please try again later.';
 
-function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY): Limiter {
+/** `keyOf` turns a caller's key (an address, an e-mail) into the store's key. */
+function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY, keyOf = (key: string) => key): Limiter {
   const tooMany = (msBeforeNext: number) =>
     new AppError('TOO_MANY_REQUESTS', detail, { retryAfterS: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
   return {
     async consume(key) {
       try {
-        await store.consume(key);
+        await store.consume(keyOf(key));
       } catch (error) {
         if (error instanceof RateLimiterRes) throw tooMany(error.msBeforeNext);
         throw error;
       }
     },
     async check(key) {
-      const state = await store.get(key);
+      const state = await store.get(keyOf(key));
       if (state && state.consumedPoints >= points) throw tooMany(state.msBeforeNext);
     },
     async penalize(key) {
-      await store.penalty(key, 1);
+      await store.penalty(keyOf(key), 1);
     },
     async reset(key) {
-      await store.delete(key);
+      await store.delete(keyOf(key));
     },
   };
 }
@@ -96,7 +98,8 @@ export function createLimiters(rules: Partial<Record<LimitName, LimitRule>> = {}
           insuranceLimiter: memory,
         })
       : memory;
-    return [name, wrap(store, rule.points, rule.detail)] as const;
+    // Redis keys are hashed: e-mail addresses and client IPs stay out of a store other systems may read.
+    return [name, wrap(store, rule.points, rule.detail, shared ? sha256 : undefined)] as const;
   });
   return Object.fromEntries(entries) as Limiters;
 }

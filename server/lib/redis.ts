@@ -9,22 +9,26 @@ import { ConfigError } from '../config.js';
  */
 export async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Redis> {
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 5_000 });
+  let started = false;
   let available = true;
+  let lastError: Error | null = null;
   redis.on('error', (error: Error) => {
-    if (!available) return;
+    lastError = error;
+    if (!started || !available) return;
     available = false;
     logger.warn({ err: error }, "Redis is unavailable: rate limits and captcha tokens fall back to this instance's memory until it is back");
   });
   redis.on('ready', () => {
-    if (available) return;
+    if (started && !available) logger.info('Redis is back: rate limits and captcha tokens are shared again');
     available = true;
-    logger.info('Redis is back: rate limits and captcha tokens are shared again');
   });
   try {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new ConfigError(`REDIS_URL: cannot connect (${error instanceof Error ? error.message : String(error)})`);
+    const cause = lastError ?? (error instanceof Error ? error : new Error(String(error)));
+    throw new ConfigError(`REDIS_URL: cannot connect (${cause.message})`);
   }
+  started = true;
   return redis;
 }

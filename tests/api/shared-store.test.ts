@@ -76,6 +76,15 @@ describe.runIf(reachable)('two instances sharing Redis', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it('keep e-mail addresses and client addresses out of Redis: limit keys are hashed', async () => {
+    const email = uniqueEmail('private');
+    const ip = uniqueIp();
+    await a.call('POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Password-1', captcha_token: captcha() }, ip });
+    const stored = await keys.list();
+    expect(stored.filter((key) => key.includes(':limit:loginPerAccount:'))).not.toEqual([]);
+    expect(stored.filter((key) => key.includes(email) || key.includes(ip))).toEqual([]);
+  });
+
   it('spend one per-IP sign-up budget across instances', async () => {
     const ip = uniqueIp();
     const signUp = (app: TestApp) =>
@@ -159,6 +168,6 @@ describe('REDIS_URL that does not answer at start', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await expect(createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } })).rejects.toThrow(/^REDIS_URL: cannot connect \(/);
+    await expect(createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } })).rejects.toThrow(/^REDIS_URL: cannot connect \(connect ECONNREFUSED 127.0.0.1:\d+\)$/);
   });
 });

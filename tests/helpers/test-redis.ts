@@ -16,10 +16,18 @@ export async function redisAnswers(): Promise<boolean> {
 }
 
 /** A key prefix of its own for one test file, and a way to delete everything under it afterwards. */
-export function testKeyPrefix(): { prefix: string; cleanUp(): Promise<void> } {
+export function testKeyPrefix(): { prefix: string; list(): Promise<string[]>; cleanUp(): Promise<void> } {
   const prefix = `authplatform-test:${randomBytes(6).toString('hex')}:`;
   return {
     prefix,
+    async list() {
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        return await redis.keys(`${prefix}*`);
+      } finally {
+        redis.disconnect();
+      }
+    },
     async cleanUp() {
       const redis = new Redis(TEST_REDIS_URL);
       try {
