@@ -42,9 +42,20 @@ function withStatementCache(database: SQLite.Database, max = 500) {
   };
 }
 
-export function connectDatabase(target: DatabaseTarget): { db: Db; dialect: Dialect } {
+export interface ConnectOptions {
+  /**
+   * PostgreSQL closed an idle pooled connection (a restart, a failover, an administrator). The pool
+   * drops it and opens a new one when needed; without a listener the error would end the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+const warnIdleConnectionError = (error: Error) => console.warn(`PostgreSQL closed an idle connection; it will be replaced: ${error.message}`);
+
+export function connectDatabase(target: DatabaseTarget, options: ConnectOptions = {}): { db: Db; dialect: Dialect } {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    pool.on('error', options.onIdleConnectionError ?? warnIdleConnectionError);
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const database = withStatementCache(openSqlite(target.file));

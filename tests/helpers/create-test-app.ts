@@ -56,19 +56,33 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = options.sameDatabaseAs
     ? { db: options.sameDatabaseAs.db, dialect: options.sameDatabaseAs.dialect, drop: async () => {} }
     : await createTestDatabase();
-  const config = loadConfig(
-    { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ...options.env },
-    { allowWeakHashing: true },
-  );
-  const { app, deps } = await buildApp({
-    config,
-    db: database.db,
-    dialect: database.dialect,
-    clock: options.clock,
-    limits: options.limits,
-    signingKey: signingKeyFromPem(generateSigningKeyPem()),
-    clientDir: path.join(dataDir, 'no-client'),
-  });
+  const cleanUp = async () => {
+    await database.drop();
+    await mail.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    const config = loadConfig(
+      { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ...options.env },
+      { allowWeakHashing: true },
+    );
+    built = await buildApp({
+      config,
+      db: database.db,
+      dialect: database.dialect,
+      clock: options.clock,
+      limits: options.limits,
+      signingKey: signingKeyFromPem(generateSigningKeyPem()),
+      clientDir: path.join(dataDir, 'no-client'),
+    });
+  } catch (error) {
+    // A test of a refused start must not leave a database or an SMTP server behind.
+    await cleanUp();
+    throw error;
+  }
+  const { app, deps } = built;
   await app.ready();
 
   const call: TestApp['call'] = (method, url, o = {}) => {
@@ -113,9 +127,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     signUpAndLogIn,
     async close() {
       await app.close();
-      await database.drop();
-      await mail.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await cleanUp();
     },
   };
 }

@@ -26,7 +26,8 @@ export async function createTestDatabase(): Promise<{ db: Db; dialect: Dialect; 
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   const target: DatabaseTarget = { kind: 'postgres', url: url.toString() };
-  const { db, dialect } = connectDatabase(target);
+  // Dropping the database (with force) ends connections the pool is still closing: expected here.
+  const { db, dialect } = connectDatabase(target, { onIdleConnectionError: () => {} });
   await migrateToLatest(db);
   return {
     db,
