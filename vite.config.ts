@@ -41,6 +41,7 @@ export default defineConfig({
           name: 'server',
           root: '.',
           include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          exclude: ['tests/api/**/*.postgres.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,
