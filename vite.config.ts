@@ -1,20 +1,10 @@
-import net from 'node:net';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { tcpAnswers } from './tests/helpers/tcp-probe';
 
 /** The API suite runs on PostgreSQL too whenever a server answers (TEST_POSTGRES_URL, default 127.0.0.1:5432). */
-async function postgresAnswers(): Promise<boolean> {
-  if (process.env.TEST_POSTGRES === '0') return false;
-  const url = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: url.hostname, port: Number(url.port || 5432), timeout: 1000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
-
-const withPostgres = await postgresAnswers();
+const withPostgres =
+  process.env.TEST_POSTGRES !== '0' && (await tcpAnswers(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 5432));
 if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
   console.warn('PostgreSQL is not reachable: the API suite runs on SQLite only.');
 }

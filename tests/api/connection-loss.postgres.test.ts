@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -14,8 +16,9 @@ describe('a PostgreSQL server that closes connections', () => {
     const database = await createTestDatabase();
     const closed: Error[] = [];
     const { db } = connectDatabase(database.target, { onIdleConnectionError: (error) => closed.push(error) });
-    const config = loadConfig({ DATA_DIR: os.tmpdir(), LOG_LEVEL: 'silent', BCRYPT_COST: '4' }, { allowWeakHashing: true });
-    const { app } = await buildApp({ config, db, dialect: 'postgres', signingKey: signingKeyFromPem(generateSigningKeyPem()), clientDir: os.tmpdir() });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-pg-'));
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_COST: '4' }, { allowWeakHashing: true });
+    const { app } = await buildApp({ config, db, dialect: 'postgres', signingKey: signingKeyFromPem(generateSigningKeyPem()), clientDir: path.join(dataDir, 'no-client') });
     try {
       expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
       const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
@@ -31,6 +34,7 @@ describe('a PostgreSQL server that closes connections', () => {
       await app.close();
       await db.destroy();
       await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * Every spec imports `test` from here: a page that throws an uncaught error, or logs a console error
@@ -9,7 +9,7 @@ export const test = base.extend<{ browserErrors: string[] }>({
   browserErrors: [
     async ({ context }, use) => {
       const errors: string[] = [];
-      const watch = (page: import('@playwright/test').Page) => {
+      const watch = (page: Page) => {
         page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
         page.on('console', (message) => {
           if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {

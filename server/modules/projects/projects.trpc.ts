@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  AdminStatsSchema,
-  DevicePageSchema,
-  DeviceSchema,
-  LoginAttemptPageSchema,
-  PageQuerySchema,
-  SessionPageSchema,
-  UserDetailSchema,
-  UserPageSchema,
-} from '../../../shared/schemas/admin.js';
+import { PageQuerySchema } from '../../../shared/schemas/admin.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import {
   AnalyticsSchema,
@@ -20,10 +11,10 @@ import {
   ProjectSchema,
   UpdateProjectInputSchema,
 } from '../../../shared/schemas/projects.js';
-import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
 import { authedProcedure, router } from '../../trpc/init.js';
 import * as monitor from '../admin/admin.service.js';
+import { MONITOR_OUTPUT } from '../admin/admin.trpc.js';
 import * as projects from './projects.service.js';
 
 const Id = z.string({ error: 'id is required' }).trim().min(1, { error: 'id is required' }).max(64, { error: 'Not found' });
@@ -37,47 +28,47 @@ const projectScope = async (ctx: { deps: Parameters<typeof projects.requireOwned
 const monitorRouter = router({
   stats: authedProcedure
     .input(inputParser(ProjectId))
-    .output(AdminStatsSchema)
+    .output(MONITOR_OUTPUT.stats)
     .query(async ({ ctx, input }) => monitor.getStats(ctx.deps, await projectScope(ctx, input.projectId))),
   users: authedProcedure
     .input(inputParser(ProjectPage))
-    .output(UserPageSchema)
+    .output(MONITOR_OUTPUT.users)
     .query(async ({ ctx, input }) => monitor.getUsers(ctx.deps, await projectScope(ctx, input.projectId), input)),
   user: authedProcedure
     .input(inputParser(ProjectId.extend({ id: Id })))
-    .output(UserDetailSchema)
+    .output(MONITOR_OUTPUT.user)
     .query(async ({ ctx, input }) => monitor.getUserDetail(ctx.deps, await projectScope(ctx, input.projectId), input.id)),
   unlockUser: authedProcedure
     .input(inputParser(ProjectId.extend({ id: Id })))
-    .output(UserSchema)
+    .output(MONITOR_OUTPUT.unlockUser)
     .mutation(async ({ ctx, input }) => monitor.unlockUser(ctx.deps, await projectScope(ctx, input.projectId), input.id)),
   toggleUserActive: authedProcedure
     .input(inputParser(ProjectId.extend({ id: Id })))
-    .output(UserSchema)
+    .output(MONITOR_OUTPUT.toggleUserActive)
     .mutation(async ({ ctx, input }) => monitor.toggleUserActive(ctx.deps, await projectScope(ctx, input.projectId), ctx.auth.user, input.id)),
   loginAttempts: authedProcedure
     .input(inputParser(ProjectPage))
-    .output(LoginAttemptPageSchema)
+    .output(MONITOR_OUTPUT.loginAttempts)
     .query(async ({ ctx, input }) => monitor.getLoginAttempts(ctx.deps, await projectScope(ctx, input.projectId), input)),
   devices: authedProcedure
     .input(inputParser(ProjectPage))
-    .output(DevicePageSchema)
+    .output(MONITOR_OUTPUT.devices)
     .query(async ({ ctx, input }) => monitor.getDevices(ctx.deps, await projectScope(ctx, input.projectId), input)),
   toggleDeviceBlock: authedProcedure
     .input(inputParser(ProjectId.extend({ id: Id })))
-    .output(DeviceSchema)
+    .output(MONITOR_OUTPUT.toggleDeviceBlock)
     .mutation(async ({ ctx, input }) => monitor.toggleDeviceBlock(ctx.deps, await projectScope(ctx, input.projectId), input.id)),
   toggleDeviceTrust: authedProcedure
     .input(inputParser(ProjectId.extend({ id: Id })))
-    .output(DeviceSchema)
+    .output(MONITOR_OUTPUT.toggleDeviceTrust)
     .mutation(async ({ ctx, input }) => monitor.toggleDeviceTrust(ctx.deps, await projectScope(ctx, input.projectId), input.id)),
   sessions: authedProcedure
     .input(inputParser(ProjectPage))
-    .output(SessionPageSchema)
+    .output(MONITOR_OUTPUT.sessions)
     .query(async ({ ctx, input }) => monitor.getSessions(ctx.deps, await projectScope(ctx, input.projectId), input)),
   revokeSession: authedProcedure
     .input(inputParser(ProjectId.extend({ id: Id })))
-    .output(MessageSchema)
+    .output(MONITOR_OUTPUT.revokeSession)
     .mutation(async ({ ctx, input }) => monitor.revokeSessionById(ctx.deps, await projectScope(ctx, input.projectId), input.id)),
 });
 
