@@ -45,6 +45,8 @@ export type LogInResponse = z.infer<typeof LogInResponseSchema>;
 
 /** What the browser gets over tRPC: its tokens travel only in HttpOnly cookies. */
 export const BrowserSessionSchema = z.object({ user: UserSchema, expires_in: z.number().int() });
+/** The browser's session check: who is signed in, or null for a visitor without session cookies. */
+export const CurrentSessionSchema = z.object({ user: UserSchema.nullable() });
 /** What the browser learns from a refresh: the new tokens stay in their HttpOnly cookies. */
 export const RefreshedSessionSchema = BrowserSessionSchema.pick({ expires_in: true });
 

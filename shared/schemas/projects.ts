@@ -83,6 +83,8 @@ export const DashboardStatsSchema = z.object({
   total_api_requests_month: z.number(),
   /** The plan's monthly request allowance the rate-limit bar measures against. */
   monthly_request_limit: z.number(),
+  /** API requests per UTC day over the last 7 days (today last), summed over the developer's projects, zero-filled. */
+  api_requests_last_7_days: z.array(z.object({ day: z.string(), requests: z.number() })),
 });
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 

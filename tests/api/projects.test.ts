@@ -262,7 +262,19 @@ describe('per-project monitoring, dashboard and analytics', () => {
   it('dashboard stats count the developer own projects, keys, end users and API requests', async () => {
     const fresh = await t.signUpAndLogIn(uniqueEmail('dash'));
     const empty = (await t.call('GET', '/api/v1/dashboard/stats', as(fresh))).json();
-    expect(empty).toEqual({ total_projects: 0, active_projects: 0, total_api_keys: 0, active_api_keys: 0, total_project_users: 0, total_api_requests_today: 0, total_api_requests_month: 0, monthly_request_limit: 100000 });
+    const today = new Date().toISOString().slice(0, 10);
+    const week = Array.from({ length: 7 }, (_, i) => new Date(Date.parse(today) - (6 - i) * 86_400_000).toISOString().slice(0, 10));
+    expect(empty).toEqual({
+      total_projects: 0,
+      active_projects: 0,
+      total_api_keys: 0,
+      active_api_keys: 0,
+      total_project_users: 0,
+      total_api_requests_today: 0,
+      total_api_requests_month: 0,
+      monthly_request_limit: 100000,
+      api_requests_last_7_days: week.map((day) => ({ day, requests: 0 })),
+    });
     const project = await createProject(fresh);
     await createProject(fresh, { name: 'Second' });
     const key = await createKey(project.id, fresh);
@@ -273,6 +285,8 @@ describe('per-project monitoring, dashboard and analytics', () => {
     }
     const stats = (await t.call('GET', '/api/v1/dashboard/stats', as(fresh))).json();
     expect(stats).toMatchObject({ total_projects: 2, active_projects: 2, total_api_keys: 2, active_api_keys: 1, total_project_users: 3, total_api_requests_today: 3, total_api_requests_month: 3 });
+    // The week's series for the dashboard chart: one entry per day, today's requests in the last.
+    expect(stats.api_requests_last_7_days).toEqual(week.map((day) => ({ day, requests: day === today ? 3 : 0 })));
     const keys = (await t.call('GET', `/api/v1/projects/${project.id}/api-keys`, as(fresh))).json();
     expect(keys.api_keys.find((k: { id: string }) => k.id === key.id)).toMatchObject({ requests_today: 3, last_used_at: expect.any(String) });
 

@@ -43,6 +43,25 @@ describe('tRPC transport', () => {
     expect((await t.call('GET', '/trpc/auth.me', { cookies: next })).statusCode).toBe(401);
   });
 
+  it('session answers a visitor without cookies with 200 and no user; a stale cookie is 401 so the client refreshes', async () => {
+    const visitor = await t.call('GET', '/trpc/auth.session');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json().result.data).toEqual({ user: null });
+
+    const email = uniqueEmail();
+    await t.signUpAndLogIn(email);
+    const login = await trpc('auth.logIn', { body: { email, password: STRONG_PASSWORD }, ip: uniqueIp() });
+    const cookies = Object.fromEntries(login.cookies.map((c) => [c.name, c.value]));
+    const signedIn = await t.call('GET', '/trpc/auth.session', { cookies });
+    expect(signedIn.json().result.data.user).toMatchObject({ email });
+
+    // Only the refresh cookie left (the access cookie expired): refresh, don't report a visitor.
+    const stale = await t.call('GET', '/trpc/auth.session', { cookies: { refresh_token: cookies.refresh_token! } });
+    expect(stale.statusCode).toBe(401);
+    const revoked = await t.call('GET', '/trpc/auth.session', { cookies: { access_token: 'not-a-token' } });
+    expect(revoked.statusCode).toBe(401);
+  });
+
   it('reports the same failures as REST, with matching codes and messages', async () => {
     const invalid = await trpc('auth.signUp', { body: { email: 'x', password: STRONG_PASSWORD } });
     expect(invalid.statusCode).toBe(422);

@@ -16,6 +16,7 @@ const stats = (overrides: Partial<DashboardStats> = {}): DashboardStats => ({
   total_api_requests_today: 2450,
   total_api_requests_month: 25_000,
   monthly_request_limit: 100_000,
+  api_requests_last_7_days: [],
   ...overrides,
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   BrowserSessionSchema,
   ChangePasswordInputSchema,
+  CurrentSessionSchema,
   DeleteAccountInputSchema,
   EmailOnlyInputSchema,
   ForgotPasswordInputSchema,
@@ -18,7 +19,7 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
 import { clearAuthCookies, readAccessToken, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
 import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
-import { endSession, refreshSession } from '../sessions/sessions.service.js';
+import { authenticate, endSession, refreshSession } from '../sessions/sessions.service.js';
 import { deleteAccount } from '../profile/profile.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail } from './auth.service.js';
@@ -55,6 +56,16 @@ export const authRouter = router({
   }),
 
   me: authedProcedure.output(UserSchema).query(({ ctx }) => toUser(ctx.auth.user)),
+
+  /**
+   * The browser's session check. A visitor with no session cookie is an answer (user null), not an
+   * error; with a cookie that no longer works it is UNAUTHORIZED, so the client refreshes once.
+   */
+  session: publicProcedure.output(CurrentSessionSchema).query(async ({ ctx }) => {
+    if (!readAccessToken(ctx.req) && !readRefreshCookie(ctx.req)) return { user: null };
+    const auth = await authenticate(ctx.deps, ctx.deps.platform, readAccessToken(ctx.req));
+    return { user: toUser(auth.user) };
+  }),
 
   verifyEmail: publicProcedure
     .input(inputParser(VerifyEmailInputSchema))

@@ -105,9 +105,10 @@ export async function touchApiKey(db: Db, keyId: string, now: string): Promise<v
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute();
 }
 
-export async function ownerTotals(db: Db, ownerId: string, today: string, monthStart: string) {
+export async function ownerTotals(db: Db, ownerId: string, days: { today: string; monthStart: string; weekStart: string }) {
+  const { today, monthStart, weekStart } = days;
   const projects = db.selectFrom('projects').select('id').where('owner_id', '=', ownerId);
-  const [p, k, u, r] = await Promise.all([
+  const [p, k, u, r, week] = await Promise.all([
     db
       .selectFrom('projects')
       .where('owner_id', '=', ownerId)
@@ -128,8 +129,15 @@ export async function ownerTotals(db: Db, ownerId: string, today: string, monthS
         sql<number>`coalesce(sum(case when day = ${today} then api_requests else 0 end), 0)`.as('today'),
       ])
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('project_daily_stats')
+      .where('project_id', 'in', projects)
+      .where('day', '>=', weekStart)
+      .select(['day', sql<number>`coalesce(sum(api_requests), 0)`.as('requests')])
+      .groupBy('day')
+      .execute(),
   ]);
-  return { projects: p, keys: k, users: Number(u.n), requests: r };
+  return { projects: p, keys: k, users: Number(u.n), requests: r, week };
 }
 
 export async function dailyStats(db: Db, projectId: string, fromDay: string) {

@@ -169,10 +169,17 @@ export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId:
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);
 }
 
+/** The last `count` UTC days, oldest first, ending today. */
+function lastDays(now: Date, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => utcDay(new Date(now.getTime() - (count - 1 - i) * 86_400_000)));
+}
+
 export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<DashboardStats> {
   const now = deps.clock.now();
   const today = utcDay(now);
-  const totals = await ownerTotals(deps.db, owner.id, today, `${today.slice(0, 8)}01`);
+  const week = lastDays(now, 7);
+  const totals = await ownerTotals(deps.db, owner.id, { today, monthStart: `${today.slice(0, 8)}01`, weekStart: week[0]! });
+  const requestsByDay = new Map(totals.week.map((row) => [row.day, Number(row.requests)]));
   return {
     total_projects: Number(totals.projects.total),
     active_projects: Number(totals.projects.active ?? 0),
@@ -182,6 +189,7 @@ export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<Das
     total_api_requests_today: Number(totals.requests.today),
     total_api_requests_month: Number(totals.requests.month),
     monthly_request_limit: MONTHLY_REQUEST_LIMIT,
+    api_requests_last_7_days: week.map((day) => ({ day, requests: requestsByDay.get(day) ?? 0 })),
   };
 }
 
@@ -189,7 +197,7 @@ export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<Das
 export async function getAnalytics(deps: Deps, owner: UserRow, projectId: string, days: number): Promise<Analytics> {
   await requireOwnedProject(deps, owner, projectId);
   const now = deps.clock.now();
-  const dayList = Array.from({ length: days }, (_, i) => utcDay(new Date(now.getTime() - (days - 1 - i) * 86_400_000)));
+  const dayList = lastDays(now, days);
   const { days: rows, active } = await dailyStats(deps.db, projectId, dayList[0]!);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const activeByDay = new Map(active.map((a) => [a.day, Number(a.n)]));
