@@ -18,25 +18,17 @@ import { connectRedis } from './lib/redis.js';
 import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { adminRestRoutes } from './modules/admin/admin.rest.js';
-import { authRestRoutes } from './modules/auth/auth.rest.js';
 import { createCaptchaVerifier } from './modules/captcha/captcha.js';
 import { redisSpentTokens } from './modules/captcha/spent-tokens.js';
-import { captchaRestRoutes } from './modules/captcha/captcha.rest.js';
 import { captchaCspSources } from './modules/captcha/csp.js';
-import { healthRoutes } from './modules/health/health.rest.js';
 import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/ip-intel.js';
-import { profileRestRoutes } from './modules/profile/profile.rest.js';
-import { projectsRestRoutes } from './modules/projects/projects.rest.js';
-import { publicApiRoutes } from './modules/public-api/public.rest.js';
 import { createAccessTokens } from './modules/sessions/access-tokens.js';
-import { createEvents } from './modules/analytics/events.js';
 import { createProjectRealms } from './modules/projects/project-realms.js';
-import { openApiRoutes } from './openapi/openapi.rest.js';
 import { registerRequestGuard } from './plugins/request-guard.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
-import { registerResponseContract } from './rest/response-contract.js';
+import { mountRoutes } from './rest/mount.js';
+import { REST_ROUTES } from './rest/routes.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
 
@@ -94,7 +86,6 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     limiters: createLimiters(options.limits, config.rateLimits, shared),
     accessTokens,
     platform: { projectId: null, accessTokens, linkBase: config.appUrl },
-    events: createEvents(options.db, clock),
     secretBox: createSecretBox(loadOrCreateMasterKey({ base64: config.masterKey, dataDir: config.dataDir })),
     ipIntel: options.ipIntel ?? createIpIntel({ files: config.ipDataDir ? ipDataFilesIn(config.ipDataDir) : undefined }),
     captcha: createCaptchaVerifier({
@@ -106,6 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       clock,
       spentTokens: shared ? (memory) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined,
     }),
+    version: VERSION,
+    startedAt: clock.now(),
   };
   const deps: Deps = { ...base, projectRealms: createProjectRealms(base) };
 
@@ -136,22 +129,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   }
   await app.register(fastifyCookie);
   registerErrorHandling(app);
-  registerResponseContract(app);
   registerRequestGuard(app, config);
 
-  healthRoutes(app, deps, VERSION);
-  openApiRoutes(app, VERSION);
-  await app.register(
-    async (api) => {
-      authRestRoutes(api, deps);
-      profileRestRoutes(api, deps);
-      captchaRestRoutes(api, deps);
-      adminRestRoutes(api, deps);
-      projectsRestRoutes(api, deps);
-    },
-    { prefix: '/api/v1' },
-  );
-  await app.register(async (api) => publicApiRoutes(api, deps), { prefix: '/public/api/v1' });
+  await mountRoutes(app, deps, REST_ROUTES);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {

@@ -8,12 +8,13 @@ import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer, MailMessage } from './mail/mailer.js';
 import type { CaptchaVerifier } from './modules/captcha/captcha.js';
 import type { IpIntel } from './modules/ip-intel/ip-intel.js';
-import type { Events } from './modules/analytics/events.js';
-import type { ProjectRealms } from './modules/projects/project-realms.js';
-import type { Realm } from './modules/realms/realm.js';
+import type { ProjectRealms, Realm } from './modules/realms/realm.js';
 import type { AccessTokens } from './modules/sessions/access-tokens.js';
 
-/** Everything a service needs, built once in buildApp and passed down; no module-level singletons. */
+/**
+ * Everything a service needs, built once in buildApp and passed down; no module-level singletons.
+ * Inside a unit of work (db/transaction.ts) `db` is the transaction.
+ */
 export interface Deps {
   config: Config;
   db: Db;
@@ -27,12 +28,14 @@ export interface Deps {
   accessTokens: AccessTokens;
   /** The platform's accounts, as a realm for the shared auth services. */
   platform: Realm;
-  events: Events;
   secretBox: SecretBox;
   /** Each project's end users, as realms, resolved from API keys. */
   projectRealms: ProjectRealms;
   ipIntel: IpIntel;
   captcha: CaptchaVerifier;
+  /** package.json's version, for /health and the OpenAPI document. */
+  version: string;
+  startedAt: Date;
 }
 
 /**

@@ -4,7 +4,7 @@ import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 import { systemClock } from '../lib/clock.js';
-import { listAdmins, setRoleByEmail } from '../modules/admin/admin.service.js';
+import { listAdmins, setRoleByEmail } from '../modules/users/users.service.js';
 
 const USAGE = 'Usage: npm run admin -- promote EMAIL | demote EMAIL | list';
 

@@ -13,7 +13,16 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   throw new AppError('UNPROCESSABLE_CONTENT', detail);
 }
 
-/** A parser for tRPC's `.input()` that reports failures the same way the REST adapter does. */
-export function inputParser<S extends z.ZodType>(schema: S) {
-  return (raw: unknown): z.output<S> => parseInput(schema, raw);
+/**
+ * A parser for tRPC's `.input()` that reports failures the same way the REST adapter does. Its
+ * `_input`/`_output` types (tRPC reads them like a zod schema's) give clients the schema's input
+ * type, so fields with defaults stay optional for the caller.
+ */
+export function inputParser<S extends z.ZodType>(schema: S): InputParser<z.input<S>, z.output<S>> {
+  return ((raw: unknown) => parseInput(schema, raw)) as InputParser<z.input<S>, z.output<S>>;
 }
+
+export type InputParser<In, Out> = ((raw: unknown) => Out) & { _input: In; _output: Out };
+
+/** For a procedure that takes no input. */
+export const noInput = (() => undefined) as unknown as InputParser<void, void>;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import * as sharedSchemas from '../../shared/schemas/index.js';
+import { successStatus, TAGS, UnvalidatedParam, type AnyRoute, type Auth, type ErrorStatus } from '../rest/route.js';
 import * as documentSchemas from './schemas.js';
-import { OPERATIONS, TAGS, UnvalidatedParam, type Auth, type ErrorStatus, type Operation } from './operations.js';
 
 /**
- * Builds the OpenAPI 3.1 document from OPERATIONS and the zod schemas the routes validate with,
+ * Builds the OpenAPI 3.1 document from the declared REST routes and the zod schemas they validate with,
  * through zod's own JSON Schema (2020-12) output: request schemas as the client writes them
  * (`io: 'input'`, before transforms and defaults), answers as the server sends them (`io: 'output'`).
  * Object schemas exported from shared/schemas or ./schemas.ts become named components
@@ -54,6 +54,7 @@ const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
   optionalBearer: [{}, { bearerAuth: [] }],
   bearer: [{ bearerAuth: [] }],
   admin: [{ bearerAuth: [] }],
+  projectOwner: [{ bearerAuth: [] }],
   apiKey: [{ apiKeyAuth: [] }],
   apiKeyAndBearer: [{ apiKeyAuth: [], bearerAuth: [] }],
   apiKeyAndOptionalBearer: [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }],
@@ -139,19 +140,28 @@ function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
-function automaticErrors(op: Operation): ErrorStatus[] {
+/** Fastify's /projects/:id is OpenAPI's /projects/{id}. */
+export function openApiPath(url: string): string {
+  return url.replace(/:(\w+)/g, '{$1}');
+}
+
+function automaticErrors(route: AnyRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = [];
   // The request guard and body parser: malformed JSON, cross-origin, oversized, not JSON.
-  if (op.method !== 'get') statuses.push(400, 403, 413, 415);
-  if (op.auth !== 'none' && op.auth !== 'optionalBearer') statuses.push(401);
+  if (route.method !== 'GET') statuses.push(400, 403, 413, 415);
+  if (route.auth !== 'none' && route.auth !== 'optionalBearer') statuses.push(401);
   // Missing admin role; inactive project of the API key.
-  if (op.auth === 'admin' || op.auth.startsWith('apiKey')) statuses.push(403);
-  const validatedParams = Object.values(op.params ?? {}).some((schema) => schema !== UnvalidatedParam);
-  if (op.body || op.query || validatedParams) statuses.push(422);
+  if (route.auth === 'admin' || route.auth.startsWith('apiKey')) statuses.push(403);
+  // Another developer's project answers like a missing one.
+  if (route.auth === 'projectOwner') statuses.push(404);
+  const validatedParams = Object.values(route.params?.shape ?? {}).some((schema) => schema !== UnvalidatedParam);
+  if (route.body || route.query || validatedParams) statuses.push(422);
   return statuses;
 }
 
-export function buildOpenApiDocument(version: string): OpenApiDocument {
+const DEFAULT_RESPONSE_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
+
+export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[]): OpenApiDocument {
   const names = namedObjectSchemas();
   const components: Record<Io, Record<string, JsonSchema>> = { input: componentsFor('input', names), output: componentsFor('output', names) };
   const used: Record<Io, Set<string>> = { input: new Set(), output: new Set([ERROR_RESPONSE]) };
@@ -177,28 +187,36 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
 
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Set<string>();
-  for (const op of OPERATIONS) {
-    if (operationIds.has(op.operationId)) throw new Error(`Duplicate operationId ${op.operationId}`);
-    operationIds.add(op.operationId);
-    const item = (paths[op.path] ??= {});
-    if (item[op.method]) throw new Error(`Duplicate operation ${op.method.toUpperCase()} ${op.path}`);
+  for (const route of routes) {
+    const { doc } = route;
+    const method = route.method.toLowerCase();
+    const path = openApiPath(route.url);
+    if (operationIds.has(doc.operationId)) throw new Error(`Duplicate operationId ${doc.operationId}`);
+    operationIds.add(doc.operationId);
+    const item = (paths[path] ??= {});
+    if (item[method]) throw new Error(`Duplicate operation ${route.method} ${path}`);
 
-    const declared = Object.keys(op.params ?? {});
-    const inPath = pathParams(op.path);
+    const paramSchemas = (route.params?.shape ?? {}) as Record<string, z.ZodType>;
+    const declared = Object.keys(paramSchemas);
+    const inPath = pathParams(path);
     if (declared.length !== inPath.length || inPath.some((name) => !declared.includes(name))) {
-      throw new Error(`${op.method.toUpperCase()} ${op.path}: path parameters ${inPath.join(', ')} but schemas for ${declared.join(', ')}`);
+      throw new Error(`${route.method} ${path}: path parameters ${inPath.join(', ')} but schemas for ${declared.join(', ')}`);
     }
     const parameters = [
-      ...inPath.map((name) => ({ name, in: 'path' as const, required: true, schema: schemaOf(op.params![name]!, 'input') })),
-      ...(op.query ? objectParams(op.query, 'query') : []),
-      ...(op.headers ? objectParams(op.headers, 'header') : []),
+      ...inPath.map((name) => ({ name, in: 'path' as const, required: true, schema: schemaOf(paramSchemas[name]!, 'input') })),
+      ...(route.query ? objectParams(route.query, 'query') : []),
+      ...(doc.headers ? objectParams(doc.headers, 'header') : []),
     ];
 
     const responses: OpenApiOperation['responses'] = {};
-    for (const response of [op.response, ...(op.otherResponses ?? [])]) {
-      responses[String(response.status)] = { description: response.description, content: jsonContent(schemaOf(response.schema, 'output')) };
+    const success = successStatus(route);
+    const statuses = [success, ...Object.keys(route.response).map(Number).filter((status) => status !== success)];
+    for (const status of statuses) {
+      const schema = route.response[status as keyof AnyRoute['response']]!;
+      const description = doc.responses?.[status as keyof AnyRoute['response']] ?? DEFAULT_RESPONSE_DESCRIPTIONS[status] ?? 'OK';
+      responses[String(status)] = { description, content: jsonContent(schemaOf(schema, 'output')) };
     }
-    const errors = [...new Set([...automaticErrors(op), ...(op.errors ?? [])])].sort((a, b) => a - b);
+    const errors = [...new Set([...automaticErrors(route), ...(doc.errors ?? [])])].sort((a, b) => a - b);
     for (const status of errors) {
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status],
@@ -207,15 +225,16 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       };
     }
 
-    const security = SECURITY[op.auth];
-    item[op.method] = {
-      operationId: op.operationId,
-      tags: [op.tag],
-      summary: op.summary,
-      ...(op.description || op.auth === 'admin' ? { description: [op.description, op.auth === 'admin' ? 'Admin role required.' : undefined].filter(Boolean).join(' ') } : {}),
+    const security = SECURITY[route.auth];
+    const admin = route.auth === 'admin';
+    item[method] = {
+      operationId: doc.operationId,
+      tags: [doc.tag],
+      summary: doc.summary,
+      ...(doc.description || admin ? { description: [doc.description, admin ? 'Admin role required.' : undefined].filter(Boolean).join(' ') } : {}),
       ...(security ? { security } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: jsonContent(schemaOf(op.body, 'input')) } } : {}),
+      ...(route.body ? { requestBody: { required: !doc.bodyOptional, content: jsonContent(schemaOf(route.body, 'input')) } } : {}),
       responses,
     };
   }

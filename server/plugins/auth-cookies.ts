@@ -19,16 +19,6 @@ export function clearAuthCookies(reply: FastifyReply, config: Config): void {
   reply.clearCookie(REFRESH_TOKEN_COOKIE, baseCookie(config));
 }
 
-/** A Bearer header wins over the cookie, so API clients and the browser both work. */
-export function readAccessToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    return match?.[1];
-  }
-  return request.cookies[ACCESS_TOKEN_COOKIE];
-}
-
 export function readRefreshCookie(request: FastifyRequest): string | undefined {
   return request.cookies[REFRESH_TOKEN_COOKIE];
 }

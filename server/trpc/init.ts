@@ -2,9 +2,9 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import type { Deps } from '../deps.js';
 import { AppError, trpcCodeOf } from '../errors.js';
-import { readAccessToken } from '../plugins/auth-cookies.js';
+import { PLATFORM_SCOPE } from '../modules/realms/realm.js';
+import { authenticateRequest, requireAdmin } from '../plugins/authenticate.js';
 import { requestInfoOf } from '../plugins/request-info.js';
-import { authenticate } from '../modules/sessions/sessions.service.js';
 
 export function createContextFactory(deps: Deps) {
   return ({ req, res }: CreateFastifyContextOptions) => ({ deps, req, res, request: requestInfoOf(req) });
@@ -37,14 +37,16 @@ const domainErrors = t.middleware(async ({ next, ctx }) => {
 });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 export const publicProcedure = t.procedure.use(domainErrors);
 
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const auth = await authenticate(ctx.deps, ctx.deps.platform, readAccessToken(ctx.req));
+  const auth = await authenticateRequest(ctx.deps, ctx.deps.platform, ctx.req);
   return next({ ctx: { ...ctx, auth } });
 });
 
+/** The admin area: monitoring over the platform's own accounts. */
 export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  if (ctx.auth.user.role !== 'admin') throw new AppError('FORBIDDEN', 'Admin access required');
-  return next();
+  requireAdmin(ctx.auth.user);
+  return next({ ctx: { ...ctx, scope: PLATFORM_SCOPE } });
 });

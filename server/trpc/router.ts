@@ -1,16 +1,17 @@
-import { adminRouter } from '../modules/admin/admin.trpc.js';
 import { authRouter } from '../modules/auth/auth.trpc.js';
 import { captchaRouter } from '../modules/captcha/captcha.trpc.js';
-import { profileRouter } from '../modules/profile/profile.trpc.js';
+import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monitoring/monitoring.trpc.js';
+import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
-import { router } from './init.js';
+import { mergeRouters, router } from './init.js';
 
+/** Each area's procedures, under the names the client calls them by. */
 export const appRouter = router({
-  auth: authRouter,
+  auth: mergeRouters(authRouter, accountRouter),
   profile: profileRouter,
   captcha: captchaRouter,
-  admin: adminRouter,
-  projects: projectsRouter,
+  admin: adminMonitoringRouter,
+  projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter })),
 });
 
 export type AppRouter = typeof appRouter;

@@ -73,6 +73,11 @@ export type ApiKey = z.infer<typeof ApiKeySchema>;
 /** Answered once, at creation: the secret is never shown again. */
 export const CreatedApiKeySchema = ApiKeySchema.extend({ secret: z.string() });
 
+/** An id in a tRPC input (REST path ids use IdParamSchema). */
+export const IdInputSchema = z.string({ error: 'id is required' }).trim().min(1, { error: 'id is required' }).max(64, { error: 'Not found' });
+/** The project a tRPC procedure works on. */
+export const ProjectIdInputSchema = z.object({ projectId: IdInputSchema });
+
 export const DashboardStatsSchema = z.object({
   total_projects: z.number(),
   active_projects: z.number(),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { trpcFailure } from '../helpers/trpc-client.js';
 
 const ADMIN = 'admin@example.com';
 let t: TestApp;
@@ -40,13 +41,14 @@ describe('who may use the admin API', () => {
   });
 
   it('admin tRPC procedures refuse non-admins with FORBIDDEN too', async () => {
-    for (const procedure of ['admin.stats', 'admin.users', 'admin.sessions', 'admin.devices', 'admin.loginAttempts']) {
-      const res = await t.call('GET', `/trpc/${procedure}`, { token: userToken });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().error).toMatchObject({ message: 'Admin access required', data: { code: 'FORBIDDEN' } });
-    }
-    const mutation = await t.call('POST', '/trpc/admin.toggleUserActive', { token: userToken, body: { id: adminId } });
-    expect(mutation.statusCode).toBe(403);
+    const { api } = t.trpc({ token: userToken });
+    const forbidden = { status: 403, code: 'FORBIDDEN', message: 'Admin access required' };
+    expect(await trpcFailure(api.admin.stats.query())).toEqual(forbidden);
+    expect(await trpcFailure(api.admin.users.query())).toEqual(forbidden);
+    expect(await trpcFailure(api.admin.sessions.query({ page: 1, per_page: 10 }))).toEqual(forbidden);
+    expect(await trpcFailure(api.admin.devices.query())).toEqual(forbidden);
+    expect(await trpcFailure(api.admin.loginAttempts.query())).toEqual(forbidden);
+    expect(await trpcFailure(api.admin.toggleUserActive.mutate({ id: adminId }))).toEqual(forbidden);
   });
 
   it('ADMIN_EMAILS accounts are admins', async () => {
@@ -174,12 +176,10 @@ describe('admin API', () => {
   });
 
   it('the admin tRPC procedures serve the same data', async () => {
-    const stats = await t.call('GET', '/trpc/admin.stats', { token: adminToken });
-    expect(stats.json().result.data).toEqual((await t.call('GET', '/api/v1/admin/stats', { token: adminToken })).json());
-    const users = await t.call('GET', `/trpc/admin.users?input=${encodeURIComponent(JSON.stringify({ page: 1, per_page: 3 }))}`, { token: adminToken });
-    expect(users.json().result.data).toMatchObject({ page: 1, per_page: 3 });
-    const bad = await t.call('GET', `/trpc/admin.users?input=${encodeURIComponent(JSON.stringify({ per_page: 500 }))}`, { token: adminToken });
-    expect(bad.statusCode).toBe(422);
+    const { api } = t.trpc({ token: adminToken });
+    expect(await api.admin.stats.query()).toEqual((await t.call('GET', '/api/v1/admin/stats', { token: adminToken })).json());
+    expect(await api.admin.users.query({ page: 1, per_page: 3 })).toMatchObject({ page: 1, per_page: 3 });
+    expect(await trpcFailure(api.admin.users.query({ page: 1, per_page: 500 }))).toMatchObject({ status: 422, code: 'UNPROCESSABLE_CONTENT' });
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../server/openapi/operations.js';
+import { openApiPath } from '../../server/openapi/document.js';
+import { REST_ROUTES } from '../../server/rest/routes.js';
 import { createTestApp, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 const ADMIN = 'hostile-admin@example.com';
@@ -69,12 +70,12 @@ describe('hostile bodies', () => {
 
   it('never answer 500 on any documented REST operation, signed in as an admin with a project key', async () => {
     const pathValue = fc.oneof(fc.constant('PROJECT'), fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom('..', '%00', "1' OR '1'='1", 'x'.repeat(100)));
-    const operation = fc.constantFrom(...OPERATIONS.filter((op) => !op.path.includes('openapi')));
+    const operation = fc.constantFrom(...REST_ROUTES.filter((route) => !route.url.includes('openapi')));
     await fc.assert(
-      fc.asyncProperty(operation, hostileBody, pathValue, fc.dictionary(fc.constantFrom('page', 'per_page', 'days'), fc.string(), { maxKeys: 3 }), async (op, body, value, query) => {
-        const path = op.path.replace(/\{\w+\}/g, () => encodeURIComponent(value === 'PROJECT' ? projectId : value));
+      fc.asyncProperty(operation, hostileBody, pathValue, fc.dictionary(fc.constantFrom('page', 'per_page', 'days'), fc.string(), { maxKeys: 3 }), async (route, body, value, query) => {
+        const path = openApiPath(route.url).replace(/\{\w+\}/g, () => encodeURIComponent(value === 'PROJECT' ? projectId : value));
         const url = `${path}?${new URLSearchParams(query).toString()}`;
-        const method = op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        const method = route.method;
         const res = await t.call(method, url, {
           body: method === 'GET' || method === 'DELETE' ? undefined : body,
           token: adminToken,

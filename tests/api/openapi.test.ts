@@ -1,54 +1,28 @@
 import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
+import Fastify, { type HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { OpenApiDocument } from '../../server/openapi/document.js';
-import { OPERATIONS } from '../../server/openapi/operations.js';
+import type { Deps } from '../../server/deps.js';
+import { openApiPath, type OpenApiDocument } from '../../server/openapi/document.js';
 import { registerErrorHandling } from '../../server/rest/error-handler.js';
-import { registerResponseContract } from '../../server/rest/response-contract.js';
+import { mountRoutes } from '../../server/rest/mount.js';
+import { defineRoute, successStatus } from '../../server/rest/route.js';
+import { REST_ROUTES } from '../../server/rest/routes.js';
 import { UserSchema } from '../../shared/schemas/user.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
 
 const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-/** The REST surface the document must describe; /trpc and the static client are not part of it. */
-const isRestPath = (url: string) => url === '/health' || ['/api/', '/public/api/', '/.well-known/'].some((prefix) => url.startsWith(prefix));
-
-/** Fastify's /projects/:id is OpenAPI's /projects/{id}. */
-const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-
-/**
- * Every (method, url) the app serves, read from `printRoutes({ commonPrefix: false })`: one node a
- * line, `├── ` or `└── ` after four characters of indent a level, its methods in parentheses.
- */
-function servedRoutes(app: FastifyInstance): { method: string; url: string }[] {
-  const routes: { method: string; url: string }[] = [];
-  const urlAtDepth: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    if (!line.trim()) continue;
-    const match = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
-    if (!match) throw new Error(`Unexpected line in printRoutes: ${JSON.stringify(line)}`);
-    const depth = match[1]!.length / 4;
-    const url = (depth > 0 ? urlAtDepth[depth - 1]! : '') + match[2]!;
-    urlAtDepth.length = depth;
-    urlAtDepth[depth] = url;
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url });
-  }
-  return routes;
-}
-
 let t: TestApp;
 let document: OpenApiDocument;
-let served: { method: string; url: string }[];
 
 beforeAll(async () => {
   t = await createTestApp();
   const response = await t.call('GET', '/api/openapi.json');
   expect(response.statusCode).toBe(200);
   document = response.json();
-  served = servedRoutes(t.app);
 });
 afterAll(() => t.close());
 
@@ -80,26 +54,21 @@ describe('the document and the served routes', () => {
   const documented = () =>
     Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
 
-  it('reads the served routes correctly', () => {
-    // Each route read from the tree is one Fastify really has, and the tree holds the known prefixes.
-    for (const { method, url } of served) expect(t.app.hasRoute({ method: method as HTTPMethods, url }), `${method} ${url}`).toBe(true);
-    const urls = served.map((route) => route.url);
-    for (const url of ['/health', '/.well-known/jwks.json', '/api/v1/auth/signup', '/api/v1/projects/:id/users/:user_id', '/public/api/v1/profile']) expect(urls).toContain(url);
+  it('documents exactly the declared routes, and the app serves each of them', () => {
+    const declared = REST_ROUTES.map((route) => `${route.method} ${openApiPath(route.url)}`);
+    expect(declared.length).toBeGreaterThan(50);
+    expect([...documented()].sort()).toEqual([...declared].sort());
+    for (const route of REST_ROUTES) expect(t.app.hasRoute({ method: route.method as HTTPMethods, url: route.url }), `${route.method} ${route.url}`).toBe(true);
   });
 
-  it('documents every REST route the app serves, with its method', () => {
-    const rest = served
-      .filter((route) => isRestPath(route.url) && route.method !== 'HEAD')
-      .map((route) => `${route.method} ${toOpenApiPath(route.url)}`);
-    expect(rest.length).toBeGreaterThan(50);
-    const missing = rest.filter((route) => !documented().includes(route));
-    expect(missing, 'served but not in the document (add them to server/openapi/operations.ts)').toEqual([]);
-  });
-
-  it('documents no route the app does not serve', () => {
-    const rest = new Set(served.map((route) => `${route.method} ${toOpenApiPath(route.url)}`));
-    const extra = documented().filter((route) => !rest.has(route));
-    expect(extra, 'in the document but not served').toEqual([]);
+  it('refuses to start with a REST path registered outside the declared routes, so none can go undocumented', async () => {
+    const app = Fastify({ logger: false });
+    await mountRoutes(app, {} as Deps, []);
+    expect(() => app.get('/api/v1/undeclared', async () => ({}))).toThrow(/not declared/);
+    expect(() => app.post('/public/api/v1/undeclared', async () => ({}))).toThrow(/not declared/);
+    // Other paths (tRPC, the client) are not REST routes.
+    expect(() => app.get('/trpc/anything', async () => ({}))).not.toThrow();
+    await app.close();
   });
 });
 
@@ -154,13 +123,12 @@ describe('schemas in the document', () => {
 describe('answers match the documented schemas', () => {
   /** Parses with the operation's response schema; a plain object schema must also name every field the answer has. */
   function expectDocumented(method: string, path: string, status: number, body: unknown) {
-    const operation = OPERATIONS.find((op) => op.method === method && op.path === path);
-    expect(operation, `${method} ${path}`).toBeDefined();
-    const response = [operation!.response, ...(operation!.otherResponses ?? [])].find((r) => r.status === status);
-    expect(response, `${method} ${path} ${status}`).toBeDefined();
-    const parsed = response!.schema.safeParse(body);
+    const route = REST_ROUTES.find((r) => r.method.toLowerCase() === method && openApiPath(r.url) === path);
+    expect(route, `${method} ${path}`).toBeDefined();
+    const schema = route!.response[status as 200 | 201 | 503];
+    expect(schema, `${method} ${path} ${status}`).toBeDefined();
+    const parsed = schema!.safeParse(body);
     expect(parsed.error?.issues, `${method} ${path}`).toBeUndefined();
-    const schema = response!.schema;
     if (schema instanceof z.ZodObject && !(schema._zod.def.catchall instanceof z.ZodUnknown)) {
       expect(Object.keys(body as object).sort(), `${method} ${path}: undocumented fields`).toEqual(Object.keys(schema.shape).sort());
     }
@@ -209,9 +177,16 @@ describe('answers go out through their documented schema', () => {
   const build = async (answer: unknown) => {
     const app = Fastify({ logger: false });
     registerErrorHandling(app);
-    registerResponseContract(app);
-    app.get('/api/v1/auth/me', async () => answer);
-    app.get('/api/v1/undocumented', async () => answer);
+    const route = defineRoute({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      auth: 'none',
+      response: { 200: UserSchema },
+      doc: { operationId: 'getMe', tag: 'Auth', summary: 'me' },
+      handler: async () => answer as z.input<typeof UserSchema>,
+    });
+    expect(successStatus(route)).toBe(200);
+    await mountRoutes(app, { platform: {} } as Deps, [route]);
     await app.ready();
     return app;
   };
@@ -244,13 +219,6 @@ describe('answers go out through their documented schema', () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/auth/me' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ detail: 'Internal Server Error' });
-    await app.close();
-  });
-
-  it('leaves routes outside the REST list alone', async () => {
-    const app = await build({ anything: 1 });
-    const res = await app.inject({ method: 'GET', url: '/api/v1/undocumented' });
-    expect(res.json()).toEqual({ anything: 1 });
     await app.close();
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, VALIDATION } from '../../shared/messages.js';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { trpcFailure } from '../helpers/trpc-client.js';
 
 let t: TestApp;
 let dev: { access_token: string };
@@ -298,17 +299,17 @@ describe('per-project monitoring, dashboard and analytics', () => {
   });
 
   it('the tRPC procedures serve the same projects and keys', async () => {
-    const created = await t.call('POST', '/trpc/projects.create', { ...as(dev), body: { name: 'Via tRPC' } });
-    const project = created.json().result.data;
+    const { api } = t.trpc(as(dev));
+    const project = await api.projects.create.mutate({ name: 'Via tRPC' });
     expect(project).toMatchObject({ name: 'Via tRPC', environment: 'development' });
-    const key = (await t.call('POST', '/trpc/projects.createApiKey', { ...as(dev), body: { projectId: project.id, name: 'k' } })).json().result.data;
+    const key = await api.projects.createApiKey.mutate({ projectId: project.id, name: 'k' });
     expect(key.secret).toMatch(/^sk_test_/);
-    const list = (await t.call('GET', '/trpc/projects.list', as(dev))).json().result.data;
-    expect(list.some((p: { id: string }) => p.id === project.id)).toBe(true);
-    const foreign = await t.call('GET', `/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId: project.id }))}`, as(other));
-    expect(foreign.statusCode).toBe(404);
-    const invalid = await t.call('POST', '/trpc/projects.create', { ...as(dev), body: { name: ' ' } });
-    expect(invalid.json().error.message).toBe(VALIDATION.projectNameRequired);
+    expect((await api.projects.list.query()).some((p) => p.id === project.id)).toBe(true);
+    expect(await api.projects.monitor.users.query({ projectId: project.id })).toMatchObject({ users: [], total: 0 });
+    const foreign = t.trpc(as(other)).api;
+    expect(await trpcFailure(foreign.projects.get.query({ projectId: project.id }))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await trpcFailure(foreign.projects.monitor.stats.query({ projectId: project.id }))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await trpcFailure(api.projects.create.mutate({ name: ' ' }))).toMatchObject({ status: 422, message: VALIDATION.projectNameRequired });
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/messages.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { trpcFailure } from '../helpers/trpc-client.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const trpc = (path: string, options: Parameters<TestApp['call']>[2] = {}) => t.call('POST', `/trpc/${path}`, options);
 
 describe('tRPC transport', () => {
   it('declares an output schema on every procedure, so an answer never carries a field its schema does not name', () => {
@@ -22,77 +22,75 @@ describe('tRPC transport', () => {
   it('logIn sets HttpOnly cookies and keeps the tokens out of the body; me and logOut work from the cookie', async () => {
     const email = uniqueEmail();
     await t.signUpAndLogIn(email);
-    const res = await trpc('auth.logIn', { body: { email, password: STRONG_PASSWORD, captcha_token: '', device_fingerprint: 'fp' }, ip: uniqueIp() });
-    expect(res.statusCode).toBe(200);
-    const data = res.json().result.data;
-    expect(Object.keys(data).sort()).toEqual(['expires_in', 'user']);
-    expect(res.body).not.toMatch(/access_token|refresh_token/);
-    const cookies = Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
-    expect(cookies.access_token).toBeTruthy();
+    const tab = t.trpc({ ip: uniqueIp() });
+    const session = await tab.api.auth.logIn.mutate({ email, password: STRONG_PASSWORD, captcha_token: '', device_fingerprint: 'fp' });
+    expect(Object.keys(session).sort()).toEqual(['expires_in', 'user']);
+    expect(JSON.stringify(session)).not.toMatch(/access_token|refresh_token/);
+    expect(tab.cookies.access_token).toBeTruthy();
+    expect(tab.setCookies.every((cookie) => /; HttpOnly/.test(cookie) && /; SameSite=Lax/.test(cookie))).toBe(true);
 
-    const me = await t.call('GET', '/trpc/auth.me', { cookies });
-    expect(me.json().result.data.email).toBe(email);
+    expect((await tab.api.auth.me.query()).email).toBe(email);
+    const before = tab.cookies.refresh_token;
+    await tab.api.auth.refresh.mutate({});
+    expect(tab.cookies.refresh_token).not.toBe(before);
 
-    const refreshed = await trpc('auth.refresh', { body: {}, cookies });
-    expect(refreshed.statusCode).toBe(200);
-    const next = Object.fromEntries(refreshed.cookies.map((c) => [c.name, c.value]));
-    expect(next.refresh_token).not.toBe(cookies.refresh_token);
-
-    const out = await trpc('auth.logOut', { cookies: next, body: {} });
-    expect(out.json().result.data).toEqual({ message: MESSAGES.loggedOut });
-    expect((await t.call('GET', '/trpc/auth.me', { cookies: next })).statusCode).toBe(401);
+    expect(await tab.api.auth.logOut.mutate({})).toEqual({ message: MESSAGES.loggedOut });
+    expect(tab.cookies).toEqual({});
+    // The cookies it had are refused now.
+    const stale = t.trpc({ cookies: { access_token: session.user.id } });
+    expect(await trpcFailure(stale.api.auth.me.query())).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
   it('session answers a visitor without cookies with 200 and no user; a stale cookie is 401 so the client refreshes', async () => {
-    const visitor = await t.call('GET', '/trpc/auth.session');
-    expect(visitor.statusCode).toBe(200);
-    expect(visitor.json().result.data).toEqual({ user: null });
+    expect(await t.trpc().api.auth.session.query()).toEqual({ user: null });
 
     const email = uniqueEmail();
     await t.signUpAndLogIn(email);
-    const login = await trpc('auth.logIn', { body: { email, password: STRONG_PASSWORD }, ip: uniqueIp() });
-    const cookies = Object.fromEntries(login.cookies.map((c) => [c.name, c.value]));
-    const signedIn = await t.call('GET', '/trpc/auth.session', { cookies });
-    expect(signedIn.json().result.data.user).toMatchObject({ email });
+    const tab = t.trpc({ ip: uniqueIp() });
+    await tab.api.auth.logIn.mutate({ email, password: STRONG_PASSWORD });
+    expect((await tab.api.auth.session.query()).user).toMatchObject({ email });
 
     // Only the refresh cookie left (the access cookie expired): refresh, don't report a visitor.
-    const stale = await t.call('GET', '/trpc/auth.session', { cookies: { refresh_token: cookies.refresh_token! } });
-    expect(stale.statusCode).toBe(401);
-    const revoked = await t.call('GET', '/trpc/auth.session', { cookies: { access_token: 'not-a-token' } });
-    expect(revoked.statusCode).toBe(401);
+    const refreshOnly = t.trpc({ cookies: { refresh_token: tab.cookies.refresh_token! } });
+    expect(await trpcFailure(refreshOnly.api.auth.session.query())).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    const garbage = t.trpc({ cookies: { access_token: 'not-a-token' } });
+    expect(await trpcFailure(garbage.api.auth.session.query())).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
   it('reports the same failures as REST, with matching codes and messages', async () => {
-    const invalid = await trpc('auth.signUp', { body: { email: 'x', password: STRONG_PASSWORD } });
-    expect(invalid.statusCode).toBe(422);
-    expect(invalid.json().error).toMatchObject({ message: 'Please enter a valid email address', data: { code: 'UNPROCESSABLE_CONTENT' } });
-    const wrong = await trpc('auth.logIn', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' } });
-    expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().error).toMatchObject({ message: 'Incorrect email or password', data: { code: 'UNAUTHORIZED' } });
+    const { api } = t.trpc();
+    expect(await trpcFailure(api.auth.signUp.mutate({ email: 'x', password: STRONG_PASSWORD }))).toEqual({
+      status: 422,
+      code: 'UNPROCESSABLE_CONTENT',
+      message: 'Please enter a valid email address',
+    });
+    expect(await trpcFailure(api.auth.logIn.mutate({ email: uniqueEmail(), password: 'Wrong-Pass-1' }))).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'Incorrect email or password',
+    });
+    expect(await trpcFailure(api.auth.me.query())).toEqual({ status: 401, code: 'UNAUTHORIZED', message: 'Not authenticated' });
+    // Over the wire, an error carries no stack or file names.
     const signedOut = await t.call('GET', '/trpc/auth.me');
-    expect(signedOut.json().error).toMatchObject({ message: 'Not authenticated', data: { code: 'UNAUTHORIZED' } });
     expect(JSON.stringify(signedOut.json())).not.toMatch(/stack|\.ts:/);
   });
 
   it('signUp, verifyEmail, forgotPassword, resetPassword, resendVerification and profile.update run the same services', async () => {
     const email = uniqueEmail();
-    const ip = uniqueIp();
-    expect((await trpc('auth.signUp', { body: { email, password: STRONG_PASSWORD }, ip })).json().result.data).toEqual({ message: MESSAGES.signupSuccess });
+    const { api } = t.trpc({ ip: uniqueIp() });
+    expect(await api.auth.signUp.mutate({ email, password: STRONG_PASSWORD })).toEqual({ message: MESSAGES.signupSuccess });
     const verifyMail = await t.mail.waitFor(email, /verify/i);
-    const token = new URL(verifyMail.link!).searchParams.get('token');
-    expect((await trpc('auth.verifyEmail', { body: { token } })).json().result.data).toEqual({ message: MESSAGES.emailVerified });
-    expect((await trpc('auth.resendVerification', { body: { email }, ip })).statusCode).toBe(200);
+    const token = new URL(verifyMail.link!).searchParams.get('token')!;
+    expect(await api.auth.verifyEmail.mutate({ token })).toEqual({ message: MESSAGES.emailVerified });
+    expect(await api.auth.resendVerification.mutate({ email })).toEqual({ message: MESSAGES.verificationSent });
     const before = t.mail.messages.length;
-    expect((await trpc('auth.forgotPassword', { body: { email, captcha_token: '' }, ip })).statusCode).toBe(200);
+    await api.auth.forgotPassword.mutate({ email, captcha_token: '' });
     const resetMail = await t.mail.waitFor(email, /reset/i, { after: before });
-    const resetToken = new URL(resetMail.link!).searchParams.get('token');
-    expect((await trpc('auth.resetPassword', { body: { token: resetToken, new_password: 'Trpc-Reset-Pass-1' } })).json().result.data).toEqual({ message: MESSAGES.passwordResetSuccess });
-    const login = await trpc('auth.logIn', { body: { email, password: 'Trpc-Reset-Pass-1' } });
-    const cookies = Object.fromEntries(login.cookies.map((c) => [c.name, c.value]));
-    const updated = await trpc('profile.update', { body: { first_name: 'T', last_name: 'R' }, cookies });
-    expect(updated.json().result.data).toMatchObject({ first_name: 'T', last_name: 'R', email });
-    const config = await t.call('GET', '/trpc/captcha.config');
-    expect(config.json().result.data).toEqual({ enabled: false, provider: 'none', site_key: '' });
+    const resetToken = new URL(resetMail.link!).searchParams.get('token')!;
+    expect(await api.auth.resetPassword.mutate({ token: resetToken, new_password: 'Trpc-Reset-Pass-1' })).toEqual({ message: MESSAGES.passwordResetSuccess });
+    await api.auth.logIn.mutate({ email, password: 'Trpc-Reset-Pass-1' });
+    expect(await api.profile.update.mutate({ first_name: 'T', last_name: 'R' })).toMatchObject({ first_name: 'T', last_name: 'R', email });
+    expect(await api.captcha.config.query()).toEqual({ enabled: false, provider: 'none', site_key: '' });
   });
 });
 

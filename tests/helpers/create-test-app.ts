@@ -10,6 +10,7 @@ import type { Clock } from '../../server/lib/clock.js';
 import type { LimitName, LimitRule } from '../../server/lib/rate-limit.js';
 import { generateSigningKeyPem, signingKeyFromPem } from '../../server/lib/signing-keys.js';
 import { SmtpCatcher } from './smtp-catcher.js';
+import { createTrpcTab, type TrpcTab, type TrpcTabOptions } from './trpc-client.js';
 import { createTestDatabase } from './test-database.js';
 
 export const APP_URL = 'http://app.test';
@@ -31,6 +32,8 @@ export interface TestApp {
   mail: SmtpCatcher;
   /** app.inject with a JSON body and a per-call client address (default 203.0.113.10). */
   call(method: InjectOptions['method'], url: string, options?: { body?: unknown; token?: string; ip?: string; headers?: Record<string, string>; cookies?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  /** A typed tRPC client (a browser tab keeping its cookies) over app.inject. */
+  trpc(options?: TrpcTabOptions): TrpcTab;
   /** Signs up, verifies through the mailed link, and logs in; returns the tokens. */
   signUpAndLogIn(email: string, options?: { password?: string; verify?: boolean; ip?: string; fingerprint?: string }): Promise<{ access_token: string; refresh_token: string; user: { id: string } }>;
   close(): Promise<void>;
@@ -124,6 +127,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dialect: database.dialect,
     mail,
     call,
+    trpc: (tabOptions) => createTrpcTab(app, tabOptions),
     signUpAndLogIn,
     async close() {
       await app.close();

@@ -1,78 +1,233 @@
-import type { FastifyInstance } from 'fastify';
 import {
   ChangePasswordInputSchema,
   EmailOnlyInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
+  LogInResponseSchema,
   RefreshInputSchema,
   ResetPasswordInputSchema,
   SignUpInputSchema,
+  TokenPairSchema,
   VerifyEmailInputSchema,
 } from '../../../shared/schemas/auth.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import { UserSchema } from '../../../shared/schemas/user.js';
 import { MESSAGES } from '../../../shared/messages.js';
-import type { Deps } from '../../deps.js';
-import { parseInput } from '../../lib/validate.js';
-import { clearAuthCookies, readAccessToken, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
-import { requestInfoOf } from '../../plugins/request-info.js';
-import { authenticateRequest } from '../../rest/authenticate.js';
+import { AppError } from '../../errors.js';
+import { EndUserHeadersSchema } from '../../openapi/schemas.js';
+import { clearAuthCookies, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
+import { readAccessToken } from '../../plugins/authenticate.js';
+import { defineRoute, type RouteDoc } from '../../rest/route.js';
 import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail } from './auth.service.js';
 
-/** REST consumers get the tokens in the body as well as in cookies. */
-export function authRestRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/auth/signup', async (request, reply) => {
-    const result = await signUp(deps, deps.platform, parseInput(SignUpInputSchema, request.body), requestInfoOf(request));
-    return reply.code(201).send(result);
-  });
-
-  app.post('/auth/login', async (request, reply) => {
-    const result = await logIn(deps, deps.platform, parseInput(LogInInputSchema, request.body), requestInfoOf(request));
-    setAuthCookies(reply, deps.config, result);
-    return result;
-  });
-
-  app.post('/auth/refresh', async (request, reply) => {
-    const info = requestInfoOf(request);
-    await deps.limiters.refreshPerIp.consume(info.ip);
-    const input = parseInput(RefreshInputSchema, request.body);
-    try {
-      const tokens = await refreshSession(deps, deps.platform, input.refresh_token ?? readRefreshCookie(request));
-      setAuthCookies(reply, deps.config, tokens);
-      return tokens;
-    } catch (error) {
-      clearAuthCookies(reply, deps.config);
-      throw error;
-    }
-  });
-
-  app.post('/auth/logout', async (request, reply) => {
-    const input = parseInput(RefreshInputSchema, request.body);
-    await endSession(deps, deps.platform, { accessToken: readAccessToken(request), refreshToken: input.refresh_token ?? readRefreshCookie(request) });
-    clearAuthCookies(reply, deps.config);
-    return { message: MESSAGES.loggedOut };
-  });
-
-  app.get('/auth/me', async (request, reply) => {
-    const auth = await authenticateRequest(deps, request);
-    reply.header('cache-control', 'no-store');
-    return toUser(auth.user);
-  });
-
-  app.post('/auth/verify-email', async (request) => verifyEmail(deps, deps.platform, parseInput(VerifyEmailInputSchema, request.body), requestInfoOf(request)));
-
-  app.post('/auth/resend-verification', async (request) =>
-    resendVerification(deps, deps.platform, parseInput(EmailOnlyInputSchema, request.body), requestInfoOf(request)),
-  );
-
-  app.post('/auth/forgot-password', async (request) =>
-    forgotPassword(deps, deps.platform, parseInput(ForgotPasswordInputSchema, request.body), requestInfoOf(request)),
-  );
-
-  app.post('/auth/reset-password', async (request) => resetPassword(deps, deps.platform, parseInput(ResetPasswordInputSchema, request.body)));
-
-  app.post('/auth/change-password', async (request) => {
-    const auth = await authenticateRequest(deps, request);
-    return changePassword(deps, auth, parseInput(ChangePasswordInputSchema, request.body));
-  });
+/** Where the account routes are mounted: the platform's developers, or (with an API key) a project's end users. */
+export interface AccountMount {
+  realm: 'platform' | 'project';
 }
+export const PLATFORM_ACCOUNTS: AccountMount = { realm: 'platform' };
+export const PROJECT_ACCOUNTS: AccountMount = { realm: 'project' };
+
+/**
+ * Sign-up, verification, sign-in, refresh, sign-out and password reset, one declaration for both
+ * realms. The platform is the browser's realm: tokens also travel in HttpOnly cookies, and signing
+ * out always succeeds so a stale tab can clear its cookies. A project's end users are reached by
+ * the developer's backend with X-API-Key; tokens travel in bodies and headers only.
+ */
+export function accountRoutes(mount: AccountMount) {
+  const platform = mount.realm === 'platform';
+  const prefix = platform ? '/api/v1' : '/public/api/v1';
+  const auth = platform ? 'none' : 'apiKey';
+  /** The same route documented for developers, or for a developer's backend acting for its end users. */
+  const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
+    platform ? forPlatform : { ...forProject, tag: 'Public API' };
+  const endUserHeaders = { headers: EndUserHeadersSchema };
+
+  return [
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/signup`,
+      auth,
+      body: SignUpInputSchema,
+      response: { 201: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'signUp',
+          tag: 'Auth',
+          summary: 'Create a developer account',
+          description: 'Mails a verification link. The answer is the same whether or not the address already has an account.',
+          responses: { 201: 'Account created (or already there); check the mailbox' },
+          errors: [429],
+        },
+        { operationId: 'publicSignUp', summary: 'Sign up an end user', ...endUserHeaders, errors: [429] },
+      ),
+      handler: ({ deps, caller, body }) => signUp(deps, caller.realm, body, caller.info),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/login`,
+      auth,
+      body: LogInInputSchema,
+      response: { 200: LogInResponseSchema },
+      doc: doc(
+        {
+          operationId: 'logIn',
+          tag: 'Auth',
+          summary: 'Sign in',
+          description: 'Answers the tokens in the body and also sets them as HttpOnly cookies.',
+          errors: [401, 403, 429],
+        },
+        { operationId: 'publicLogIn', summary: 'Sign in an end user', ...endUserHeaders, errors: [429] },
+      ),
+      async handler({ deps, caller, body, reply }) {
+        const result = await logIn(deps, caller.realm, body, caller.info);
+        if (platform) setAuthCookies(reply, deps.config, result);
+        return result;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/refresh`,
+      auth,
+      body: RefreshInputSchema,
+      response: { 200: TokenPairSchema },
+      doc: doc(
+        {
+          operationId: 'refreshTokens',
+          tag: 'Auth',
+          summary: 'Rotate the refresh token',
+          description: 'Takes the refresh token from the body, or else from its cookie. Each refresh token works once; presenting a spent one revokes the session.',
+          bodyOptional: true,
+          errors: [401, 429],
+        },
+        { operationId: 'publicRefreshTokens', summary: "Rotate an end user's refresh token", ...endUserHeaders, errors: [429] },
+      ),
+      async handler({ deps, caller, body, request, reply }) {
+        const token = body.refresh_token ?? (platform ? readRefreshCookie(request) : undefined);
+        try {
+          const tokens = await refreshSession(deps, caller.realm, token, caller.info);
+          if (platform) setAuthCookies(reply, deps.config, tokens);
+          return tokens;
+        } catch (error) {
+          if (platform) clearAuthCookies(reply, deps.config);
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/logout`,
+      auth: platform ? 'optionalBearer' : 'apiKeyAndOptionalBearer',
+      body: RefreshInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'logOut',
+          tag: 'Auth',
+          summary: 'Sign out',
+          description: 'Ends the session of the refresh token in the body (or cookie), or of the access token, and clears the cookies. Always succeeds.',
+          bodyOptional: true,
+        },
+        {
+          operationId: 'publicLogOut',
+          summary: "End an end user's session",
+          description: "Needs the end user's access token (Authorization: Bearer) or their refresh token in the body.",
+          bodyOptional: true,
+        },
+      ),
+      async handler({ deps, caller, body, request, reply }) {
+        const refreshToken = body.refresh_token ?? (platform ? readRefreshCookie(request) : undefined);
+        const accessToken = readAccessToken(request, caller.realm);
+        if (!platform && !accessToken && !refreshToken) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+        await endSession(deps, caller.realm, { accessToken, refreshToken });
+        if (platform) clearAuthCookies(reply, deps.config);
+        return { message: MESSAGES.loggedOut };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/verify-email`,
+      auth,
+      body: VerifyEmailInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        { operationId: 'verifyEmail', tag: 'Auth', summary: 'Verify the e-mail address with the mailed token', errors: [429] },
+        { operationId: 'publicVerifyEmail', summary: "Verify an end user's e-mail address", ...endUserHeaders, errors: [429] },
+      ),
+      handler: ({ deps, caller, body }) => verifyEmail(deps, caller.realm, body, caller.info),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/resend-verification`,
+      auth,
+      body: EmailOnlyInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'resendVerification',
+          tag: 'Auth',
+          summary: 'Mail the verification link again',
+          description: 'Same answer whether or not the address has an account.',
+          errors: [429],
+        },
+        { operationId: 'publicResendVerification', summary: 'Mail the verification link again', ...endUserHeaders, errors: [429] },
+      ),
+      handler: ({ deps, caller, body }) => resendVerification(deps, caller.realm, body, caller.info),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/forgot-password`,
+      auth,
+      body: ForgotPasswordInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'forgotPassword',
+          tag: 'Auth',
+          summary: 'Mail a password-reset link',
+          description: 'Same answer whether or not the address has an account. The link is valid for one hour, once.',
+          errors: [429],
+        },
+        { operationId: 'publicForgotPassword', summary: 'Mail an end user a password-reset link', ...endUserHeaders, errors: [429] },
+      ),
+      handler: ({ deps, caller, body }) => forgotPassword(deps, caller.realm, body, caller.info),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/reset-password`,
+      auth,
+      body: ResetPasswordInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        { operationId: 'resetPassword', tag: 'Auth', summary: 'Set a new password with the mailed token', description: 'Signs out every session of the account.' },
+        { operationId: 'publicResetPassword', summary: "Set an end user's new password with the mailed token" },
+      ),
+      handler: ({ deps, caller, body }) => resetPassword(deps, caller.realm, body),
+    }),
+  ];
+}
+
+/** The signed-in developer's own session and password (end users have /public/api/v1/profile). */
+export const platformAuthRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/auth/me',
+    auth: 'bearer',
+    response: { 200: UserSchema },
+    doc: { operationId: 'getMe', tag: 'Auth', summary: 'The signed-in developer' },
+    async handler({ caller, reply }) {
+      reply.header('cache-control', 'no-store');
+      return toUser(caller.session.user);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/auth/change-password',
+    auth: 'bearer',
+    body: ChangePasswordInputSchema,
+    response: { 200: MessageSchema },
+    doc: { operationId: 'changePassword', tag: 'Auth', summary: 'Change the password', description: 'Signs out the other sessions of the account.' },
+    handler: ({ deps, caller, body }) => changePassword(deps, caller.session, body),
+  }),
+];

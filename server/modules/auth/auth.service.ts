@@ -19,6 +19,8 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { isCommonPassword } from '../../lib/passwords.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { newSignInMail, passwordChangedMail, passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.js';
+import { withTransaction } from '../../db/transaction.js';
+import { recordLoginFailed, recordLoginSucceeded, recordSignup } from '../analytics/analytics.service.js';
 import { recordDeviceSeen } from '../devices/devices.repo.js';
 import { recordLoginAttempt, type FailureReason } from '../login-attempts/login-attempts.service.js';
 import { revokeSessionsByDeviceId, revokeSessionsByUserId } from '../sessions/sessions.repo.js';
@@ -113,7 +115,7 @@ export async function signUp(deps: Deps, realm: Realm, input: SignUpInput, reque
   const user = created ? await findUserById(deps.db, id) : await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && (created || user.is_verified === 0)) await sendVerification(deps, realm, user);
   else if (user) sendInBackground(deps, signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password')));
-  if (created) await deps.events.signup(realm);
+  if (created) await recordSignup(deps, realm);
   return { message: MESSAGES.signupSuccess };
 }
 
@@ -155,7 +157,7 @@ export async function logIn(deps: Deps, realm: Realm, input: LogInInput, request
   const attempt = { projectId: realm.projectId, email, deviceFingerprint: input.device_fingerprint, verdict };
   const fail = async (reason: FailureReason, userId: string | null, error: AppError): Promise<never> => {
     await recordLoginAttempt(deps, { ...attempt, userId, success: false, failureReason: reason }, request);
-    await deps.events.loginFailed(realm);
+    await recordLoginFailed(deps, realm);
     throw error;
   };
 
@@ -183,34 +185,35 @@ export async function logIn(deps: Deps, realm: Realm, input: LogInInput, request
   }
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
 
+  // Everything a sign-in writes commits together, or not at all.
   const now = isoNow(deps.clock);
-  let deviceId: string | null = null;
-  if (input.device_fingerprint) {
-    const { device, isNew } = await recordDeviceSeen(deps.db, {
-      id: newId(),
-      user_id: user.id,
-      fingerprint: input.device_fingerprint,
-      user_agent: request.userAgent,
-      ip: request.ip,
-      now,
-    });
-    if (device.is_blocked === 1) {
-      await revokeSessionsByDeviceId(deps.db, device.id, now, 'device_blocked');
-      return fail('device_blocked', user.id, new AppError('FORBIDDEN', DEVICE_BLOCKED));
-    }
-    deviceId = device.id;
-    // The first sign-in of an account is not news; a later one from an unseen device is.
-    if (isNew && user.last_login && user.login_notifications === 1) {
-      sendInBackground(deps, newSignInMail(user.email, { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: verdict.country_code ?? 'Unknown', time: now }));
-    }
+  const signIn = await withTransaction(deps, async (tx) => {
+    const seen = input.device_fingerprint
+      ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint: input.device_fingerprint, user_agent: request.userAgent, ip: request.ip, now })
+      : null;
+    if (seen?.device.is_blocked === 1) return { blocked: true, deviceId: seen.device.id } as const;
+    const { tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request);
+    const signedIn = (await updateUser(tx.db, user.id, { last_login: now }))!;
+    await recordLoginAttempt(tx, { ...attempt, userId: user.id, success: true, failureReason: null }, request);
+    await recordLoginSucceeded(tx, realm, user.id);
+    return { blocked: false, tokens, signedIn, newDevice: seen?.isNew === true } as const;
+  });
+  if (signIn.blocked) {
+    await revokeSessionsByDeviceId(deps.db, signIn.deviceId, now, 'device_blocked');
+    return fail('device_blocked', user.id, new AppError('FORBIDDEN', DEVICE_BLOCKED));
   }
 
-  const { tokens } = await startSession(deps, realm, user.id, deviceId, request);
-  const signedIn = (await updateUser(deps.db, user.id, { last_login: now }))!;
-  await recordLoginAttempt(deps, { ...attempt, userId: user.id, success: true, failureReason: null }, request);
-  await deps.events.loginSucceeded(realm, user.id);
   await deps.limiters.loginPerAccount.reset(accountKey);
-  return { ...tokens, user: toUser(signedIn) };
+  // The first sign-in of an account is not news; a later one from an unseen device is.
+  if (signIn.newDevice && user.last_login && user.login_notifications === 1) {
+    sendInBackground(deps, newSignInMail(user.email, { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: verdict.country_code ?? 'Unknown', time: now }));
+  }
+  return { ...signIn.tokens, user: toUser(signIn.signedIn) };
+}
+
+/** An admin's (or project owner's) unlock: the account's failed-sign-in budget starts afresh. */
+export async function clearSignInFailures(deps: Deps, realm: Pick<Realm, 'projectId'>, email: string): Promise<void> {
+  await deps.limiters.loginPerAccount.reset(realmKey(realm, normalizeEmail(email)));
 }
 
 /** Same answer for unknown addresses; a reset link is valid for one hour and works once. */
@@ -236,14 +239,17 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   rejectCommonPassword(input.new_password);
 
   const passwordHash = await deps.passwords.hash(input.new_password);
-  if (!(await consumeOneTimeToken(deps.db, token.id, isoNow(deps.clock)))) {
-    throw new AppError('BAD_REQUEST', 'This reset link has already been used');
-  }
-  // The mailed link proves the address, so a reset also verifies it.
-  const user = await updateUser(deps.db, token.user_id, { password_hash: passwordHash, is_verified: 1, updated_at: now });
-  await revokeSessionsByUserId(deps.db, token.user_id, now, 'password_reset');
+  const user = await withTransaction(deps, async (tx) => {
+    if (!(await consumeOneTimeToken(tx.db, token.id, isoNow(tx.clock)))) {
+      throw new AppError('BAD_REQUEST', 'This reset link has already been used');
+    }
+    // The mailed link proves the address, so a reset also verifies it.
+    const updated = await updateUser(tx.db, token.user_id, { password_hash: passwordHash, is_verified: 1, updated_at: now });
+    await revokeSessionsByUserId(tx.db, token.user_id, now, 'password_reset');
+    return updated;
+  });
   if (user) {
-    await deps.limiters.loginPerAccount.reset(realmKey(realm, user.email));
+    await clearSignInFailures(deps, realm, user.email);
     sendInBackground(deps, passwordChangedMail(user.email));
   }
   return { message: MESSAGES.passwordResetSuccess };
@@ -259,9 +265,12 @@ export async function changePassword(
     throw new AppError('BAD_REQUEST', 'Current password is incorrect');
   }
   rejectCommonPassword(input.new_password);
+  const passwordHash = await deps.passwords.hash(input.new_password);
   const now = isoNow(deps.clock);
-  await updateUser(deps.db, auth.user.id, { password_hash: await deps.passwords.hash(input.new_password), updated_at: now });
-  await revokeSessionsByUserId(deps.db, auth.user.id, now, 'password_changed', auth.sessionId);
+  await withTransaction(deps, async (tx) => {
+    await updateUser(tx.db, auth.user.id, { password_hash: passwordHash, updated_at: now });
+    await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
+  });
   sendInBackground(deps, passwordChangedMail(auth.user.email));
   return { message: MESSAGES.passwordChanged };
 }

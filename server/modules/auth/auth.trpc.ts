@@ -3,7 +3,6 @@ import {
   BrowserSessionSchema,
   ChangePasswordInputSchema,
   CurrentSessionSchema,
-  DeleteAccountInputSchema,
   EmailOnlyInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
@@ -17,10 +16,10 @@ import { MESSAGES } from '../../../shared/messages.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
-import { clearAuthCookies, readAccessToken, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
+import { clearAuthCookies, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
+import { authenticateRequest, readAccessToken } from '../../plugins/authenticate.js';
 import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
-import { authenticate, endSession, refreshSession } from '../sessions/sessions.service.js';
-import { deleteAccount } from '../profile/profile.service.js';
+import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail } from './auth.service.js';
 
@@ -38,9 +37,8 @@ export const authRouter = router({
   }),
 
   refresh: publicProcedure.input(inputParser(RefreshInputSchema.optional())).output(RefreshedSessionSchema).mutation(async ({ ctx, input }) => {
-    await ctx.deps.limiters.refreshPerIp.consume(ctx.request.ip);
     try {
-      const tokens = await refreshSession(ctx.deps, ctx.deps.platform, input?.refresh_token ?? readRefreshCookie(ctx.req));
+      const tokens = await refreshSession(ctx.deps, ctx.deps.platform, input?.refresh_token ?? readRefreshCookie(ctx.req), ctx.request);
       setAuthCookies(ctx.res, ctx.deps.config, tokens);
       return { expires_in: tokens.expires_in };
     } catch (error) {
@@ -50,7 +48,7 @@ export const authRouter = router({
   }),
 
   logOut: publicProcedure.input(z.unknown().optional()).output(MessageSchema).mutation(async ({ ctx }) => {
-    await endSession(ctx.deps, ctx.deps.platform, { accessToken: readAccessToken(ctx.req), refreshToken: readRefreshCookie(ctx.req) });
+    await endSession(ctx.deps, ctx.deps.platform, { accessToken: readAccessToken(ctx.req, ctx.deps.platform), refreshToken: readRefreshCookie(ctx.req) });
     clearAuthCookies(ctx.res, ctx.deps.config);
     return { message: MESSAGES.loggedOut };
   }),
@@ -62,8 +60,8 @@ export const authRouter = router({
    * error; with a cookie that no longer works it is UNAUTHORIZED, so the client refreshes once.
    */
   session: publicProcedure.output(CurrentSessionSchema).query(async ({ ctx }) => {
-    if (!readAccessToken(ctx.req) && !readRefreshCookie(ctx.req)) return { user: null };
-    const auth = await authenticate(ctx.deps, ctx.deps.platform, readAccessToken(ctx.req));
+    if (!readAccessToken(ctx.req, ctx.deps.platform) && !readRefreshCookie(ctx.req)) return { user: null };
+    const auth = await authenticateRequest(ctx.deps, ctx.deps.platform, ctx.req);
     return { user: toUser(auth.user) };
   }),
 
@@ -86,12 +84,6 @@ export const authRouter = router({
     .input(inputParser(ResetPasswordInputSchema))
     .output(MessageSchema)
     .mutation(({ ctx, input }) => resetPassword(ctx.deps, ctx.deps.platform, input)),
-
-  deleteAccount: authedProcedure.input(inputParser(DeleteAccountInputSchema)).output(MessageSchema).mutation(async ({ ctx }) => {
-    const result = await deleteAccount(ctx.deps, ctx.auth.user);
-    clearAuthCookies(ctx.res, ctx.deps.config);
-    return result;
-  }),
 
   changePassword: authedProcedure
     .input(inputParser(ChangePasswordInputSchema))

@@ -1,16 +1,37 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../deps.js';
+import type { z } from 'zod';
+import { CaptchaConfigSchema } from '../../../shared/schemas/auth.js';
 import { AppError } from '../../errors.js';
-import { requestInfoOf } from '../../plugins/request-info.js';
+import { AltchaChallengeSchema } from '../../openapi/schemas.js';
+import { defineRoute } from '../../rest/route.js';
 
-export function captchaRestRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/captcha/config', async () => deps.captcha.config());
-
+export const captchaRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/captcha/config',
+    auth: 'none',
+    response: { 200: CaptchaConfigSchema },
+    doc: { operationId: 'getCaptchaConfig', tag: 'Captcha', summary: 'Which captcha the forms must show' },
+    handler: async ({ deps }) => deps.captcha.config(),
+  }),
   /** ALTCHA's proof-of-work challenge; only served when that provider is configured. */
-  app.get('/captcha/challenge', async (request, reply) => {
-    if (!deps.captcha.createChallenge) throw new AppError('NOT_FOUND', 'The configured captcha provider has no challenge endpoint');
-    await deps.limiters.captchaChallengePerIp.consume(requestInfoOf(request).ip);
-    reply.header('cache-control', 'no-store');
-    return deps.captcha.createChallenge();
-  });
-}
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/captcha/challenge',
+    auth: 'none',
+    response: { 200: AltchaChallengeSchema },
+    doc: {
+      operationId: 'getCaptchaChallenge',
+      tag: 'Captcha',
+      summary: 'A fresh ALTCHA proof-of-work challenge',
+      description: 'Only when the provider is `altcha`; 404 otherwise. Never cached.',
+      errors: [404, 429],
+    },
+    async handler({ deps, caller, reply }) {
+      if (!deps.captcha.createChallenge) throw new AppError('NOT_FOUND', 'The configured captcha provider has no challenge endpoint');
+      await deps.limiters.captchaChallengePerIp.consume(caller.info.ip);
+      reply.header('cache-control', 'no-store');
+      // altcha-lib's Challenge type has no index signature; the schema lets its extra fields through.
+      return deps.captcha.createChallenge() as Promise<z.input<typeof AltchaChallengeSchema>>;
+    },
+  }),
+];

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
+import { pingDatabase } from '../../db/connect.js';
 
 export interface Health {
   status: 'ok' | 'degraded';
@@ -8,10 +8,10 @@ export interface Health {
   uptime_s: number;
 }
 
-export async function checkHealth(deps: Deps, version: string, startedAt: Date): Promise<Health> {
+export async function checkHealth(deps: Pick<Deps, 'db' | 'logger' | 'clock' | 'version' | 'startedAt'>): Promise<Health> {
   let database: Health['database'] = 'ok';
   try {
-    await sql`select 1`.execute(deps.db);
+    await pingDatabase(deps.db);
   } catch (error) {
     deps.logger.error({ err: error }, 'health check: database unavailable');
     database = 'unavailable';
@@ -19,7 +19,7 @@ export async function checkHealth(deps: Deps, version: string, startedAt: Date):
   return {
     status: database === 'ok' ? 'ok' : 'degraded',
     database,
-    version,
-    uptime_s: Math.floor((deps.clock.now().getTime() - startedAt.getTime()) / 1000),
+    version: deps.version,
+    uptime_s: Math.floor((deps.clock.now().getTime() - deps.startedAt.getTime()) / 1000),
   };
 }

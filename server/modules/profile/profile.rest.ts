@@ -1,22 +1,43 @@
-import type { FastifyInstance } from 'fastify';
 import { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import { UserSchema } from '../../../shared/schemas/user.js';
 import { clearAuthCookies } from '../../plugins/auth-cookies.js';
-import type { Deps } from '../../deps.js';
-import { parseInput } from '../../lib/validate.js';
-import { authenticateRequest } from '../../rest/authenticate.js';
+import { defineRoute } from '../../rest/route.js';
 import { deleteAccount, updateProfile } from './profile.service.js';
 
-export function profileRestRoutes(app: FastifyInstance, deps: Deps): void {
-  app.patch('/auth/profile', async (request) => {
-    const auth = await authenticateRequest(deps, request);
-    return updateProfile(deps, auth.user, parseInput(UpdateProfileInputSchema, request.body));
-  });
-
-  app.post('/auth/delete-account', async (request, reply) => {
-    const auth = await authenticateRequest(deps, request);
-    parseInput(DeleteAccountInputSchema, request.body);
-    const result = await deleteAccount(deps, auth.user);
-    clearAuthCookies(reply, deps.config);
-    return result;
-  });
-}
+export const profileRoutes = [
+  defineRoute({
+    method: 'PATCH',
+    url: '/api/v1/auth/profile',
+    auth: 'bearer',
+    body: UpdateProfileInputSchema,
+    response: { 200: UserSchema },
+    doc: {
+      operationId: 'updateProfile',
+      tag: 'Profile',
+      summary: 'Update names and the login-notification preference',
+      description: 'Fields left out stay as they are.',
+      errors: [404],
+    },
+    handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/auth/delete-account',
+    auth: 'bearer',
+    body: DeleteAccountInputSchema,
+    response: { 200: MessageSchema },
+    doc: {
+      operationId: 'deleteAccount',
+      tag: 'Profile',
+      summary: 'Delete the account',
+      description: 'Deletes the account and its sessions and clears the cookies.',
+      errors: [404],
+    },
+    async handler({ deps, caller, reply }) {
+      const result = await deleteAccount(deps, caller.session.user);
+      clearAuthCookies(reply, deps.config);
+      return result;
+    },
+  }),
+];

@@ -5,7 +5,8 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import { signingKeyFromPem } from '../../lib/signing-keys.js';
-import type { Realm } from '../realms/realm.js';
+import { recordApiRequest } from '../analytics/analytics.service.js';
+import type { ProjectRealms, Realm } from '../realms/realm.js';
 import { createAccessTokens, type AccessTokens } from '../sessions/access-tokens.js';
 import { findLiveApiKeyWithProject, findProjectByKey, touchApiKey } from './projects.repo.js';
 
@@ -16,7 +17,7 @@ export const INVALID_API_KEY = 'Invalid API key';
  * audience <project_key>), so they are refused by other projects and by the platform. Unsealing
  * the key is done once per project and kept.
  */
-export function createProjectRealms(deps: Omit<Deps, 'projectRealms'>) {
+export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox'>): ProjectRealms {
   const signers = new LRUCache<string, AccessTokens>({ max: 1000 });
 
   const signerFor = (project: ProjectRow): AccessTokens => {
@@ -43,24 +44,21 @@ export function createProjectRealms(deps: Omit<Deps, 'projectRealms'>) {
   return {
     realmOf,
 
-    /** Resolves X-API-Key to its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
-    async authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }> {
+    async authenticateApiKey(apiKey) {
       if (!apiKey || apiKey.length > 200) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
       const found = await findLiveApiKeyWithProject(deps.db, sha256(apiKey));
       if (!found) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
       const { api_key_id: apiKeyId, ...project } = found;
       if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
       await touchApiKey(deps.db, apiKeyId, isoNow(deps.clock));
-      await deps.events.apiRequest(project.id, apiKeyId);
+      await recordApiRequest(deps, project.id, apiKeyId);
       return { realm: realmOf(project), project, apiKeyId };
     },
 
-    async jwks(projectKey: string): Promise<{ keys: object[] }> {
+    async jwks(projectKey) {
       const project = await findProjectByKey(deps.db, projectKey);
       if (!project) throw new AppError('NOT_FOUND', 'Project not found');
       return signerFor(project).jwks();
     },
   };
 }
-
-export type ProjectRealms = ReturnType<typeof createProjectRealms>;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { ApiKeysTable, ProjectRow, ProjectsTable } from '../../db/schema.js';
 
 export async function insertProject(db: Db, project: ProjectsTable): Promise<void> {
@@ -49,9 +50,13 @@ export async function updateProject(db: Db, id: string, changes: Partial<Project
   await db.updateTable('projects').set(changes).where('id', '=', id).execute();
 }
 
+export async function listProjectIdsByOwner(db: Db, ownerId: string): Promise<string[]> {
+  return (await db.selectFrom('projects').select('id').where('owner_id', '=', ownerId).execute()).map((row) => row.id);
+}
+
 /** End users carry no foreign key to their project, so they are removed here, in the same transaction. */
 export async function deleteProjectCascade(db: Db, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.deleteFrom('login_attempts').where('project_id', '=', id).execute();
     await trx.deleteFrom('users').where('project_id', '=', id).execute();
     await trx.deleteFrom('projects').where('id', '=', id).execute();

@@ -1,67 +1,131 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IdParamSchema, PageQuerySchema } from '../../../shared/schemas/admin.js';
-import { AnalyticsQuerySchema, CreateApiKeyInputSchema, CreateProjectInputSchema, UpdateProjectInputSchema } from '../../../shared/schemas/projects.js';
-import type { Deps } from '../../deps.js';
-import { parseInput } from '../../lib/validate.js';
-import { authenticateRequest } from '../../rest/authenticate.js';
-import * as monitor from '../admin/admin.service.js';
+import { z } from 'zod';
+import { IdParamSchema } from '../../../shared/schemas/admin.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import {
+  AnalyticsQuerySchema,
+  AnalyticsSchema,
+  ApiKeySchema,
+  CreateApiKeyInputSchema,
+  CreatedApiKeySchema,
+  CreateProjectInputSchema,
+  DashboardStatsSchema,
+  ProjectSchema,
+  UpdateProjectInputSchema,
+} from '../../../shared/schemas/projects.js';
+import { ApiKeyListSchema, ProjectListSchema } from '../../openapi/schemas.js';
+import { defineRoute } from '../../rest/route.js';
 import * as projects from './projects.service.js';
 
-type Params = { id: string; key_id?: string; user_id?: string; device_id?: string; session_id?: string };
+const Id = IdParamSchema.shape.id;
+const ProjectParams = z.object({ id: Id });
 
-/** The developer's own projects, keys, dashboard and per-project monitoring; Bearer token of the developer. */
-export function projectsRestRoutes(app: FastifyInstance, deps: Deps): void {
-  const owner = async (request: FastifyRequest) => (await authenticateRequest(deps, request)).user;
-  const param = (request: FastifyRequest, name: keyof Params) => parseInput(IdParamSchema, { id: (request.params as Params)[name] }).id;
-  const page = (request: FastifyRequest) => parseInput(PageQuerySchema, request.query);
-  /** Confirms ownership and gives the monitoring scope of one project's end users. */
-  const scope = async (request: FastifyRequest) => {
-    const project = await projects.requireOwnedProject(deps, await owner(request), param(request, 'id'));
-    return { projectId: project.id };
-  };
-
-  app.get('/dashboard/stats', async (request) => projects.getDashboardStats(deps, await owner(request)));
-
-  app.get('/projects', async (request) => ({ projects: await projects.listProjects(deps, await owner(request)) }));
-  app.post('/projects', async (request, reply) => {
-    const user = await owner(request);
-    return reply.code(201).send(await projects.createProject(deps, user, parseInput(CreateProjectInputSchema, request.body)));
-  });
-  app.get('/projects/:id', async (request) => projects.getProject(deps, await owner(request), param(request, 'id')));
-  app.patch('/projects/:id', async (request) => {
-    const user = await owner(request);
-    return projects.updateProject(deps, user, param(request, 'id'), parseInput(UpdateProjectInputSchema, request.body));
-  });
-  app.delete('/projects/:id', async (request) => projects.deleteProject(deps, await owner(request), param(request, 'id')));
-
-  app.get('/projects/:id/api-keys', async (request) => ({ api_keys: await projects.listProjectApiKeys(deps, await owner(request), param(request, 'id')) }));
-  app.post('/projects/:id/api-keys', async (request, reply) => {
-    const user = await owner(request);
-    const created = await projects.createApiKey(deps, user, param(request, 'id'), parseInput(CreateApiKeyInputSchema, request.body));
-    return reply.code(201).header('cache-control', 'no-store').send(created);
-  });
-  app.delete('/projects/:id/api-keys/:key_id', async (request) =>
-    projects.revokeProjectApiKey(deps, await owner(request), param(request, 'id'), param(request, 'key_id')),
-  );
-
-  app.get('/projects/:id/analytics', async (request) => {
-    const user = await owner(request);
-    return projects.getAnalytics(deps, user, param(request, 'id'), parseInput(AnalyticsQuerySchema, request.query).days);
-  });
-
-  // The admin area's views and actions, over this project's end users only.
-  app.get('/projects/:id/stats', async (request) => monitor.getStats(deps, await scope(request)));
-  app.get('/projects/:id/users', async (request) => monitor.getUsers(deps, await scope(request), page(request)));
-  app.get('/projects/:id/users/:user_id', async (request) => monitor.getUserDetail(deps, await scope(request), param(request, 'user_id')));
-  app.patch('/projects/:id/users/:user_id/toggle-active', async (request) => {
-    const s = await scope(request);
-    return monitor.toggleUserActive(deps, s, await owner(request), param(request, 'user_id'));
-  });
-  app.post('/projects/:id/users/:user_id/unlock', async (request) => monitor.unlockUser(deps, await scope(request), param(request, 'user_id')));
-  app.get('/projects/:id/login-attempts', async (request) => monitor.getLoginAttempts(deps, await scope(request), page(request)));
-  app.get('/projects/:id/devices', async (request) => monitor.getDevices(deps, await scope(request), page(request)));
-  app.patch('/projects/:id/devices/:device_id/toggle-block', async (request) => monitor.toggleDeviceBlock(deps, await scope(request), param(request, 'device_id')));
-  app.patch('/projects/:id/devices/:device_id/toggle-trust', async (request) => monitor.toggleDeviceTrust(deps, await scope(request), param(request, 'device_id')));
-  app.get('/projects/:id/sessions', async (request) => monitor.getSessions(deps, await scope(request), page(request)));
-  app.delete('/projects/:id/sessions/:session_id', async (request) => monitor.revokeSessionById(deps, await scope(request), param(request, 'session_id')));
-}
+/** The developer's own projects, keys, dashboard and analytics; Bearer token of the developer. Ownership is checked by each service. */
+export const projectsRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/dashboard/stats',
+    auth: 'bearer',
+    response: { 200: DashboardStatsSchema },
+    doc: { operationId: 'getDashboardStats', tag: 'Projects', summary: "Counts over the developer's projects" },
+    handler: ({ deps, caller }) => projects.getDashboardStats(deps, caller.session.user),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects',
+    auth: 'bearer',
+    response: { 200: ProjectListSchema },
+    doc: { operationId: 'listProjects', tag: 'Projects', summary: "The developer's projects" },
+    handler: async ({ deps, caller }) => ({ projects: await projects.listProjects(deps, caller.session.user) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects',
+    auth: 'bearer',
+    body: CreateProjectInputSchema,
+    response: { 201: ProjectSchema },
+    doc: {
+      operationId: 'createProject',
+      tag: 'Projects',
+      summary: 'Create a project',
+      description: 'Needs a verified e-mail address (403); 409 past the per-account project limit.',
+      errors: [409],
+    },
+    handler: ({ deps, caller, body }) => projects.createProject(deps, caller.session.user, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:id',
+    auth: 'bearer',
+    params: ProjectParams,
+    response: { 200: ProjectSchema },
+    doc: { operationId: 'getProject', tag: 'Projects', summary: 'One project', errors: [404] },
+    handler: ({ deps, caller, params }) => projects.getProject(deps, caller.session.user, params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    url: '/api/v1/projects/:id',
+    auth: 'bearer',
+    params: ProjectParams,
+    body: UpdateProjectInputSchema,
+    response: { 200: ProjectSchema },
+    doc: { operationId: 'updateProject', tag: 'Projects', summary: 'Update a project', description: 'Fields left out stay as they are.', errors: [404] },
+    handler: ({ deps, caller, params, body }) => projects.updateProject(deps, caller.session.user, params.id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/v1/projects/:id',
+    auth: 'bearer',
+    params: ProjectParams,
+    response: { 200: MessageSchema },
+    doc: { operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project with its keys and end users', errors: [404] },
+    handler: ({ deps, caller, params }) => projects.deleteProject(deps, caller.session.user, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:id/api-keys',
+    auth: 'bearer',
+    params: ProjectParams,
+    response: { 200: ApiKeyListSchema },
+    doc: { operationId: 'listApiKeys', tag: 'Projects', summary: "A project's API keys (never their secrets)", errors: [404] },
+    handler: async ({ deps, caller, params }) => ({ api_keys: await projects.listProjectApiKeys(deps, caller.session.user, params.id) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:id/api-keys',
+    auth: 'bearer',
+    params: ProjectParams,
+    body: CreateApiKeyInputSchema,
+    response: { 201: CreatedApiKeySchema },
+    doc: {
+      operationId: 'createApiKey',
+      tag: 'Projects',
+      summary: 'Create an API key',
+      description: 'The secret is in this answer only, never again. Needs a verified e-mail address (403); 409 past the per-project key limit.',
+      errors: [404, 409],
+    },
+    async handler({ deps, caller, params, body, reply }) {
+      const created = await projects.createApiKey(deps, caller.session.user, params.id, body);
+      reply.header('cache-control', 'no-store');
+      return created;
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/v1/projects/:id/api-keys/:key_id',
+    auth: 'bearer',
+    params: z.object({ id: Id, key_id: Id }),
+    response: { 200: ApiKeySchema },
+    doc: { operationId: 'revokeApiKey', tag: 'Projects', summary: 'Revoke an API key', errors: [404] },
+    handler: ({ deps, caller, params }) => projects.revokeProjectApiKey(deps, caller.session.user, params.id, params.key_id),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:id/analytics',
+    auth: 'bearer',
+    params: ProjectParams,
+    query: AnalyticsQuerySchema,
+    response: { 200: AnalyticsSchema },
+    doc: { operationId: 'getProjectAnalytics', tag: 'Projects', summary: 'Daily sign-ups, logins and API requests', errors: [404] },
+    handler: ({ deps, caller, params, query }) => projects.getAnalytics(deps, caller.session.user, params.id, query.days),
+  }),
+];

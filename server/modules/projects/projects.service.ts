@@ -14,7 +14,8 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { generateSigningKeyPem } from '../../lib/signing-keys.js';
-import { utcDay } from '../analytics/events.js';
+import { lastDays, utcDay } from '../analytics/analytics.service.js';
+import type { MonitorScope } from '../realms/realm.js';
 import {
   countActiveUsersSince,
   countProjectsByOwner,
@@ -25,6 +26,7 @@ import {
   insertApiKey,
   insertProject,
   listApiKeys,
+  listProjectIdsByOwner,
   listProjectsByOwner,
   ownerTotals,
   revokeApiKey,
@@ -78,6 +80,11 @@ export async function requireOwnedProject(deps: Deps, owner: UserRow, id: string
   return project;
 }
 
+/** The monitoring scope of one of the owner's projects: its end users. */
+export async function projectScopeOf(deps: Deps, owner: UserRow, projectId: string): Promise<MonitorScope> {
+  return { projectId: (await requireOwnedProject(deps, owner, projectId)).id };
+}
+
 export async function listProjects(deps: Deps, owner: UserRow): Promise<Project[]> {
   return (await listProjectsByOwner(deps.db, owner.id)).map(toProject);
 }
@@ -127,6 +134,11 @@ export async function deleteProject(deps: Deps, owner: UserRow, id: string): Pro
   return { message: 'Project deleted successfully' };
 }
 
+/** For account deletion: every project of the owner goes, with everything in it (joins the caller's transaction). */
+export async function deleteProjectsOwnedBy(deps: Deps, ownerId: string): Promise<void> {
+  for (const id of await listProjectIdsByOwner(deps.db, ownerId)) await deleteProjectCascade(deps.db, id);
+}
+
 export async function listProjectApiKeys(deps: Deps, owner: UserRow, projectId: string): Promise<ApiKey[]> {
   await requireOwnedProject(deps, owner, projectId);
   return (await listApiKeys(deps.db, projectId, utcDay(deps.clock.now()))).map(toApiKey);
@@ -167,11 +179,6 @@ export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId:
   if (!key) throw new AppError('NOT_FOUND', 'API key not found');
   await revokeApiKey(deps.db, projectId, keyId, isoNow(deps.clock));
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);
-}
-
-/** The last `count` UTC days, oldest first, ending today. */
-function lastDays(now: Date, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => utcDay(new Date(now.getTime() - (count - 1 - i) * 86_400_000)));
 }
 
 export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<DashboardStats> {

@@ -1,3 +1,4 @@
+import type { ProjectRow } from '../../db/schema.js';
 import type { AccessTokens } from '../sessions/access-tokens.js';
 
 /**
@@ -10,6 +11,19 @@ export interface Realm {
   accessTokens: AccessTokens;
   /** Base of the links in this realm's mails: APP_URL, or the project's website_url. */
   linkBase: string;
+}
+
+/** Monitoring works over one realm's accounts: the platform's (projectId null) or one project's end users. */
+export type MonitorScope = Pick<Realm, 'projectId'>;
+
+export const PLATFORM_SCOPE: MonitorScope = Object.freeze({ projectId: null });
+
+/** Each project's end users as realms, resolved from an API key (implemented in modules/projects/project-realms.ts). */
+export interface ProjectRealms {
+  realmOf(project: ProjectRow): Realm;
+  /** X-API-Key → its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
+  authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }>;
+  jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
 }
 
 /** Keys rate limits and throttles per realm, so one project's traffic never locks out another's users. */

@@ -16,7 +16,7 @@ export interface AccessTokens {
   issue(claims: { sub: string; sid: string }): { token: string; expiresIn: number };
   /** Checks signature, issuer, audience and expiry; null when any fails. */
   verify(token: string): AccessClaims | null;
-  jwks(): { keys: object[] };
+  jwks(): { keys: SigningKey['publicJwk'][] };
 }
 
 export const PLATFORM_AUDIENCE = 'authplatform';

@@ -1,12 +1,13 @@
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
 
 export async function insertSessionWithRefreshToken(
   db: Db,
   session: { id: string; user_id: string; device_id: string | null; ip_address: string | null; user_agent: string | null; created_at: string; expires_at: string },
   refreshTokenHash: string,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto('sessions')
       .values({ ...session, last_used_at: session.created_at, revoked_at: null, revoked_reason: null })
@@ -74,7 +75,7 @@ export async function rotateRefreshToken(
   db: Db,
   rotation: { oldHash: string; newHash: string; sessionId: string; now: string; expiresAt: string },
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const spent = await trx
       .updateTable('refresh_tokens')
       .set({ used_at: rotation.now })

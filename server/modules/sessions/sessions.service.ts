@@ -4,12 +4,15 @@ import { AppError } from '../../errors.js';
 import { isoIn, isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import type { Realm } from '../realms/realm.js';
+import { recordRefresh } from '../analytics/analytics.service.js';
+import { realmKey, type Realm } from '../realms/realm.js';
 import {
   findLiveSessionWithUser,
   findRefreshToken,
   insertSessionWithRefreshToken,
   revokeSession,
+  revokeSessionsByDeviceId,
+  revokeSessionsByUserId,
   rotateRefreshToken,
 } from './sessions.repo.js';
 
@@ -64,8 +67,10 @@ function issueTokens(realm: Realm, userId: string, sessionId: string, refreshTok
 /**
  * Exchanges a refresh token for a new pair. Each token works once: presenting a spent one means
  * it was stolen or replayed, so the whole session (every token of the family) is revoked.
+ * Refreshes are limited per client address within the realm.
  */
-export async function refreshSession(deps: Deps, realm: Realm, refreshToken: string | undefined): Promise<IssuedTokens> {
+export async function refreshSession(deps: Deps, realm: Realm, refreshToken: string | undefined, request: RequestInfo): Promise<IssuedTokens> {
+  await deps.limiters.refreshPerIp.consume(realmKey(realm, request.ip));
   if (!refreshToken) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
   const oldHash = sha256(refreshToken);
   const found = await findRefreshToken(deps.db, oldHash);
@@ -87,7 +92,7 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
     expiresAt: isoIn(deps.clock, deps.config.refreshTokenTtlS),
   });
   if (!rotated) return revokeForReuse(deps, found.session_id, now);
-  await deps.events.refreshed(realm);
+  await recordRefresh(deps, realm);
   return issueTokens(realm, found.user_id, found.session_id, nextToken);
 }
 
@@ -121,4 +126,18 @@ export async function endSession(deps: Deps, realm: Realm, tokens: { accessToken
     const found = await findRefreshToken(deps.db, sha256(tokens.refreshToken));
     if (found && found.project_id === realm.projectId) await revokeSession(deps.db, found.session_id, now, 'logout');
   }
+}
+
+/** Ends one session now: its refresh token stops working and its access token is refused on the next request. */
+export async function revokeOneSession(deps: Deps, sessionId: string, reason: string): Promise<boolean> {
+  return revokeSession(deps.db, sessionId, isoNow(deps.clock), reason);
+}
+
+/** Ends every live session of an account, but `exceptSessionId` (the caller's own). */
+export async function revokeAllSessionsOfUser(deps: Deps, userId: string, reason: string, exceptSessionId?: string): Promise<number> {
+  return revokeSessionsByUserId(deps.db, userId, isoNow(deps.clock), reason, exceptSessionId);
+}
+
+export async function revokeAllSessionsOfDevice(deps: Deps, deviceId: string, reason: string): Promise<number> {
+  return revokeSessionsByDeviceId(deps.db, deviceId, isoNow(deps.clock), reason);
 }

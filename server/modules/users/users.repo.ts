@@ -45,3 +45,23 @@ export async function promoteUsersByEmail(db: Db, emails: readonly string[]): Pr
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+export async function setPlatformRoleByEmail(db: Db, email: string, role: UserRow['role'], now: string): Promise<UserRow | undefined> {
+  const result = await db
+    .updateTable('users')
+    .set({ role, updated_at: now })
+    .where('email', '=', normalizeEmail(email))
+    .where('project_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 0 ? undefined : findUserByEmail(db, null, email);
+}
+
+export async function listPlatformAdmins(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().where('role', '=', 'admin').where('project_id', 'is', null).orderBy('email').execute();
+}
+
+/** The account and its login history; sessions, devices and tokens go with it by foreign key. */
+export async function deleteUserAndHistory(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('login_attempts').where('user_id', '=', userId).execute();
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}

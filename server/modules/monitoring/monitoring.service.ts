@@ -1,13 +1,14 @@
 import type { AdminStats, Device, PageQuery, UserDetail } from '../../../shared/schemas/admin.js';
-import type { Role, User } from '../../../shared/schemas/user.js';
+import type { User } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
-import { revokeSession, revokeSessionsByDeviceId, revokeSessionsByUserId } from '../sessions/sessions.repo.js';
-import { realmKey } from '../realms/realm.js';
+import { clearSignInFailures } from '../auth/auth.service.js';
+import type { MonitorScope } from '../realms/realm.js';
+import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeOneSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
+import { changeUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
 import {
   countLoginAttempts,
   countUniqueDevices,
@@ -19,17 +20,14 @@ import {
   listLoginAttempts,
   listUsers,
   setDeviceFlags,
-} from './admin.repo.js';
-import { toDevice, toLoginAttempt } from './admin.mappers.js';
+} from './monitoring.repo.js';
+import { toDevice, toLoginAttempt } from './monitoring.mappers.js';
 
 /**
- * The same monitoring serves the platform's admins (projectId null: platform accounts) and each
+ * The same monitoring serves the platform's admins (scope: the platform's accounts) and each
  * developer over one project's end users. Every lookup is confined to the scope, so an id from
  * another realm is simply not found.
  */
-export interface MonitorScope {
-  projectId: string | null;
-}
 
 const RECENT_ATTEMPTS = 20;
 const DETAIL_LIST = { page: 1, per_page: 100 };
@@ -61,8 +59,8 @@ export async function getUsers(deps: Deps, scope: MonitorScope, q: PageQuery) {
 }
 
 async function requireUser(deps: Deps, scope: MonitorScope, id: string): Promise<UserRow> {
-  const user = await findUserById(deps.db, id);
-  if (!user || user.project_id !== scope.projectId) throw new AppError('NOT_FOUND', 'User not found');
+  const user = await findUser(deps, id);
+  if (!user || user.project_id !== scope.projectId) throw new AppError('NOT_FOUND', USER_NOT_FOUND);
   return user;
 }
 
@@ -81,17 +79,16 @@ export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string)
 export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: UserRow, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   if (user.id === actor.id && user.is_active === 1) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
-  const now = isoNow(deps.clock);
   const is_active = user.is_active === 1 ? 0 : 1;
-  const updated = (await updateUser(deps.db, id, { is_active, updated_at: now }))!;
-  if (is_active === 0) await revokeSessionsByUserId(deps.db, id, now, 'account_deactivated');
+  const updated = await changeUser(deps, id, { is_active });
+  if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
   return toUser(updated);
 }
 
 /** Lifts the failed-login throttle of an account. */
 export async function unlockUser(deps: Deps, scope: MonitorScope, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
-  await deps.limiters.loginPerAccount.reset(realmKey(scope, normalizeEmail(user.email)));
+  await clearSignInFailures(deps, scope, user.email);
   return toUser(user);
 }
 
@@ -116,7 +113,7 @@ export async function toggleDeviceBlock(deps: Deps, scope: MonitorScope, id: str
   const device = await requireDevice(deps, scope, id);
   const is_blocked = device.is_blocked === 1 ? 0 : 1;
   await setDeviceFlags(deps.db, id, { is_blocked });
-  if (is_blocked === 1) await revokeSessionsByDeviceId(deps.db, id, isoNow(deps.clock), 'device_blocked');
+  if (is_blocked === 1) await revokeAllSessionsOfDevice(deps, id, 'device_blocked');
   return toDevice({ ...device, is_blocked });
 }
 
@@ -136,25 +133,6 @@ export async function getSessions(deps: Deps, scope: MonitorScope, q: PageQuery)
 export async function revokeSessionById(deps: Deps, scope: MonitorScope, id: string): Promise<{ message: string }> {
   const session = await findSessionById(deps.db, scope.projectId, id);
   if (!session) throw new AppError('NOT_FOUND', 'Session not found');
-  await revokeSession(deps.db, id, isoNow(deps.clock), 'revoked_by_admin');
+  await revokeOneSession(deps, id, 'revoked_by_admin');
   return { message: 'Session revoked' };
-}
-
-/** For the `npm run admin` CLI. */
-export async function setRoleByEmail(deps: Pick<Deps, 'db' | 'clock'>, email: string, role: Role): Promise<User> {
-  const normalized = normalizeEmail(email);
-  const result = await deps.db
-    .updateTable('users')
-    .set({ role, updated_at: isoNow(deps.clock) })
-    .where('email', '=', normalized)
-    .where('project_id', 'is', null)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', `No account with the e-mail ${normalized}`);
-  const row = await deps.db.selectFrom('users').selectAll().where('email', '=', normalized).where('project_id', 'is', null).executeTakeFirstOrThrow();
-  return toUser(row);
-}
-
-export async function listAdmins(deps: Pick<Deps, 'db'>): Promise<User[]> {
-  const rows = await deps.db.selectFrom('users').selectAll().where('role', '=', 'admin').where('project_id', 'is', null).orderBy('email').execute();
-  return rows.map(toUser);
 }

@@ -1,0 +1,22 @@
+import type { Db } from './connect.js';
+
+/**
+ * Runs `work` in a transaction, or inside the caller's when `db` already is one, so a repo function
+ * that must be atomic on its own (a refresh-token rotation) joins a larger unit of work (a sign-in)
+ * instead of opening a second transaction, which Kysely refuses.
+ */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/**
+ * A service's unit of work: `work` gets the same dependencies with `db` bound to one transaction,
+ * so every service and repo it calls writes through it.
+ *
+ * On SQLite the transaction holds the only connection until it ends: inside `work`, use the
+ * given deps' `db` only, and never wait on anything but the database (hashing, mail, Redis belong
+ * before or after).
+ */
+export function withTransaction<D extends { db: Db }, T>(deps: D, work: (tx: D) => Promise<T>): Promise<T> {
+  return inTransaction(deps.db, (trx) => work({ ...deps, db: trx }));
+}

@@ -1,0 +1,24 @@
+import type { Db } from '../../db/connect.js';
+
+export type DailyCounter = 'signups' | 'logins' | 'failed_logins' | 'refreshes' | 'api_requests';
+
+/** One row per project and UTC day, incremented in place (an upsert, no event log to scan later). */
+export async function bumpDailyCounter(db: Db, projectId: string, day: string, counter: DailyCounter): Promise<void> {
+  await db
+    .insertInto('project_daily_stats')
+    .values({ project_id: projectId, day, signups: 0, logins: 0, failed_logins: 0, refreshes: 0, api_requests: 0, [counter]: 1 })
+    .onConflict((oc) => oc.columns(['project_id', 'day']).doUpdateSet((eb) => ({ [counter]: eb(`project_daily_stats.${counter}`, '+', 1) })))
+    .execute();
+}
+
+export async function markUserActive(db: Db, projectId: string, day: string, userId: string): Promise<void> {
+  await db.insertInto('project_active_users').values({ project_id: projectId, day, user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function bumpApiKeyUsage(db: Db, apiKeyId: string, day: string): Promise<void> {
+  await db
+    .insertInto('api_key_daily_usage')
+    .values({ api_key_id: apiKeyId, day, requests: 1 })
+    .onConflict((oc) => oc.columns(['api_key_id', 'day']).doUpdateSet((eb) => ({ requests: eb('api_key_daily_usage.requests', '+', 1) })))
+    .execute();
+}

@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import { ACCESS_TOKEN_COOKIE } from '../../shared/constants.js';
+import type { Deps } from '../deps.js';
+import type { UserRow } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import type { Realm } from '../modules/realms/realm.js';
+import { authenticate, type Authenticated } from '../modules/sessions/sessions.service.js';
+
+export const ADMIN_REQUIRED = 'Admin access required';
+
+/** The token of an `Authorization: Bearer …` header; undefined without one or when it is malformed. */
+export function readBearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+}
+
+/**
+ * A request's access token. A Bearer header wins; the HttpOnly cookie is the browser's transport
+ * for the platform's own accounts only (the public API carries end users' tokens in headers).
+ */
+export function readAccessToken(request: FastifyRequest, realm: Pick<Realm, 'projectId'>): string | undefined {
+  if (request.headers.authorization !== undefined) return readBearer(request);
+  return realm.projectId === null ? request.cookies[ACCESS_TOKEN_COOKIE] : undefined;
+}
+
+/** The one way every transport (tRPC, REST, the public API) learns who is calling: 401 unless a live session of `realm`. */
+export function authenticateRequest(deps: Deps, realm: Realm, request: FastifyRequest): Promise<Authenticated> {
+  return authenticate(deps, realm, readAccessToken(request, realm));
+}
+
+/** The admin area, on both transports. */
+export function requireAdmin(user: UserRow): void {
+  if (user.role !== 'admin') throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from 'fastify';
+import type { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { parseInput } from '../lib/validate.js';
+import { projectScopeOf } from '../modules/projects/projects.service.js';
+import { PLATFORM_SCOPE } from '../modules/realms/realm.js';
+import { authenticateRequest, requireAdmin } from '../plugins/authenticate.js';
+import { endUserInfoOf, requestInfoOf } from '../plugins/request-info.js';
+import { successStatus, type Anonymous, type AnyRoute, type ApiClient, type Auth, type Monitoring, type SignedIn } from './route.js';
+
+type Caller = Anonymous & Partial<Omit<Monitoring & ApiClient, keyof Anonymous>>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** Set on every route registered through mountRoutes. */
+    declared?: boolean;
+  }
+}
+
+/** Bodies, queries and path parameters are parsed with the route's zod schemas: the first broken rule is a 422, as on tRPC. */
+const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema }) =>
+  (data) => {
+    try {
+      return { value: parseInput(schema, data) };
+    } catch (error) {
+      return { error: error as Error };
+    }
+  };
+
+/**
+ * Answers go out through their declared schema: fields it does not name are dropped (zod objects
+ * strip unknown keys), and an answer that breaks it fails as a 500 here rather than in a client.
+ */
+const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> =
+  ({ schema, method, url }) =>
+  (data) => {
+    const result = schema.safeParse(data);
+    if (!result.success) throw new Error(`Answer of ${method} ${url} does not match its documented schema: ${result.error.message}`);
+    return JSON.stringify(result.data);
+  };
+
+const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health'];
+
+/**
+ * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked
+ * before the input is read), validation and serialization with its schemas, and for project-owner
+ * routes the ownership of `:id` once the path is validated. A REST path registered any other way
+ * refuses to start, so the OpenAPI document (built from the same list) cannot miss a route.
+ */
+export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: readonly AnyRoute[]): Promise<void> {
+  const apiClient = async (request: FastifyRequest): Promise<ApiClient> => {
+    const key = request.headers['x-api-key'];
+    const { realm, project } = await deps.projectRealms.authenticateApiKey(Array.isArray(key) ? key[0] : key);
+    return { realm, project, info: endUserInfoOf(request) };
+  };
+  const signedIn = async (request: FastifyRequest): Promise<SignedIn> => ({
+    realm: deps.platform,
+    info: requestInfoOf(request),
+    session: await authenticateRequest(deps, deps.platform, request),
+  });
+  const callers: Record<Auth, (request: FastifyRequest) => Promise<Caller>> = {
+    none: async (request) => ({ realm: deps.platform, info: requestInfoOf(request) }),
+    optionalBearer: async (request) => ({ realm: deps.platform, info: requestInfoOf(request) }),
+    bearer: signedIn,
+    admin: async (request) => {
+      const caller = await signedIn(request);
+      requireAdmin(caller.session.user);
+      return { ...caller, scope: PLATFORM_SCOPE };
+    },
+    // The scope needs the validated `:id`: resolved in preHandler.
+    projectOwner: signedIn,
+    apiKey: apiClient,
+    apiKeyAndOptionalBearer: apiClient,
+    apiKeyAndBearer: async (request) => {
+      const caller = await apiClient(request);
+      return { ...caller, session: await authenticateRequest(deps, caller.realm, request) };
+    },
+  };
+  const resolveProjectScope = async (request: FastifyRequest) => {
+    const caller = request.caller!;
+    caller.scope = await projectScopeOf(deps, caller.session!.user, (request.params as { id: string }).id);
+  };
+
+  app.decorateRequest('caller', null);
+  app.addHook('onRoute', (options) => {
+    const url = options.url ?? '';
+    if (API_PREFIXES.some((prefix) => url.startsWith(prefix)) && !options.config?.declared) {
+      throw new Error(`${options.method} ${url} is not declared: add it to a module's REST route list (server/rest/routes.ts)`);
+    }
+  });
+
+  await app.register(async (scope) => {
+    scope.setValidatorCompiler(zodValidatorCompiler);
+    scope.setSerializerCompiler(zodSerializerCompiler);
+    for (const route of routes) {
+      const status = successStatus(route);
+      const identify = callers[route.auth];
+      const options: RouteOptions = {
+        method: route.method,
+        url: route.url,
+        config: { declared: true },
+        schema: {
+          ...(route.body && { body: route.body }),
+          ...(route.query && { querystring: route.query }),
+          ...(route.params && { params: route.params }),
+          response: route.response,
+        },
+        onRequest: async (request) => {
+          request.caller = await identify(request);
+        },
+        ...(route.auth === 'projectOwner' && { preHandler: resolveProjectScope }),
+        handler: async (request, reply) => {
+          reply.code(status);
+          return route.handler({
+            deps,
+            caller: request.caller as never,
+            body: request.body as never,
+            query: request.query as never,
+            params: request.params as never,
+            request,
+            reply,
+          });
+        },
+      };
+      scope.route(options);
+    }
+  });
+}
