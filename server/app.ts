@@ -19,6 +19,7 @@ import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createCaptchaVerifier } from './modules/captcha/captcha.js';
+import { scheduleRetention } from './modules/retention/retention.service.js';
 import { redisSpentTokens } from './modules/captcha/spent-tokens.js';
 import { captchaCspSources } from './modules/captcha/csp.js';
 import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/ip-intel.js';
@@ -59,7 +60,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       ...(prettyLogs(config) && { transport: PRETTY_TRANSPORT }),
     },
-    trustProxy: config.trustProxy,
+    // A number of hops as Fastify's hop-count function: the `hops` proxies nearest the socket are trusted.
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
@@ -81,7 +83,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     dialect: options.dialect,
     clock,
     logger: app.log,
-    mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger: app.log }),
+    mailer:
+      options.mailer ??
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger: app.log, logLinks: config.logMailLinks }),
     passwords: createBcryptHasher(config.bcryptCost),
     limiters: createLimiters(options.limits, config.rateLimits, shared),
     accessTokens,
@@ -144,6 +148,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
   await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
 
+  const retention = scheduleRetention(deps);
+  app.addHook('onClose', () => retention.stop());
   app.addHook('onClose', () => deps.mailer.close());
   if (redis) app.addHook('onClose', () => redis.quit().then(() => undefined, () => redis.disconnect()));
   return { app, deps };

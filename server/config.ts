@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ACCESS_TOKEN_TTL_S, DEFAULT_REFRESH_TOKEN_TTL_S } from '../shared/constants.js';
@@ -15,6 +16,34 @@ const commaList = z
       .filter(Boolean),
   );
 
+/** `a.b.c.d`, `a.b.c.d/nn`, an IPv6 address or `v6/nnn`. */
+function isAddressOrCidr(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  const version = isIP(address ?? '');
+  if (!version || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies in front of the server to believe about the client's address: off, `on` (exactly
+ * one hop), a number of hops, or a comma list of proxy addresses and CIDRs. Never "every hop":
+ * behind an appending proxy that would let any client pick its own address.
+ */
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  const trimmed = value.trim().toLowerCase();
+  if (['', 'off', 'false', 'no', '0'].includes(trimmed)) return false;
+  if (['on', 'true', 'yes'].includes(trimmed)) return 1;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const entries = trimmed.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.find((entry) => !isAddressOrCidr(entry));
+  if (bad !== undefined || entries.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `expected off, on, a number of hops, or proxy addresses/CIDRs (bad entry ${JSON.stringify(bad ?? value)})` });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -28,7 +57,9 @@ const EnvSchema = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).max(31 * 24 * 3600).default(DEFAULT_ACCESS_TOKEN_TTL_S),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(1).max(366 * 24 * 3600).default(DEFAULT_REFRESH_TOKEN_TTL_S),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxy.default(false),
+  REFRESH_REUSE_INTERVAL: z.coerce.number().int().min(0).max(300).default(10),
+  LOGIN_ATTEMPTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RATE_LIMITS: booleanFlag.default(true),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('authplatform:'),
@@ -50,6 +81,9 @@ const EnvSchema = z.object({
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
+/** false, a number of proxy hops, or the proxies' addresses and CIDRs (Fastify's trustProxy takes each). */
+export type TrustProxy = false | number | string[];
+
 export type Config = Readonly<{
   port: number;
   host: string;
@@ -63,7 +97,12 @@ export type Config = Readonly<{
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   bcryptCost: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** Seconds within which the client that rotated a refresh token may present it again (two tabs, a retry); 0 = strict. */
+  refreshReuseIntervalS: number;
+  loginAttemptsRetentionDays: number;
+  /** Without SMTP, print mail links (with their tokens) to the log: only for a loopback APP_URL, the local demo. */
+  logMailLinks: boolean;
   rateLimits: boolean;
   /** Shared store for rate limits and spent captcha tokens, so several instances enforce one budget; null keeps them in memory. */
   redisUrl: string | null;
@@ -109,10 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     if (!e.CAPTCHA_SECRET) throw new ConfigError(`CAPTCHA_SECRET: required when CAPTCHA_PROVIDER is ${e.CAPTCHA_PROVIDER}`);
     if (!e.CAPTCHA_SITE_KEY) throw new ConfigError(`CAPTCHA_SITE_KEY: required when CAPTCHA_PROVIDER is ${e.CAPTCHA_PROVIDER}`);
   }
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    appUrl,
     dataDir: e.DATA_DIR,
     database,
     smtpUrl: e.SMTP_URL ?? null,
@@ -122,7 +162,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     accessTokenTtlS: e.ACCESS_TOKEN_TTL,
     refreshTokenTtlS: e.REFRESH_TOKEN_TTL,
     bcryptCost: e.BCRYPT_COST,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
+    refreshReuseIntervalS: e.REFRESH_REUSE_INTERVAL,
+    loginAttemptsRetentionDays: e.LOGIN_ATTEMPTS_RETENTION_DAYS,
+    logMailLinks: isLoopbackUrl(appUrl),
     rateLimits: e.RATE_LIMITS,
     redisUrl: e.REDIS_URL ?? null,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
@@ -134,4 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   });
+}
+
+/** localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }

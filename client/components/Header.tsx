@@ -15,6 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
+import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useAuth } from '../auth/AuthProvider';
 import { Logo } from './Logo';
 import { ThemeToggle } from './ThemeToggle';
@@ -39,7 +40,7 @@ export function Header() {
         { to: '/dashboard', label: 'Dashboard' },
         { to: '/projects', label: 'Projects' },
         { to: '/monitoring', label: 'Monitoring' },
-        ...(user.role === 'admin' ? [{ to: '/admin', label: 'Admin' }] : []),
+        ...(isEffectiveAdmin(user) ? [{ to: '/admin', label: 'Admin' }] : []),
       ]
     : [];
 

@@ -84,6 +84,34 @@ export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLin
       });
 }
 
+/** What coordinating tabs needs: the Web Locks API and a store all tabs of the origin share. */
+export interface TabCoordination {
+  locks: Pick<LockManager, 'request'> | undefined;
+  storage: Pick<Storage, 'getItem' | 'setItem'>;
+  now: () => number;
+}
+
+const REFRESH_LOCK = 'authplatform:refresh';
+const REFRESHED_AT = 'authplatform:refreshed-at';
+
+/**
+ * Tabs share the session cookies, so one refresh serves them all. Under a Web Lock one tab refreshes
+ * at a time; a tab that finds another tab refreshed after its own call failed just retries with the
+ * new cookies instead of spending the refresh token a second time. Without Web Locks, each tab
+ * refreshes on its own (the server forgives the same browser's replay for a few seconds).
+ */
+export function refreshAcrossTabs(refresh: () => Promise<unknown>, tabs: TabCoordination): () => Promise<unknown> {
+  return async () => {
+    if (!tabs.locks) return refresh();
+    const failedAt = tabs.now();
+    return tabs.locks.request(REFRESH_LOCK, async () => {
+      if (Number(tabs.storage.getItem(REFRESHED_AT) ?? 0) >= failedAt) return;
+      await refresh();
+      tabs.storage.setItem(REFRESHED_AT, String(tabs.now()));
+    });
+  };
+}
+
 const sameOriginFetch: typeof fetch = (input, init) => fetch(input, { ...init, credentials: 'same-origin' });
 
 export interface AppClientOptions {
@@ -98,7 +126,11 @@ export function createAppTrpcClient({ url = TRPC_URL, onSessionExpired }: AppCli
   return trpc.createClient({
     links: [
       createRefreshLink<AppRouter>({
-        refresh: () => sessionClient.auth.refresh.mutate({}),
+        refresh: refreshAcrossTabs(() => sessionClient.auth.refresh.mutate({}), {
+          locks: typeof navigator !== 'undefined' ? navigator.locks : undefined,
+          storage: localStorage,
+          now: Date.now,
+        }),
         onRefreshFailed: onSessionExpired,
       }),
       httpBatchLink({ url, fetch: sameOriginFetch }),

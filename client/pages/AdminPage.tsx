@@ -1,6 +1,7 @@
 import { Button, Card, Container, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useAuth } from '../auth/AuthProvider';
 import { PageHeader } from '../components/PageHeader';
 import { MonitorView, toMonitorTab, type MonitorTab } from '../components/monitoring/MonitorView';
@@ -61,5 +62,5 @@ function AdminArea() {
 /** The admin area: monitoring of the platform's own accounts. Administrators only; the server enforces it too. */
 export function AdminPage() {
   const { user } = useAuth();
-  return user?.role === 'admin' ? <AdminArea /> : <NotAuthorised />;
+  return user && isEffectiveAdmin(user) ? <AdminArea /> : <NotAuthorised />;
 }

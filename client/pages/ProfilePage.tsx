@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   Avatar,
   Badge,
@@ -17,7 +17,9 @@ import { useForm } from '@mantine/form';
 import { IconCalendar, IconClock, IconMail, IconPencil, IconShieldCheck } from '@tabler/icons-react';
 import { z } from 'zod';
 import { UpdateProfileInputSchema } from '../../shared/schemas/auth';
+import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useAuth } from '../auth/AuthProvider';
+import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { PageHeader } from '../components/PageHeader';
 import { displayName, initials } from '../components/user-names';
 import { resolver } from '../forms';
@@ -47,6 +49,7 @@ export function ProfilePage() {
   const { user, refreshUser } = useAuth();
   const updateProfile = trpc.profile.update.useMutation();
   const resend = trpc.auth.resendVerification.useMutation();
+  const captcha = useRef<CaptchaHandle>(null);
   const [editing, setEditing] = useState(false);
 
   const form = useForm({
@@ -86,7 +89,7 @@ export function ProfilePage() {
 
   const onResend = async () => {
     try {
-      await resend.mutateAsync({ email: user.email });
+      await resend.mutateAsync({ email: user.email, captcha_token: (await captcha.current?.token()) ?? '' });
       notify.success(MESSAGES.verificationSent);
     } catch (error) {
       notify.error(errorMessage(error, TOASTS.resendFailed));
@@ -200,7 +203,7 @@ export function ProfilePage() {
                   </InfoRow>
                   <InfoRow label="Role">
                     <Badge variant="outline" color="gray">
-                      {user.role === 'admin' ? 'Administrator' : 'Developer'}
+                      {isEffectiveAdmin(user) ? 'Administrator' : 'Developer'}
                     </Badge>
                   </InfoRow>
                   <InfoRow label="Member since">
@@ -221,6 +224,7 @@ export function ProfilePage() {
                     <Text size="sm" c="dimmed">
                       Please verify your email address to unlock every feature.
                     </Text>
+                    <CaptchaField ref={captcha} />
                     <Button variant="light" onClick={() => void onResend()} loading={resend.isPending}>
                       Resend verification email
                     </Button>

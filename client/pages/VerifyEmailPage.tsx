@@ -4,6 +4,7 @@ import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconLinkOff } from 
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { VERIFY_EMAIL_REDIRECT_DELAY_MS } from '../../shared/constants';
 import { AuthShell } from '../components/AuthShell';
+import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { errorMessage } from '../lib/errors';
 import { notify } from '../lib/notify';
 import { trpc } from '../lib/trpc';
@@ -19,6 +20,7 @@ export function VerifyEmailPage() {
   const navigate = useNavigate();
   const verifyEmail = trpc.auth.verifyEmail.useMutation();
   const resend = trpc.auth.resendVerification.useMutation();
+  const captcha = useRef<CaptchaHandle>(null);
   const [state, setState] = useState<VerifyState>(token ? 'loading' : 'invalid');
   const [detail, setDetail] = useState<string>(token ? '' : TOASTS.verifyNoToken);
   const attempted = useRef<string | null>(null);
@@ -62,7 +64,7 @@ export function VerifyEmailPage() {
     const email = window.prompt(RESEND_PROMPT)?.trim();
     if (!email) return;
     try {
-      await resend.mutateAsync({ email });
+      await resend.mutateAsync({ email, captcha_token: (await captcha.current?.token()) ?? '' });
       notify.success(MESSAGES.verificationSent);
     } catch (error) {
       notify.error(errorMessage(error, TOASTS.resendFailed));
@@ -116,6 +118,7 @@ export function VerifyEmailPage() {
             <Text size="sm" c="dimmed" role="alert">
               {detail}
             </Text>
+            <CaptchaField ref={captcha} />
             <Button mt="xs" onClick={() => void onResend()} loading={resend.isPending}>
               Resend verification email
             </Button>

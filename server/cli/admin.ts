@@ -5,6 +5,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 import { systemClock } from '../lib/clock.js';
 import { listAdmins, setRoleByEmail } from '../modules/users/users.service.js';
+import { formatAdminList } from './admin-list.js';
 
 const USAGE = 'Usage: npm run admin -- promote EMAIL | demote EMAIL | list';
 
@@ -20,10 +21,7 @@ async function run(args: string[]): Promise<number> {
     await migrateToLatest(db);
     const deps = { db, clock: systemClock };
     if (command === 'list') {
-      const admins = await listAdmins(deps);
-      console.log(admins.length ? admins.map((u) => u.email).join('\n') : 'No admins yet.');
-      const listed = config.adminEmails.filter((e) => !admins.some((a) => a.email === e));
-      if (listed.length) console.log(`Listed in ADMIN_EMAILS, not signed up yet: ${listed.join(', ')}`);
+      console.log(formatAdminList(await listAdmins(deps), config.adminEmails));
       return 0;
     }
     if (command === 'demote' && config.adminEmails.includes(email!.toLowerCase())) {
@@ -31,7 +29,8 @@ async function run(args: string[]): Promise<number> {
       return 1;
     }
     const user = await setRoleByEmail(deps, email!, command === 'promote' ? 'admin' : 'user');
-    console.log(`${user.email} is now ${user.role === 'admin' ? 'an admin' : 'a regular user'}.`);
+    const inert = user.role === 'admin' && !user.is_verified ? ' The role takes effect once the e-mail address is verified.' : '';
+    console.log(`${user.email} is now ${user.role === 'admin' ? 'an admin' : 'a regular user'}.${inert}`);
     return 0;
   } finally {
     await db.destroy();

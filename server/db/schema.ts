@@ -36,6 +36,8 @@ export interface OneTimeTokensTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+  /** verify_email only: the password of the sign-up attempt that sent the link, set when the link is used. */
+  password_hash: string | null;
 }
 
 export interface DevicesTable {
@@ -70,6 +72,9 @@ export interface RefreshTokensTable {
   session_id: string;
   created_at: string;
   used_at: string | null;
+  /** The client that spent it (address and User-Agent), to tell a retry from a thief. */
+  used_ip: string | null;
+  used_user_agent: string | null;
 }
 
 export interface LoginAttemptsTable {

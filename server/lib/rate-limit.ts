@@ -8,12 +8,10 @@ import { sha256 } from './crypto.js';
  * Redis (REDIS_URL) so that several instances spend from one budget.
  */
 export interface Limiter {
-  /** Spends a point; 429 when the budget is gone. */
+  /** Spends a point; 429 when the budget is gone. Spending before the work makes a parallel burst count in full. */
   consume(key: string): Promise<void>;
-  /** 429 when the budget is gone, without spending anything (for budgets spent only on failures). */
-  check(key: string): Promise<void>;
-  /** Spends a point and never refuses: the refusal comes at the next check. */
-  penalize(key: string): Promise<void>;
+  /** Gives one spent point back (the attempt it paid for turned out fine). */
+  refund(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -24,13 +22,27 @@ export interface LimitRule {
   detail?: string;
 }
 
+/**
+ * Per-address budgets count a client's network (an IPv4 address or an IPv6 /64); per-account ones
+ * the account within its realm. Wrong-password budgets are spent before hashing and refunded on success.
+ */
 export const DEFAULT_LIMITS = {
   loginPerIp: { points: 30, durationS: 60 },
-  loginPerAccount: {
+  /** Failed passwords for one account from one network: a stranger exhausts only their own. */
+  loginFailuresPerAccountAndIp: {
     points: 10,
     durationS: 15 * 60,
+    detail: 'Too many failed sign-in attempts for this account from your network. Try again later, or reset your password.',
+  },
+  /** Failed passwords for one account from anywhere (NIST SP 800-63B's bound); past it a captcha, or 429 without a provider. */
+  loginFailuresPerAccount: {
+    points: 100,
+    durationS: 60 * 60,
     detail: 'Too many failed sign-in attempts for this account. Try again later, or reset your password.',
   },
+  /** Change of password and account deletion check the current password with bcrypt too. */
+  passwordCheckPerIp: { points: 30, durationS: 60 },
+  wrongCurrentPasswordPerAccount: { points: 5, durationS: 15 * 60, detail: 'Too many wrong passwords. Try again later.' },
   signupPerIp: { points: 10, durationS: 60 * 60 },
   forgotPerIp: { points: 10, durationS: 15 * 60 },
   forgotPerAccount: { points: 3, durationS: 15 * 60 },
@@ -39,6 +51,13 @@ export const DEFAULT_LIMITS = {
   refreshPerIp: { points: 120, durationS: 60 },
   verifyPerIp: { points: 30, durationS: 15 * 60 },
   captchaChallengePerIp: { points: 60, durationS: 60 },
+  /** Mails of one kind (verification, sign-up notice, reset) one address receives, across all realms. */
+  mailPerRecipient: { points: 5, durationS: 60 * 60 },
+  /** Each project's public API, whatever X-End-User-IP says: sized for a real app's peak. */
+  projectSignups: { points: 300, durationS: 60 },
+  projectLogins: { points: 1200, durationS: 60 },
+  projectPasswordResets: { points: 120, durationS: 60 },
+  projectVerificationResends: { points: 120, durationS: 60 },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;
@@ -47,7 +66,7 @@ export type Limiters = Record<LimitName, Limiter>;
 const TOO_MANY = 'Too many requests. Please try again later.';
 
 /** `keyOf` turns a caller's key (an address, an e-mail) into the store's key. */
-function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY, keyOf = (key: string) => key): Limiter {
+function wrap(store: RateLimiterAbstract, detail = TOO_MANY, keyOf = (key: string) => key): Limiter {
   const tooMany = (msBeforeNext: number) =>
     new AppError('TOO_MANY_REQUESTS', detail, { retryAfterS: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
   return {
@@ -59,12 +78,8 @@ function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY, key
         throw error;
       }
     },
-    async check(key) {
-      const state = await store.get(keyOf(key));
-      if (state && state.consumedPoints >= points) throw tooMany(state.msBeforeNext);
-    },
-    async penalize(key) {
-      await store.penalty(keyOf(key), 1);
+    async refund(key) {
+      await store.reward(keyOf(key), 1);
     },
     async reset(key) {
       await store.delete(keyOf(key));
@@ -72,7 +87,7 @@ function wrap(store: RateLimiterAbstract, points: number, detail = TOO_MANY, key
   };
 }
 
-const unlimited: Limiter = { consume: async () => {}, check: async () => {}, penalize: async () => {}, reset: async () => {} };
+const unlimited: Limiter = { consume: async () => {}, refund: async () => {}, reset: async () => {} };
 
 export interface SharedStore {
   redis: Redis;
@@ -99,7 +114,7 @@ export function createLimiters(rules: Partial<Record<LimitName, LimitRule>> = {}
         })
       : memory;
     // Redis keys are hashed: e-mail addresses and client IPs stay out of a store other systems may read.
-    return [name, wrap(store, rule.points, rule.detail, shared ? sha256 : undefined)] as const;
+    return [name, wrap(store, rule.detail, shared ? sha256 : undefined)] as const;
   });
   return Object.fromEntries(entries) as Limiters;
 }

@@ -2,8 +2,10 @@ import type { HeaderBag } from '../modules/ip-intel/ip-intel.js';
 
 /** What a service may know about the caller's connection; transports fill it in. */
 export interface RequestInfo {
-  /** The socket's address, or X-Forwarded-For's when TRUST_PROXY is on (Fastify's trustProxy decides). */
+  /** The socket's address, or the right-most X-Forwarded-For entry past the proxies TRUST_PROXY trusts. */
   ip: string;
+  /** What per-address limits count: the address, or its /64 for IPv6 (networkOf). */
+  network: string;
   userAgent: string | null;
   headers: HeaderBag;
 }

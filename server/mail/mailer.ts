@@ -27,13 +27,18 @@ interface Transport {
   close(): void;
 }
 
-/** SMTP when SMTP_URL is set; otherwise every mail lands as an .eml file in the outbox folder and its first link is logged. */
+/**
+ * SMTP when SMTP_URL is set; otherwise every mail lands as an .eml file in the outbox folder, and the
+ * log says where (with the mail's first link only when `logLinks`: links carry tokens).
+ */
 export function createMailer(options: {
   smtpUrl: string | null;
   from: string;
   outboxDir: string;
   logger: FastifyBaseLogger;
   drainTimeoutMs?: number;
+  /** Outbox only: print each mail's first link (with its token) to the log. For the local demo only (config.logMailLinks). */
+  logLinks?: boolean;
 }): Mailer {
   const transport = options.smtpUrl ? smtpTransport(options.smtpUrl, options.from) : outboxTransport(options);
   const inFlight = new Set<Promise<void>>();
@@ -81,7 +86,7 @@ function smtpTransport(url: string, from: string): Transport {
   };
 }
 
-function outboxTransport(options: { from: string; outboxDir: string; logger: FastifyBaseLogger }): Transport {
+function outboxTransport(options: { from: string; outboxDir: string; logger: FastifyBaseLogger; logLinks?: boolean }): Transport {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async deliver(message) {
@@ -90,8 +95,8 @@ function outboxTransport(options: { from: string; outboxDir: string; logger: Fas
       const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
       const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}-${safeTo}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      const link = message.text.match(/https?:\/\/\S+/)?.[0];
-      options.logger.info({ to: message.to, subject: message.subject, file, link }, 'mail written to outbox (SMTP_URL not set)');
+      const link = options.logLinks ? message.text.match(/https?:\/\/\S+/)?.[0] : undefined;
+      options.logger.info({ to: message.to, subject: message.subject, file, ...(link && { link }) }, 'mail written to outbox (SMTP_URL not set)');
     },
     close: () => transport.close(),
   };

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_COOKIE } from '../../shared/constants.js';
+import { isEffectiveAdmin } from '../../shared/schemas/user.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
@@ -28,7 +29,7 @@ export function authenticateRequest(deps: Deps, realm: Realm, request: FastifyRe
   return authenticate(deps, realm, readAccessToken(request, realm));
 }
 
-/** The admin area, on both transports. */
+/** The admin area, on both transports: the admin role counts only once the account's e-mail address is verified. */
 export function requireAdmin(user: UserRow): void {
-  if (user.role !== 'admin') throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
+  if (!isEffectiveAdmin({ role: user.role, is_verified: user.is_verified === 1 })) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
 }

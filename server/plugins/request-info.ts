@@ -1,10 +1,16 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { userAgentOf, type RequestInfo } from '../lib/request-info.js';
+import { networkOf } from '../modules/ip-intel/ip-address.js';
 
-/** request.ip honours TRUST_PROXY through Fastify's trustProxy option, set once in buildApp. */
+/**
+ * request.ip honours TRUST_PROXY through Fastify's trustProxy option (set once in buildApp): the
+ * right-most X-Forwarded-For entry that is not a trusted proxy. An entry that is not an IP address
+ * is not believed; the socket's address stands then.
+ */
 export function requestInfoOf(request: FastifyRequest): RequestInfo {
-  return { ip: request.ip, userAgent: userAgentOf(request.headers['user-agent']), headers: request.headers };
+  const ip = isIP(request.ip) ? request.ip : (request.socket.remoteAddress ?? request.ip);
+  return { ip, network: networkOf(ip), userAgent: userAgentOf(request.headers['user-agent']), headers: request.headers };
 }
 
 /**
@@ -16,9 +22,11 @@ export function endUserInfoOf(request: FastifyRequest): RequestInfo {
   const info = requestInfoOf(request);
   const ip = request.headers['x-end-user-ip'];
   const agent = request.headers['x-end-user-agent'];
+  const endUserIp = typeof ip === 'string' && isIP(ip.trim()) ? ip.trim() : info.ip;
   return {
     ...info,
-    ip: typeof ip === 'string' && isIP(ip.trim()) ? ip.trim() : info.ip,
+    ip: endUserIp,
+    network: networkOf(endUserIp),
     userAgent: typeof agent === 'string' && agent ? userAgentOf(agent) : info.userAgent,
   };
 }

@@ -62,7 +62,8 @@ export const VerifyEmailInputSchema = z.object({
     .max(512, { error: VALIDATION.verificationTokenMissing }),
 });
 
-export const EmailOnlyInputSchema = z.object({ email: EmailSchema });
+/** Like forgot-password, the captcha (when one is configured) is checked before any per-account budget is spent. */
+export const ResendVerificationInputSchema = z.object({ email: EmailSchema, captcha_token: CaptchaTokenSchema });
 
 export const ForgotPasswordInputSchema = z.object({ email: EmailSchema, captcha_token: CaptchaTokenSchema });
 
@@ -90,8 +91,9 @@ export const UpdateProfileInputSchema = z.object({
   login_notifications: z.boolean({ error: 'login_notifications must be true or false' }).optional(),
 });
 
+/** The current password: a signed-in session alone cannot delete the account. */
 export const DeleteAccountInputSchema = z.object({
-  confirm: z.literal('DELETE', { error: VALIDATION.deleteConfirm }),
+  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }),
 });
 
 export const CaptchaConfigSchema = z.object({

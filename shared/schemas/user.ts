@@ -20,3 +20,11 @@ export const UserSchema = z.object({
   last_login: z.string().nullable(),
 });
 export type User = z.infer<typeof UserSchema>;
+
+/**
+ * The admin role takes effect only once the account's e-mail address is verified: anyone can sign
+ * up with an address listed in ADMIN_EMAILS, only its owner can verify it.
+ */
+export function isEffectiveAdmin(user: Pick<User, 'role' | 'is_verified'>): boolean {
+  return user.role === 'admin' && user.is_verified;
+}

@@ -101,17 +101,17 @@ describe('POST /api/v1/auth/login', () => {
     expect(ghostRow).toMatchObject({ success: 0, failure_reason: 'unknown_email', user_id: null });
   });
 
-  it('throttles an account after 10 failures with 429 and Retry-After, even from new addresses, and records it', async () => {
+  it('throttles an account after 10 failures from one network with 429 and Retry-After, and records it', async () => {
     const email = uniqueEmail();
     await t.signUpAndLogIn(email);
     for (let i = 0; i < 10; i++) {
-      const r = await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Pass-1' }, ip: `192.0.2.${i + 1}` });
+      const r = await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Pass-1' }, ip: '192.0.2.1' });
       expect(r.statusCode).toBe(401);
     }
-    const locked = await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD }, ip: '192.0.2.99' });
+    const locked = await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD }, ip: '192.0.2.1' });
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(locked.json()).toEqual({ detail: 'Too many failed sign-in attempts for this account. Try again later, or reset your password.' });
+    expect(locked.json()).toEqual({ detail: 'Too many failed sign-in attempts for this account from your network. Try again later, or reset your password.' });
     const last = await t.db.selectFrom('login_attempts').selectAll().where('email', '=', email).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     expect(last.failure_reason).toBe('rate_limited');
   });
@@ -173,7 +173,8 @@ describe('tokens and sessions', () => {
     expect(pair.refresh_token).not.toBe(refresh_token);
     expect((await t.call('GET', '/api/v1/auth/me', { token: pair.access_token })).statusCode).toBe(200);
 
-    const reuse = await t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token } });
+    // Replayed by another client (a stolen token): the whole session ends.
+    const reuse = await t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token }, ip: '198.51.100.99' });
     expect(reuse.statusCode).toBe(401);
     expect(reuse.json().detail).toMatch(/already used/);
     expect((await t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token: pair.refresh_token } })).statusCode).toBe(401);
@@ -187,9 +188,9 @@ describe('tokens and sessions', () => {
     expect(cookiesOf(res).refresh_token!.value).toBe(res.json().refresh_token);
   });
 
-  it('two parallel refreshes with one token never yield two live successors', async () => {
+  it('parallel refreshes with one token from different clients never yield two live successors', async () => {
     const { refresh_token } = await t.signUpAndLogIn(uniqueEmail());
-    const results = await Promise.all([1, 2, 3].map(() => t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token } })));
+    const results = await Promise.all(['198.51.100.1', '198.51.100.2', '198.51.100.3'].map((ip) => t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token }, ip })));
     const successors = results.filter((r) => r.statusCode === 200).map((r) => r.json().refresh_token as string);
     const live = [];
     for (const token of successors) {

@@ -76,6 +76,20 @@ describe('forgot and reset password', () => {
     expect(lifetime).toBe(3600);
   });
 
+  it('a reset ends the other reset links still pending', async () => {
+    const email = uniqueEmail('two-links');
+    await t.signUpAndLogIn(email);
+    const links: string[] = [];
+    for (const ip of [uniqueIp(), uniqueIp()]) {
+      const before = t.mail.messages.length;
+      await t.call('POST', '/api/v1/auth/forgot-password', { body: { email }, ip });
+      links.push(new URL((await t.mail.waitFor(email, /reset/i, { after: before })).link!).searchParams.get('token')!);
+    }
+    // Mails can arrive in any order: use the second link, then the first must be dead.
+    expect((await t.call('POST', '/api/v1/auth/reset-password', { body: { token: links[1], new_password: 'Second-Link-Pass-1' } })).statusCode).toBe(200);
+    expect((await t.call('POST', '/api/v1/auth/reset-password', { body: { token: links[0], new_password: 'First-Link-Pass-1' } })).statusCode).toBe(400);
+  });
+
   it('two parallel resets with one token let exactly one win', async () => {
     const email = uniqueEmail();
     await t.signUpAndLogIn(email);
@@ -88,11 +102,12 @@ describe('forgot and reset password', () => {
   it('a successful reset lifts the failed-login throttle of the account', async () => {
     const email = uniqueEmail();
     await t.signUpAndLogIn(email);
-    for (let i = 0; i < 10; i++) await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Pass-1' }, ip: uniqueIp() });
-    expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD }, ip: uniqueIp() })).statusCode).toBe(429);
+    const ip = uniqueIp();
+    for (let i = 0; i < 10; i++) await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Pass-1' }, ip });
+    expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD }, ip })).statusCode).toBe(429);
     const token = await resetLinkFor(email);
     await t.call('POST', '/api/v1/auth/reset-password', { body: { token, new_password: 'Brand-New-Pass-8' } });
-    expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Brand-New-Pass-8' }, ip: uniqueIp() })).statusCode).toBe(200);
+    expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Brand-New-Pass-8' }, ip })).statusCode).toBe(200);
   });
 });
 
@@ -112,6 +127,18 @@ describe('POST /api/v1/auth/change-password', () => {
     expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Changed-Pass-55' } })).statusCode).toBe(200);
   });
 
+  it('ends the reset links still pending, so a link in an old mail cannot undo the change', async () => {
+    const email = uniqueEmail('pending-reset');
+    const { access_token } = await t.signUpAndLogIn(email);
+    const before = t.mail.messages.length;
+    await t.call('POST', '/api/v1/auth/forgot-password', { body: { email }, ip: uniqueIp() });
+    const token = new URL((await t.mail.waitFor(email, /reset/i, { after: before })).link!).searchParams.get('token');
+    const changed = await t.call('POST', '/api/v1/auth/change-password', { token: access_token, body: { current_password: STRONG_PASSWORD, new_password: 'Changed-Pass-56' } });
+    expect(changed.statusCode).toBe(200);
+    expect((await t.call('POST', '/api/v1/auth/reset-password', { body: { token, new_password: 'Attacker-Pass-1' } })).statusCode).toBe(400);
+    expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Changed-Pass-56' }, ip: uniqueIp() })).statusCode).toBe(200);
+  });
+
   it('needs a session and applies the password rules', async () => {
     expect((await t.call('POST', '/api/v1/auth/change-password', { body: { current_password: 'x', new_password: 'Changed-Pass-55' } })).statusCode).toBe(401);
     const { access_token } = await t.signUpAndLogIn(uniqueEmail());
@@ -123,17 +150,22 @@ describe('POST /api/v1/auth/change-password', () => {
 });
 
 describe('POST /api/v1/auth/delete-account', () => {
-  it('needs the word DELETE, then removes the account, its projects and their end users, and signs it out', async () => {
+  it('needs the current password, then removes the account, its projects and their end users, and signs it out', async () => {
     const email = uniqueEmail('leaving');
     const session = await t.signUpAndLogIn(email);
-    const wrong = await t.call('POST', '/api/v1/auth/delete-account', { token: session.access_token, body: { confirm: 'delete' } });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json()).toEqual({ detail: VALIDATION.deleteConfirm });
+    const missing = await t.call('POST', '/api/v1/auth/delete-account', { token: session.access_token, body: { confirm: 'DELETE' } });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json()).toEqual({ detail: VALIDATION.currentPasswordRequired });
+    // A stolen session alone cannot delete the account.
+    const wrong = await t.call('POST', '/api/v1/auth/delete-account', { token: session.access_token, body: { password: 'Nope-Nope-1' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ detail: 'Incorrect password' });
+    expect((await t.call('GET', '/api/v1/auth/me', { token: session.access_token })).statusCode).toBe(200);
     const project = (await t.call('POST', '/api/v1/projects', { token: session.access_token, body: { name: 'Doomed' } })).json();
     const key = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: session.access_token, body: { name: 'k' } })).json();
     await t.call('POST', '/public/api/v1/auth/signup', { body: { email: uniqueEmail('enduser'), password: STRONG_PASSWORD }, headers: { 'x-api-key': key.secret } });
 
-    const res = await t.call('POST', '/api/v1/auth/delete-account', { token: session.access_token, body: { confirm: 'DELETE' } });
+    const res = await t.call('POST', '/api/v1/auth/delete-account', { token: session.access_token, body: { password: STRONG_PASSWORD } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: MESSAGES.accountDeleted });
     expect((await t.call('GET', '/api/v1/auth/me', { token: session.access_token })).statusCode).toBe(401);

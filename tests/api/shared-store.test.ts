@@ -13,7 +13,7 @@ const reachable = await redisAnswers();
 if (!reachable) console.warn(`Redis does not answer at ${TEST_REDIS_URL}: the shared-store tests are skipped.`);
 
 const ACCOUNT_BUDGET = 3;
-const LOCKED = 'Too many failed sign-in attempts for this account. Try again later, or reset your password.';
+const LOCKED = 'Too many failed sign-in attempts for this account from your network. Try again later, or reset your password.';
 
 /** A stand-in for Cloudflare's siteverify that accepts every token: single use is the store's job. */
 let verifier: Server;
@@ -42,14 +42,14 @@ const options = (redisUrl: string, extra: Partial<TestAppOptions> = {}): TestApp
     CAPTCHA_SECRET: 'shared-secret',
     CAPTCHA_VERIFY_URL: verifyUrl,
   },
-  limits: { loginPerAccount: { points: ACCOUNT_BUDGET, durationS: 60 }, signupPerIp: { points: 2, durationS: 60 } },
+  limits: { loginFailuresPerAccountAndIp: { points: ACCOUNT_BUDGET, durationS: 60 }, signupPerIp: { points: 2, durationS: 60 } },
   ...extra,
 });
 
 let token = 0;
 const captcha = () => `token-${Date.now()}-${(token += 1)}`;
-const logIn = (app: TestApp, email: string, password: string) =>
-  app.call('POST', '/api/v1/auth/login', { body: { email, password, captcha_token: captcha() }, ip: uniqueIp() });
+const logIn = (app: TestApp, email: string, password: string, ip: string) =>
+  app.call('POST', '/api/v1/auth/login', { body: { email, password, captcha_token: captcha() }, ip });
 
 describe.runIf(reachable)('two instances sharing Redis', () => {
   let a: TestApp;
@@ -67,10 +67,11 @@ describe.runIf(reachable)('two instances sharing Redis', () => {
     const email = uniqueEmail('shared');
     const signup = await a.call('POST', '/api/v1/auth/signup', { body: { email, password: STRONG_PASSWORD, captcha_token: captcha() }, ip: uniqueIp() });
     expect(signup.statusCode).toBe(201);
+    const ip = uniqueIp();
     const statuses = [];
-    for (const app of [a, b, a]) statuses.push((await logIn(app, email, 'Wrong-Password-1')).statusCode);
+    for (const app of [a, b, a]) statuses.push((await logIn(app, email, 'Wrong-Password-1', ip)).statusCode);
     expect(statuses).toEqual([401, 401, 401]);
-    const locked = await logIn(b, email, STRONG_PASSWORD);
+    const locked = await logIn(b, email, STRONG_PASSWORD, ip);
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({ detail: LOCKED });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
@@ -81,7 +82,7 @@ describe.runIf(reachable)('two instances sharing Redis', () => {
     const ip = uniqueIp();
     await a.call('POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Password-1', captcha_token: captcha() }, ip });
     const stored = await keys.list();
-    expect(stored.filter((key) => key.includes(':limit:loginPerAccount:'))).not.toEqual([]);
+    expect(stored.filter((key) => key.includes(':limit:loginFailuresPerAccountAndIp:'))).not.toEqual([]);
     expect(stored.filter((key) => key.includes(email) || key.includes(ip))).toEqual([]);
   });
 
@@ -149,10 +150,11 @@ describe.runIf(reachable)('when Redis goes away', () => {
     await relayClosed;
     await new Promise((resolve) => setTimeout(resolve, 100));
 
+    const ip = uniqueIp();
     const statuses = [];
-    for (let i = 0; i < ACCOUNT_BUDGET; i++) statuses.push((await logIn(t, email, 'Wrong-Password-1')).statusCode);
+    for (let i = 0; i < ACCOUNT_BUDGET; i++) statuses.push((await logIn(t, email, 'Wrong-Password-1', ip)).statusCode);
     expect(statuses).toEqual([401, 401, 401]);
-    const locked = await logIn(t, email, STRONG_PASSWORD);
+    const locked = await logIn(t, email, STRONG_PASSWORD, ip);
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({ detail: LOCKED });
 

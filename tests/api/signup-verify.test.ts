@@ -167,7 +167,7 @@ describe('POST /api/v1/auth/verify-email', () => {
     expect(res.json()).toEqual({ detail: 'This verification link has expired. Please request a new one.' });
   });
 
-  it('a resent link replaces the older one', async () => {
+  it('a resent link works, and once any link verifies the address every other pending link is dead', async () => {
     const { email, token: oldToken } = await freshLink();
     const before = t.mail.messages.length;
     const resend = await t.call('POST', '/api/v1/auth/resend-verification', { body: { email }, ip: '198.51.100.20' });
@@ -175,8 +175,11 @@ describe('POST /api/v1/auth/verify-email', () => {
     expect(resend.json()).toEqual({ message: MESSAGES.verificationSent });
     const mail = await t.mail.waitFor(email, /verify/i, { after: before });
     const newToken = new URL(mail.link!).searchParams.get('token')!;
-    expect((await t.call('POST', '/api/v1/auth/verify-email', { body: { token: oldToken } })).statusCode).toBe(400);
+    // A stranger's resend must not kill the link the owner is about to click.
     expect((await t.call('POST', '/api/v1/auth/verify-email', { body: { token: newToken } })).statusCode).toBe(200);
+    const old = await t.call('POST', '/api/v1/auth/verify-email', { body: { token: oldToken } });
+    expect(old.statusCode).toBe(400);
+    expect(old.json()).toEqual({ detail: 'This email address has already been verified' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createTRPCClient } from '@trpc/client';
 import type { AppRouter } from '../../server/trpc/router';
-import { createRefreshLink, isUnauthorized } from '../../client/lib/trpc';
+import { createRefreshLink, isUnauthorized, refreshAcrossTabs, type TabCoordination } from '../../client/lib/trpc';
 import { mockLink, sampleUser, trpcError, unauthorized } from './utils';
 
 function setup({ refreshOk }: { refreshOk: boolean }) {
@@ -91,5 +91,59 @@ describe('refresh link', () => {
       client.auth.logIn.mutate({ email: 'a@b.co', password: 'x', captcha_token: '', device_fingerprint: null }),
     ).rejects.toThrow('Incorrect email or password');
     expect(refresh).not.toHaveBeenCalled();
+  });
+});
+
+describe('refresh across tabs', () => {
+  /** Two tabs of one origin: one lock manager (requests run one at a time, in order) and one localStorage. */
+  function origin(): TabCoordination {
+    let queue: Promise<unknown> = Promise.resolve();
+    const store = new Map<string, string>();
+    let clock = 1000;
+    return {
+      locks: {
+        request: ((_name: string, callback: () => Promise<unknown>) => {
+          const run = queue.then(callback);
+          queue = run.catch(() => undefined);
+          return run;
+        }) as unknown as LockManager['request'],
+      },
+      storage: { getItem: (key) => store.get(key) ?? null, setItem: (key, value) => void store.set(key, value) },
+      now: () => (clock += 1),
+    };
+  }
+
+  it('refreshes once when two tabs find their session expired at the same moment', async () => {
+    const shared = origin();
+    const refresh = vi.fn(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+    const tabA = refreshAcrossTabs(refresh, shared);
+    const tabB = refreshAcrossTabs(refresh, shared);
+    await Promise.all([tabA(), tabB()]);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes again for a failure that happens after the last refresh', async () => {
+    const shared = origin();
+    const refresh = vi.fn(async () => undefined);
+    const tab = refreshAcrossTabs(refresh, shared);
+    await tab();
+    await tab();
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it('a failed refresh is reported to the tab that ran it, and the next tab tries itself', async () => {
+    const shared = origin();
+    const refresh = vi.fn().mockRejectedValueOnce(unauthorized()).mockResolvedValueOnce(undefined);
+    const [a, b] = await Promise.allSettled([refreshAcrossTabs(refresh, shared)(), refreshAcrossTabs(refresh, shared)()]);
+    expect(a.status).toBe('rejected');
+    expect(b.status).toBe('fulfilled');
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it('falls back to a refresh per tab without Web Locks', async () => {
+    const refresh = vi.fn(async () => undefined);
+    const noLocks = { ...origin(), locks: undefined };
+    await Promise.all([refreshAcrossTabs(refresh, noLocks)(), refreshAcrossTabs(refresh, noLocks)()]);
+    expect(refresh).toHaveBeenCalledTimes(2);
   });
 });

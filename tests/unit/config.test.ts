@@ -48,7 +48,7 @@ describe('loadConfig', () => {
       accessTokenTtlS: 900,
       refreshTokenTtlS: 3600,
       bcryptCost: 11,
-      trustProxy: true,
+      trustProxy: 1,
       logLevel: 'warn',
       logFormat: 'json',
       redisUrl: 'rediss://:secret@cache.internal:6380/2',
@@ -98,5 +98,43 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('/var/lib/auth.db', 'd')).toEqual({ kind: 'sqlite', file: '/var/lib/auth.db' });
     expect(parseDatabaseUrl('sqlite:./x.db', 'd')).toEqual({ kind: 'sqlite', file: './x.db' });
     expect(parseDatabaseUrl('postgresql://h/db', 'd')).toEqual({ kind: 'postgres', url: 'postgresql://h/db' });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+  it('is off, one hop, a number of hops, or a list of proxy addresses and CIDRs', () => {
+    expect(trust('off')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('on')).toBe(1);
+    expect(trust('true')).toBe(1);
+    expect(trust('3')).toBe(3);
+    expect(trust('10.0.0.1, 192.168.0.0/16,::1')).toEqual(['10.0.0.1', '192.168.0.0/16', '::1']);
+  });
+
+  it('refuses anything else with one line naming the variable', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/^TRUST_PROXY: /);
+    expect(() => loadConfig({ TRUST_PROXY: '-1' })).toThrow(/^TRUST_PROXY: /);
+  });
+});
+
+describe('mail links in the log', () => {
+  it('are printed only when APP_URL is a loopback address (the local demo)', () => {
+    expect(loadConfig({}).logMailLinks).toBe(true);
+    expect(loadConfig({ APP_URL: 'http://127.0.0.1:3000' }).logMailLinks).toBe(true);
+    expect(loadConfig({ APP_URL: 'http://[::1]:3000' }).logMailLinks).toBe(true);
+    expect(loadConfig({ APP_URL: 'https://auth.example.com' }).logMailLinks).toBe(false);
+    expect(loadConfig({ APP_URL: 'http://10.0.0.5:3000' }).logMailLinks).toBe(false);
+  });
+});
+
+describe('retention and reuse settings', () => {
+  it('have defaults and bounds', () => {
+    expect(loadConfig({})).toMatchObject({ refreshReuseIntervalS: 10, loginAttemptsRetentionDays: 90 });
+    expect(loadConfig({ REFRESH_REUSE_INTERVAL: '0', LOGIN_ATTEMPTS_RETENTION_DAYS: '7' })).toMatchObject({ refreshReuseIntervalS: 0, loginAttemptsRetentionDays: 7 });
+    expect(() => loadConfig({ REFRESH_REUSE_INTERVAL: '-1' })).toThrow(/^REFRESH_REUSE_INTERVAL: /);
+    expect(() => loadConfig({ LOGIN_ATTEMPTS_RETENTION_DAYS: '0' })).toThrow(/^LOGIN_ATTEMPTS_RETENTION_DAYS: /);
   });
 });

@@ -88,3 +88,32 @@ describe('outbox mailer (no SMTP_URL)', () => {
     }
   });
 });
+
+describe('links in the log', () => {
+  const capture = () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    return { lines, logger: pino({ level: 'info' }, stream) };
+  };
+
+  it('print the token-bearing link only for a loopback APP_URL (the local demo)', async () => {
+    const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-outbox-'));
+    try {
+      const local = capture();
+      const demo = createMailer({ smtpUrl: null, from: 'no-reply@localhost', outboxDir, logger: local.logger, logLinks: true });
+      await demo.send(message('demo@example.com', 7));
+      await demo.close();
+      expect(local.lines.join('')).toContain('token=t7');
+
+      const deployed = capture();
+      const server = createMailer({ smtpUrl: null, from: 'no-reply@app.example', outboxDir, logger: deployed.logger, logLinks: false });
+      await server.send(message('prod@example.com', 8));
+      await server.close();
+      const logged = deployed.lines.join('');
+      expect(logged).not.toContain('token=t8');
+      expect(logged).toContain(outboxDir);
+    } finally {
+      fs.rmSync(outboxDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import {
   ChangePasswordInputSchema,
-  EmailOnlyInputSchema,
+  ResendVerificationInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
   LogInResponseSchema,
@@ -161,7 +161,7 @@ export function accountRoutes(mount: AccountMount) {
       method: 'POST',
       url: `${prefix}/auth/resend-verification`,
       auth,
-      body: EmailOnlyInputSchema,
+      body: ResendVerificationInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
         {
@@ -228,6 +228,6 @@ export const platformAuthRoutes = [
     body: ChangePasswordInputSchema,
     response: { 200: MessageSchema },
     doc: { operationId: 'changePassword', tag: 'Auth', summary: 'Change the password', description: 'Signs out the other sessions of the account.' },
-    handler: ({ deps, caller, body }) => changePassword(deps, caller.session, body),
+    handler: ({ deps, caller, body }) => changePassword(deps, caller.session, body, caller.info),
   }),
 ];

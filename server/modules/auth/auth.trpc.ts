@@ -3,7 +3,7 @@ import {
   BrowserSessionSchema,
   ChangePasswordInputSchema,
   CurrentSessionSchema,
-  EmailOnlyInputSchema,
+  ResendVerificationInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
   RefreshInputSchema,
@@ -71,7 +71,7 @@ export const authRouter = router({
     .mutation(({ ctx, input }) => verifyEmail(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
   resendVerification: publicProcedure
-    .input(inputParser(EmailOnlyInputSchema))
+    .input(inputParser(ResendVerificationInputSchema))
     .output(MessageSchema)
     .mutation(({ ctx, input }) => resendVerification(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
@@ -88,5 +88,5 @@ export const authRouter = router({
   changePassword: authedProcedure
     .input(inputParser(ChangePasswordInputSchema))
     .output(MessageSchema)
-    .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input)),
+    .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input, ctx.request)),
 });

@@ -3,7 +3,7 @@ import type { TokenPurpose } from '../../db/schema.js';
 
 export async function insertOneTimeToken(
   db: Db,
-  token: { id: string; user_id: string; purpose: TokenPurpose; token_hash: string; expires_at: string; created_at: string },
+  token: { id: string; user_id: string; purpose: TokenPurpose; token_hash: string; expires_at: string; created_at: string; password_hash: string | null },
 ): Promise<void> {
   await db.insertInto('one_time_tokens').values(token).execute();
 }
@@ -14,6 +14,7 @@ export async function findOneTimeToken(db: Db, projectId: string | null, purpose
     .selectFrom('one_time_tokens')
     .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
     .selectAll('one_time_tokens')
+    .select('users.is_verified as user_is_verified')
     .where('one_time_tokens.token_hash', '=', tokenHash)
     .where('one_time_tokens.purpose', '=', purpose)
     .where((eb) => (projectId === null ? eb('users.project_id', 'is', null) : eb('users.project_id', '=', projectId)))
@@ -32,7 +33,22 @@ export async function consumeOneTimeToken(db: Db, id: string, now: string): Prom
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** A new link replaces the older ones of the same purpose. */
+/** The password of the newest sign-up attempt that sent a verification link, if any. */
+export async function findLatestAttemptPassword(db: Db, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .select('password_hash')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'verify_email')
+    .where('password_hash', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.password_hash ?? null;
+}
+
+/** Ends the user's pending links of one purpose (once one of them is used, or the password changes). */
 export async function expireOneTimeTokens(db: Db, userId: string, purpose: TokenPurpose, now: string): Promise<void> {
   await db
     .updateTable('one_time_tokens')

@@ -28,7 +28,7 @@ export const captchaRoutes = [
     },
     async handler({ deps, caller, reply }) {
       if (!deps.captcha.createChallenge) throw new AppError('NOT_FOUND', 'The configured captcha provider has no challenge endpoint');
-      await deps.limiters.captchaChallengePerIp.consume(caller.info.ip);
+      await deps.limiters.captchaChallengePerIp.consume(caller.info.network);
       reply.header('cache-control', 'no-store');
       // altcha-lib's Challenge type has no index signature; the schema lets its extra fields through.
       return deps.captcha.createChallenge() as Promise<z.input<typeof AltchaChallengeSchema>>;

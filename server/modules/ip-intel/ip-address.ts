@@ -160,3 +160,17 @@ export function ipKey(ip: ParsedIp): string {
   for (let i = 0; i < 4; i++) parts.push((ip.w[i]! >>> 16).toString(16), (ip.w[i]! & 0xffff).toString(16));
   return parts.join(':');
 }
+
+/**
+ * The unit per-address limits count: an IPv4 address, or the /64 an IPv6 address sits in (one home
+ * or one cloud VM owns a whole /64, so counting single IPv6 addresses would hand out billions of
+ * budgets). Anything unparsable counts as itself.
+ */
+export function networkOf(address: string): string {
+  const ip = parseIp(address);
+  if (!ip) return address;
+  if (ip.v === 4) return ipKey(ip);
+  const groups: string[] = [];
+  for (let i = 0; i < 2; i++) groups.push((ip.w[i]! >>> 16).toString(16), (ip.w[i]! & 0xffff).toString(16));
+  return `${groups.join(':')}::/64`;
+}

@@ -12,7 +12,9 @@ export type FailureReason =
   | 'device_blocked'
   | 'rate_limited'
   | 'captcha_failed'
-  | 'vpn_blocked';
+  | 'vpn_blocked'
+  /** A refresh token presented again by another client, or too late: the session was revoked. */
+  | 'token_reuse';
 
 /** Every sign-in attempt, good or bad, is written down with where it came from. */
 export async function recordLoginAttempt(

@@ -31,11 +31,11 @@ export const profileRoutes = [
       operationId: 'deleteAccount',
       tag: 'Profile',
       summary: 'Delete the account',
-      description: 'Deletes the account and its sessions and clears the cookies.',
-      errors: [404],
+      description: 'Needs the current password (401 otherwise). Deletes the account, its projects with their end users, its sessions, and clears the cookies.',
+      errors: [404, 429],
     },
-    async handler({ deps, caller, reply }) {
-      const result = await deleteAccount(deps, caller.session.user);
+    async handler({ deps, caller, body, reply }) {
+      const result = await deleteAccount(deps, caller.session.user, body, caller.info);
       clearAuthCookies(reply, deps.config);
       return result;
     },

@@ -1,10 +1,13 @@
 import type { z } from 'zod';
-import type { UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
+import type { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
 import type { User } from '../../../shared/schemas/user.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
+import { AppError } from '../../errors.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { checkCurrentPassword } from '../auth/current-password.js';
 import { deleteProjectsOwnedBy } from '../projects/projects.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
@@ -20,10 +23,17 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
 }
 
 /**
- * Deletes the signed-in account for good, in one transaction: its projects with their end users,
- * keys and analytics, its sessions, devices and tokens (foreign keys), and its login history.
+ * Deletes the signed-in account for good, once its current password is given (a session alone is not
+ * enough), in one transaction: its projects with their end users, keys and analytics, its sessions,
+ * devices and tokens (foreign keys), and its login history.
  */
-export async function deleteAccount(deps: Deps, user: UserRow): Promise<{ message: string }> {
+export async function deleteAccount(
+  deps: Deps,
+  user: UserRow,
+  input: z.output<typeof DeleteAccountInputSchema>,
+  request: RequestInfo,
+): Promise<{ message: string }> {
+  await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await withTransaction(deps, async (tx) => {
     await deleteProjectsOwnedBy(tx, user.id);
     await deleteUser(tx, user.id);

@@ -48,8 +48,10 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       if (!apiKey || apiKey.length > 200) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
       const found = await findLiveApiKeyWithProject(deps.db, sha256(apiKey));
       if (!found) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
-      const { api_key_id: apiKeyId, ...project } = found;
+      const { api_key_id: apiKeyId, owner_is_active: ownerIsActive, ...project } = found;
       if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
+      // A deactivated developer's keys stop working with the account, until it is reactivated.
+      if (ownerIsActive !== 1) throw new AppError('FORBIDDEN', "This project is unavailable: its owner's account is deactivated");
       await touchApiKey(deps.db, apiKeyId, isoNow(deps.clock));
       await recordApiRequest(deps, project.id, apiKeyId);
       return { realm: realmOf(project), project, apiKeyId };

@@ -94,13 +94,14 @@ export async function findApiKey(db: Db, projectId: string, keyId: string) {
   return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('project_id', '=', projectId).executeTakeFirst();
 }
 
-/** The live key and its project, by the key's hash: the per-request cost of the public API. */
+/** The live key, its project and whether the project's owner is active, by the key's hash: the per-request cost of the public API. */
 export async function findLiveApiKeyWithProject(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('projects', 'projects.id', 'api_keys.project_id')
+    .innerJoin('users as owners', 'owners.id', 'projects.owner_id')
     .selectAll('projects')
-    .select(['api_keys.id as api_key_id'])
+    .select(['api_keys.id as api_key_id', 'owners.is_active as owner_is_active'])
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();

@@ -12,8 +12,29 @@ export async function insertSessionWithRefreshToken(
       .insertInto('sessions')
       .values({ ...session, last_used_at: session.created_at, revoked_at: null, revoked_reason: null })
       .execute();
-    await trx.insertInto('refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.created_at, used_at: null }).execute();
+    await trx.insertInto('refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.created_at, used_at: null, used_ip: null, used_user_agent: null }).execute();
   });
+}
+
+export interface Rotation {
+  newHash: string;
+  sessionId: string;
+  now: string;
+  expiresAt: string;
+}
+
+/** Records a refresh token and slides the session's expiry. */
+async function insertSuccessor(db: Db, rotation: Rotation): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({ token_hash: rotation.newHash, session_id: rotation.sessionId, created_at: rotation.now, used_at: null, used_ip: null, used_user_agent: null })
+    .execute();
+  await db.updateTable('sessions').set({ last_used_at: rotation.now, expires_at: rotation.expiresAt }).where('id', '=', rotation.sessionId).execute();
+}
+
+/** Another live refresh token for the session, without spending one (a benign replay by the client that rotated). */
+export async function addRefreshToken(db: Db, rotation: Rotation): Promise<void> {
+  await inTransaction(db, (trx) => insertSuccessor(trx, rotation));
 }
 
 function liveSessionWithUserQuery(db: Db, sessionId: string, now: string) {
@@ -57,11 +78,14 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
     .select([
       'refresh_tokens.token_hash',
       'refresh_tokens.used_at',
+      'refresh_tokens.used_ip',
+      'refresh_tokens.used_user_agent',
       'sessions.id as session_id',
       'sessions.user_id',
       'sessions.expires_at',
       'sessions.revoked_at',
       'users.project_id',
+      'users.email',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
@@ -71,24 +95,16 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
  * Spends a refresh token and records its successor in one transaction. Returns false when the
  * token was already spent (a reuse, or the loser of two parallel refreshes): nothing is written then.
  */
-export async function rotateRefreshToken(
-  db: Db,
-  rotation: { oldHash: string; newHash: string; sessionId: string; now: string; expiresAt: string },
-): Promise<boolean> {
+export async function rotateRefreshToken(db: Db, rotation: Rotation & { oldHash: string; usedBy: { ip: string; userAgent: string | null } }): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const spent = await trx
       .updateTable('refresh_tokens')
-      .set({ used_at: rotation.now })
+      .set({ used_at: rotation.now, used_ip: rotation.usedBy.ip, used_user_agent: rotation.usedBy.userAgent })
       .where('token_hash', '=', rotation.oldHash)
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) return false;
-    await trx.insertInto('refresh_tokens').values({ token_hash: rotation.newHash, session_id: rotation.sessionId, created_at: rotation.now, used_at: null }).execute();
-    await trx
-      .updateTable('sessions')
-      .set({ last_used_at: rotation.now, expires_at: rotation.expiresAt })
-      .where('id', '=', rotation.sessionId)
-      .execute();
+    await insertSuccessor(trx, rotation);
     return true;
   });
 }

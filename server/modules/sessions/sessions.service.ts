@@ -6,7 +6,9 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { recordRefresh } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
+import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
 import {
+  addRefreshToken,
   findLiveSessionWithUser,
   findRefreshToken,
   insertSessionWithRefreshToken,
@@ -64,13 +66,27 @@ function issueTokens(realm: Realm, userId: string, sessionId: string, refreshTok
   return { access_token: access.token, refresh_token: refreshToken, token_type: 'bearer', expires_in: access.expiresIn };
 }
 
+type SpentToken = NonNullable<Awaited<ReturnType<typeof findRefreshToken>>>;
+
 /**
- * Exchanges a refresh token for a new pair. Each token works once: presenting a spent one means
- * it was stolen or replayed, so the whole session (every token of the family) is revoked.
- * Refreshes are limited per client address within the realm.
+ * The client that spent this token presenting it again within REFRESH_REUSE_INTERVAL: two tabs
+ * refreshing at once, or a retried request. Anyone else, or later, is treated as a thief.
+ */
+function isBenignReplay(deps: Deps, token: SpentToken, request: RequestInfo, now: string): boolean {
+  const intervalMs = deps.config.refreshReuseIntervalS * 1000;
+  if (intervalMs === 0 || !token.used_at) return false;
+  const sinceSpent = Date.parse(now) - Date.parse(token.used_at);
+  return sinceSpent <= intervalMs && token.used_ip === request.ip && token.used_user_agent === request.userAgent;
+}
+
+/**
+ * Exchanges a refresh token for a new pair. Each token works once: presenting a spent one means it
+ * was stolen or replayed, so the whole session (every token of the family) is revoked, unless it is
+ * the benign replay of the client that just spent it (isBenignReplay), which gets a working pair.
+ * Refreshes are limited per client network within the realm.
  */
 export async function refreshSession(deps: Deps, realm: Realm, refreshToken: string | undefined, request: RequestInfo): Promise<IssuedTokens> {
-  await deps.limiters.refreshPerIp.consume(realmKey(realm, request.ip));
+  await deps.limiters.refreshPerIp.consume(realmKey(realm, request.network));
   if (!refreshToken) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
   const oldHash = sha256(refreshToken);
   const found = await findRefreshToken(deps.db, oldHash);
@@ -78,27 +94,39 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
   if (!found || found.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
   const now = isoNow(deps.clock);
   if (found.revoked_at || found.expires_at <= now) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
-  if (found.used_at) return revokeForReuse(deps, found.session_id, now);
 
   const live = await findLiveSessionWithUser(deps.db, found.session_id, now);
   if (!live || live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
 
   const nextToken = randomToken();
-  const rotated = await rotateRefreshToken(deps.db, {
-    oldHash,
-    newHash: sha256(nextToken),
-    sessionId: found.session_id,
-    now,
-    expiresAt: isoIn(deps.clock, deps.config.refreshTokenTtlS),
-  });
-  if (!rotated) return revokeForReuse(deps, found.session_id, now);
+  const next = { newHash: sha256(nextToken), sessionId: found.session_id, now, expiresAt: isoIn(deps.clock, deps.config.refreshTokenTtlS) };
+  const rotated = !found.used_at && (await rotateRefreshToken(deps.db, { ...next, oldHash, usedBy: { ip: request.ip, userAgent: request.userAgent } }));
+  if (!rotated) {
+    // Spent before, or just now by a parallel request: read who spent it.
+    const spent = found.used_at ? found : await findRefreshToken(deps.db, oldHash);
+    if (!spent || !isBenignReplay(deps, spent, request, now)) return revokeForReuse(deps, realm, found, request, now);
+    await addRefreshToken(deps.db, next);
+  }
   await recordRefresh(deps, realm);
   return issueTokens(realm, found.user_id, found.session_id, nextToken);
 }
 
-async function revokeForReuse(deps: Deps, sessionId: string, now: string): Promise<never> {
-  await revokeSession(deps.db, sessionId, now, 'refresh_token_reuse');
-  deps.logger.warn({ sessionId }, 'refresh token reuse detected; session revoked');
+async function revokeForReuse(deps: Deps, realm: Realm, token: SpentToken, request: RequestInfo, now: string): Promise<never> {
+  await revokeSession(deps.db, token.session_id, now, 'refresh_token_reuse');
+  deps.logger.warn({ sessionId: token.session_id }, 'refresh token reuse detected; session revoked');
+  await recordLoginAttempt(
+    deps,
+    {
+      projectId: realm.projectId,
+      email: token.email,
+      userId: token.user_id,
+      success: false,
+      failureReason: 'token_reuse',
+      deviceFingerprint: null,
+      verdict: deps.ipIntel.lookup(request.ip, request.headers, deps.config.trustProxy !== false),
+    },
+    request,
+  );
   throw new AppError('UNAUTHORIZED', 'Refresh token was already used; the session has been revoked. Please sign in again.');
 }
 

@@ -1,0 +1,33 @@
+import { sendInBackground, type Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import type { MailMessage } from '../../mail/mailer.js';
+import type { Realm } from '../realms/realm.js';
+import { normalizeEmail } from '../users/users.repo.js';
+
+/** The mails anyone can make us send to an address: capped per recipient, so they cannot be used to flood one. */
+export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset';
+
+/** Links are built from APP_URL (or the project's website_url) only, never from request headers. */
+export function appLink(realm: Realm, path: string, token?: string): string {
+  const url = new URL(path.replace(/^\//, ''), `${realm.linkBase.replace(/\/+$/, '')}/`);
+  if (token) url.searchParams.set('token', token);
+  return url.toString();
+}
+
+/**
+ * Sends a mail of a capped kind: an address receives at most mailPerRecipient of each kind per hour,
+ * counted across every realm (the platform and all projects). Past that the caller's answer does not
+ * change and nothing is sent; the log says so without naming the address.
+ */
+export async function sendCappedMail(deps: Deps, kind: CappedMailKind, message: MailMessage): Promise<void> {
+  try {
+    await deps.limiters.mailPerRecipient.consume(`${kind}:${normalizeEmail(message.to)}`);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'TOO_MANY_REQUESTS') {
+      deps.logger.warn({ kind }, 'mail cap reached for a recipient: not sent');
+      return;
+    }
+    throw error;
+  }
+  sendInBackground(deps, message);
+}

@@ -1,0 +1,147 @@
+import type { z } from 'zod';
+import { PASSWORD_MAX_BYTES } from '../../../shared/constants.js';
+import type { LogInInputSchema } from '../../../shared/schemas/auth.js';
+import type { User } from '../../../shared/schemas/user.js';
+import { DEFAULT_LIMITS } from '../../lib/rate-limit.js';
+import { sendInBackground, type Deps } from '../../deps.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError } from '../../errors.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { newSignInMail } from '../../mail/templates.js';
+import { recordLoginFailed, recordLoginSucceeded } from '../analytics/analytics.service.js';
+import { recordDeviceSeen } from '../devices/devices.repo.js';
+import { networkOf } from '../ip-intel/ip-address.js';
+import { listFailedAttemptAddresses } from '../login-attempts/login-attempts.repo.js';
+import { recordLoginAttempt, type FailureReason } from '../login-attempts/login-attempts.service.js';
+import { realmKey, type Realm } from '../realms/realm.js';
+import { revokeSessionsByDeviceId } from '../sessions/sessions.repo.js';
+import { startSession, type IssuedTokens } from '../sessions/sessions.service.js';
+import { toUser } from '../users/user.mapper.js';
+import { findUserByEmail, normalizeEmail, updateUser } from '../users/users.repo.js';
+import { requireCaptcha } from './captcha-check.js';
+
+export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
+export const ACCOUNT_INACTIVE = 'This account has been deactivated';
+export const DEVICE_BLOCKED = 'This device has been blocked';
+export const VPN_BLOCKED = 'Sign-in from VPN, proxy or hosting networks is not allowed';
+
+export interface LogInResult extends IssuedTokens {
+  user: User;
+}
+
+/** bcrypt reads 72 bytes; anything past them would be ignored, so a longer password is simply wrong. */
+export function fitsBcrypt(password: string): boolean {
+  return Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
+}
+
+/**
+ * An account's failed-password budgets: one per client network (a stranger spends only their own),
+ * and one account-wide ceiling. Both are charged before the hash is checked, so a parallel burst is
+ * counted in full, and refunded when the password is right. Past the ceiling the account needs a
+ * captcha when a provider is configured (every sign-in then carries one, already checked), and is
+ * refused with 429 when none is.
+ */
+function failureBudgets(deps: Deps, realm: Realm, email: string, network: string) {
+  const pair = realmKey(realm, `${email} ${network}`);
+  const account = realmKey(realm, email);
+  return {
+    async charge(): Promise<void> {
+      await deps.limiters.loginFailuresPerAccountAndIp.consume(pair);
+      try {
+        await deps.limiters.loginFailuresPerAccount.consume(account);
+      } catch (error) {
+        const pastCeiling = error instanceof AppError && error.code === 'TOO_MANY_REQUESTS';
+        if (!pastCeiling || !deps.captcha.config().enabled) throw error;
+      }
+    },
+    async refund(): Promise<void> {
+      await deps.limiters.loginFailuresPerAccountAndIp.reset(pair);
+      await deps.limiters.loginFailuresPerAccount.refund(account);
+    },
+  };
+}
+
+/**
+ * An admin's (or project owner's) unlock, and a successful reset: the account's budgets start afresh,
+ * the ceiling and each network's (found from the failed attempts the window still counts).
+ */
+export async function clearSignInFailures(deps: Deps, realm: Pick<Realm, 'projectId'>, email: string): Promise<void> {
+  const normalized = normalizeEmail(email);
+  const since = new Date(deps.clock.now().getTime() - DEFAULT_LIMITS.loginFailuresPerAccountAndIp.durationS * 1000 * 2).toISOString();
+  const addresses = await listFailedAttemptAddresses(deps.db, realm.projectId, normalized, since);
+  for (const network of new Set(addresses.map(networkOf))) {
+    await deps.limiters.loginFailuresPerAccountAndIp.reset(realmKey(realm, `${normalized} ${network}`));
+  }
+  await deps.limiters.loginFailuresPerAccount.reset(realmKey(realm, normalized));
+}
+
+/**
+ * Signs in. Unknown e-mail and wrong password cost the same bcrypt work and give the same 401.
+ * Every attempt is recorded. The captcha is checked before any per-account budget is spent, so
+ * bad captchas never count against an account.
+ */
+export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof LogInInputSchema>, request: RequestInfo): Promise<LogInResult> {
+  const email = normalizeEmail(input.email);
+  const verdict = deps.ipIntel.lookup(request.ip, request.headers, deps.config.trustProxy !== false);
+  const attempt = { projectId: realm.projectId, email, deviceFingerprint: input.device_fingerprint, verdict };
+  const fail = async (reason: FailureReason, userId: string | null, error: AppError): Promise<never> => {
+    await recordLoginAttempt(deps, { ...attempt, userId, success: false, failureReason: reason }, request);
+    await recordLoginFailed(deps, realm);
+    throw error;
+  };
+  /** Runs a check whose refusal is also recorded as a failed attempt. */
+  const guard = async (reason: FailureReason, check: () => Promise<void>) => {
+    try {
+      await check();
+    } catch (error) {
+      if (error instanceof AppError) await fail(reason, null, error);
+      throw error;
+    }
+  };
+
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
+  await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  if (deps.config.blockVpn && (verdict.is_vpn || verdict.is_proxy)) {
+    return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
+  }
+  await guard('captcha_failed', () => requireCaptcha(deps, input.captcha_token, request));
+  const budgets = failureBudgets(deps, realm, email, request.network);
+  await guard('rate_limited', budgets.charge);
+
+  const user = await findUserByEmail(deps.db, realm.projectId, email);
+  let passwordOk = false;
+  if (fitsBcrypt(input.password)) {
+    passwordOk = user ? await deps.passwords.verify(input.password, user.password_hash) : await deps.passwords.verifyAgainstDummy(input.password);
+  }
+  if (!user || !passwordOk) {
+    return fail(user ? 'invalid_credentials' : 'unknown_email', user?.id ?? null, new AppError('UNAUTHORIZED', INCORRECT_CREDENTIALS));
+  }
+  await budgets.refund();
+  if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+
+  // Everything a sign-in writes commits together, or not at all.
+  const now = isoNow(deps.clock);
+  const signIn = await withTransaction(deps, async (tx) => {
+    const seen = input.device_fingerprint
+      ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint: input.device_fingerprint, user_agent: request.userAgent, ip: request.ip, now })
+      : null;
+    if (seen?.device.is_blocked === 1) return { blocked: true, deviceId: seen.device.id } as const;
+    const { tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request);
+    const signedIn = (await updateUser(tx.db, user.id, { last_login: now }))!;
+    await recordLoginAttempt(tx, { ...attempt, userId: user.id, success: true, failureReason: null }, request);
+    await recordLoginSucceeded(tx, realm, user.id);
+    return { blocked: false, tokens, signedIn, newDevice: seen?.isNew === true } as const;
+  });
+  if (signIn.blocked) {
+    await revokeSessionsByDeviceId(deps.db, signIn.deviceId, now, 'device_blocked');
+    return fail('device_blocked', user.id, new AppError('FORBIDDEN', DEVICE_BLOCKED));
+  }
+
+  // The first sign-in of an account is not news; a later one from an unseen device is.
+  if (signIn.newDevice && user.last_login && user.login_notifications === 1) {
+    sendInBackground(deps, newSignInMail(user.email, { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: verdict.country_code ?? 'Unknown', time: now }));
+  }
+  return { ...signIn.tokens, user: toUser(signIn.signedIn) };
+}

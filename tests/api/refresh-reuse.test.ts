@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+
+/**
+ * A refresh token works once. Within REFRESH_REUSE_INTERVAL, the same client presenting the token it
+ * just rotated (two tabs, a retried request) gets a working pair; anyone else, or later, is a thief.
+ */
+const REUSED = 'Refresh token was already used; the session has been revoked. Please sign in again.';
+const TAB = { 'user-agent': 'Mozilla/5.0 Tab' };
+
+const clock = manualClock(new Date());
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+});
+afterAll(() => t.close());
+
+async function session() {
+  const ip = uniqueIp();
+  const email = uniqueEmail('refresh');
+  const tokens = await t.signUpAndLogIn(email, { ip });
+  return { ...tokens, ip, email };
+}
+const refresh = (refresh_token: string, ip: string, headers: Record<string, string> = TAB) =>
+  t.call('POST', '/api/v1/auth/refresh', { body: { refresh_token }, ip, headers });
+
+describe('refresh-token reuse', () => {
+  it('two tabs refreshing at once both get a working pair and the session stays alive', async () => {
+    const s = await session();
+    const answers = await Promise.all([refresh(s.refresh_token, s.ip), refresh(s.refresh_token, s.ip)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    for (const answer of answers) {
+      const pair = answer.json();
+      expect((await t.call('GET', '/api/v1/auth/me', { token: pair.access_token })).statusCode).toBe(200);
+      expect((await refresh(pair.refresh_token, s.ip)).statusCode).toBe(200);
+    }
+  });
+
+  it('a retried request with the just-rotated token from the same client is answered with a working pair', async () => {
+    const s = await session();
+    const first = await refresh(s.refresh_token, s.ip);
+    clock.advance(5);
+    const retry = await refresh(s.refresh_token, s.ip);
+    expect(retry.statusCode).toBe(200);
+    expect((await t.call('GET', '/api/v1/auth/me', { token: retry.json().access_token })).statusCode).toBe(200);
+    expect((await refresh(first.json().refresh_token, s.ip)).statusCode).toBe(200);
+  });
+
+  it('a replay from another address revokes the whole family and is recorded as token_reuse', async () => {
+    const s = await session();
+    const next = (await refresh(s.refresh_token, s.ip)).json();
+    const stolen = await refresh(s.refresh_token, uniqueIp());
+    expect(stolen.statusCode).toBe(401);
+    expect(stolen.json()).toEqual({ detail: REUSED });
+    expect((await refresh(next.refresh_token, s.ip)).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/v1/auth/me', { token: next.access_token })).statusCode).toBe(401);
+    const attempt = await t.db.selectFrom('login_attempts').selectAll().where('email', '=', s.email).where('failure_reason', '=', 'token_reuse').executeTakeFirst();
+    expect(attempt).toMatchObject({ success: 0, user_id: s.user.id });
+  });
+
+  it('a replay from the same address with another browser revokes the family', async () => {
+    const s = await session();
+    await refresh(s.refresh_token, s.ip);
+    expect((await refresh(s.refresh_token, s.ip, { 'user-agent': 'curl/8.0' })).statusCode).toBe(401);
+  });
+
+  it('a replay after the interval revokes the family', async () => {
+    const s = await session();
+    const next = (await refresh(s.refresh_token, s.ip)).json();
+    clock.advance(11);
+    expect((await refresh(s.refresh_token, s.ip)).json()).toEqual({ detail: REUSED });
+    expect((await refresh(next.refresh_token, s.ip)).statusCode).toBe(401);
+  });
+});
+
+describe('REFRESH_REUSE_INTERVAL=0', () => {
+  it('is strict: any second use revokes, even from the same client at once', async () => {
+    const strict = await createTestApp({ env: { REFRESH_REUSE_INTERVAL: '0' } });
+    try {
+      const ip = uniqueIp();
+      const { refresh_token } = await strict.signUpAndLogIn(uniqueEmail('strict'), { ip });
+      const call = () => strict.call('POST', '/api/v1/auth/refresh', { body: { refresh_token }, ip, headers: TAB });
+      const next = (await call()).json();
+      expect((await call()).statusCode).toBe(401);
+      expect((await strict.call('POST', '/api/v1/auth/refresh', { body: { refresh_token: next.refresh_token }, ip, headers: TAB })).statusCode).toBe(401);
+    } finally {
+      await strict.close();
+    }
+  });
+});
