@@ -18,7 +18,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { Logo } from './Logo';
 import { ThemeToggle } from './ThemeToggle';
-import { fullNameOrEmail, initials, menuLabel } from './user-names';
+import { fullNameOrEmail, initials, menuLabel } from '../lib/format';
 
 interface NavItem {
   to: string;

@@ -35,7 +35,7 @@ import { PageHeader } from '../components/PageHeader';
 import { UsageBars, type UsagePoint } from '../components/UsageBars';
 import { projectPath } from '../components/projects/ProjectCard';
 import { ErrorState, useLoadErrorToast } from '../components/projects/states';
-import { countOf, formatNumber, shortDateOf, usageLevel, usageOf, weekdayOf } from '../components/projects/format';
+import { countOf, formatNumber, shortDateOf, usageLevel, usageOf, weekdayOf } from '../lib/format';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
 

@@ -20,17 +20,25 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { Project } from '../../shared/schemas/projects';
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { PageHeader } from '../components/PageHeader';
-import { ActivityChart, AnalyticsSummary, hasActivity } from '../components/projects/AnalyticsCharts';
+import { ANALYTICS_DAYS, ActivityChart, AnalyticsSummary, hasActivity } from '../components/projects/AnalyticsCharts';
 import { CopyField } from '../components/projects/CopyField';
 import { ProjectSettings } from '../components/projects/ProjectSettings';
 import { EmptyState, ErrorState, LoadingRegion, useLoadErrorToast } from '../components/projects/states';
-import { ANALYTICS_DAYS, absoluteUrl, formatNumber, jwksPath } from '../components/projects/format';
 import { errorCode } from '../lib/errors';
-import { formatDate, formatDateTime } from '../lib/format';
+import { formatDate, formatDateTime, formatNumber } from '../lib/format';
 import { trpc } from '../lib/trpc';
 import { PROJECT_TEXTS } from '../messages';
 
 type Tab = 'overview' | 'settings';
+
+/** Where a project's public signing keys are published (its end users' access tokens verify against them). */
+function jwksPath(projectKey: string): string {
+  return `/public/api/v1/projects/${encodeURIComponent(projectKey)}/jwks.json`;
+}
+
+function absoluteUrl(path: string): string {
+  return typeof window === 'undefined' ? path : new URL(path, window.location.origin).toString();
+}
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { configure, screen, within } from '@testing-library/react';
 import type { Analytics, DashboardStats, Project } from '../../shared/schemas/projects';
 import { callsTo, renderApp, sampleUser } from './utils';
-import { usageLevel, usageOf } from '../../client/components/projects/format';
+import { usageLevel, usageOf } from '../../client/lib/format';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Project } from '../../../shared/schemas/projects';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { CopyField } from './CopyField';
-import { formatCompact, formatNumber } from './format';
+import { formatCompact, formatNumber } from '../../lib/format';
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
