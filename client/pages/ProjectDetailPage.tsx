@@ -18,10 +18,10 @@ import {
 import { IconArrowLeft, IconChartBar, IconEye, IconFolderOff, IconKey, IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { Project } from '../../shared/schemas/projects';
+import { CopyField } from '../components/CopyField';
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { PageHeader } from '../components/PageHeader';
 import { ANALYTICS_DAYS, ActivityChart, AnalyticsSummary, hasActivity } from '../components/projects/AnalyticsCharts';
-import { CopyField } from '../components/projects/CopyField';
 import { ProjectSettings } from '../components/projects/ProjectSettings';
 import { EmptyState, ErrorState, LoadingRegion, useLoadErrorToast } from '../components/projects/states';
 import { errorCode } from '../lib/errors';
