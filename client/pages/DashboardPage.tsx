@@ -39,8 +39,6 @@ import { countOf, formatNumber, shortDateOf, usageLevel, usageOf, weekdayOf } fr
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
 
-const WEEK = 7;
-
 function StatCard({
   label,
   value,
@@ -145,34 +143,21 @@ function RecentProjects({ projects }: { projects: Project[] | undefined }) {
   );
 }
 
-/** Requests per UTC day over the last week, summed over the developer's projects (one batched call). */
-function useWeeklyRequests(projects: Project[] | undefined): { points: UsagePoint[] | undefined; failed: boolean } {
-  const queries = trpc.useQueries((t) => (projects ?? []).map((project) => t.projects.analytics({ projectId: project.id, days: WEEK })));
-  if (!projects) return { points: undefined, failed: false };
-  if (queries.some((query) => query.isError)) return { points: undefined, failed: true };
-  if (queries.some((query) => query.isPending)) return { points: undefined, failed: false };
-
-  const byDay = new Map<string, number>();
-  for (const query of queries) {
-    for (const day of query.data?.days ?? []) byDay.set(day.day, (byDay.get(day.day) ?? 0) + day.api_requests);
-  }
-  // Without projects there is nothing to ask: the last seven UTC days, all zero.
-  if (byDay.size === 0) {
-    const today = Date.now();
-    for (let i = WEEK - 1; i >= 0; i -= 1) byDay.set(new Date(today - i * 86_400_000).toISOString().slice(0, 10), 0);
-  }
-  const points = [...byDay.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .slice(-WEEK)
-    .map(([day, requests]) => ({ key: day, label: weekdayOf(day), title: `${weekdayOf(day)}, ${shortDateOf(day)}`, requests }));
-  return { points, failed: false };
+/** The dashboard stats' last seven UTC days of API requests (summed over the projects by the server) as bars. */
+function weekBars(stats: DashboardStats): UsagePoint[] {
+  return stats.api_requests_last_7_days.map(({ day, requests }) => ({
+    key: day,
+    label: weekdayOf(day),
+    title: `${weekdayOf(day)}, ${shortDateOf(day)}`,
+    requests,
+  }));
 }
 
-function ApiUsage({ stats, projects }: { stats: DashboardStats | undefined; projects: Project[] | undefined }) {
-  const week = useWeeklyRequests(projects);
+function ApiUsage({ stats }: { stats: DashboardStats | undefined }) {
+  const week = stats ? weekBars(stats) : undefined;
   const usage = stats ? usageOf(stats.total_api_requests_month, stats.monthly_request_limit) : undefined;
   const level = usage ? usageLevel(usage.percent) : undefined;
-  const weekTotal = week.points?.reduce((sum, point) => sum + point.requests, 0);
+  const weekTotal = week?.reduce((sum, point) => sum + point.requests, 0);
 
   return (
     <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="usage-heading">
@@ -202,15 +187,7 @@ function ApiUsage({ stats, projects }: { stats: DashboardStats | undefined; proj
           </Text>
         )}
       </Group>
-      {week.points ? (
-        <UsageBars data={week.points} label="API requests over the last 7 days" />
-      ) : week.failed ? (
-        <Text size="sm" c="dimmed" h={106}>
-          The daily figures could not be loaded.
-        </Text>
-      ) : (
-        <Skeleton h={106} radius="md" />
-      )}
+      {week ? <UsageBars data={week} label="API requests over the last 7 days" /> : <Skeleton h={106} radius="md" />}
 
       <Group justify="space-between" mt="lg" mb={6}>
         <Text size="sm" fw={600}>
@@ -325,7 +302,7 @@ export function DashboardPage() {
             </Grid.Col>
 
             <Grid.Col span={{ base: 12, md: 5 }}>
-              <ApiUsage stats={s} projects={projects.data} />
+              <ApiUsage stats={s} />
             </Grid.Col>
           </Grid>
         </>

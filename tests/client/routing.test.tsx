@@ -123,6 +123,7 @@ describe('header', () => {
           total_api_requests_today: 0,
           total_api_requests_month: 0,
           monthly_request_limit: 100_000,
+          api_requests_last_7_days: [],
         }),
         'projects.list': () => [],
       },
