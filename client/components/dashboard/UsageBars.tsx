@@ -1,5 +1,5 @@
 import { Box, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '../../lib/format';
 
 export interface UsagePoint {
   /** Unique key (e.g. the date). */
