@@ -153,7 +153,7 @@ test('the login attempts tab shows the attempts with the DB-IP attribution', asy
   await target.page.context().close();
 });
 
-test('at 1280 px the sessions table fits the page: Revoke is on screen without scrolling sideways', async ({ browser }) => {
+test('at 1280 px the sessions and users tables fit the page: Revoke and Deactivate are on screen, nothing scrolls sideways', async ({ browser }) => {
   const target = await signedInTarget(browser, 'wide-session-with-a-rather-long-address');
   const admin = await adminPage(browser, undefined, { width: 1280, height: 800 });
   await openAdminTab(admin, 'Sessions');
@@ -169,6 +169,11 @@ test('at 1280 px the sessions table fits the page: Revoke is on screen without s
   const agent = await target.page.evaluate(() => navigator.userAgent);
   await expect(opened.getByTitle(agent)).toBeVisible();
   await expectTableFits(admin, 'Active sessions', 'Revoke');
+
+  // The Users tab lists the same long address and keeps Deactivate in view as well.
+  await admin.getByRole('tab', { name: 'Users' }).click();
+  await rowOf(admin, 'Users', target.email);
+  await expectTableFits(admin, 'Users', 'Deactivate');
   await admin.context().close();
   await target.page.context().close();
 });

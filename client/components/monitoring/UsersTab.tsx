@@ -13,7 +13,7 @@ const columns: Column<User>[] = [
     cell: (user) => {
       const name = nameOrEmail(user);
       return (
-        <Stack gap={0} className={NOWRAP}>
+        <Stack gap={0} style={{ overflowWrap: 'anywhere' }}>
           <Text size="sm" fw={600}>
             {name}
           </Text>
