@@ -47,17 +47,20 @@ export function AuthProvider({ children, sessionEvents }: { children: ReactNode;
   const locationRef = useRef(location);
   locationRef.current = location;
 
+  // Signed out is an answer, not an error: auth.session says user null to a visitor without session cookies,
+  // and UNAUTHORIZED (after the refresh link tried once) when the cookies no longer work.
+  const loadSession = useCallback(async (): Promise<User | null> => {
+    try {
+      return (await utils.client.auth.session.query()).user;
+    } catch (error) {
+      if (isUnauthorized(error)) return null;
+      throw error;
+    }
+  }, [utils]);
+
   const session = useQuery({
     queryKey: SESSION_QUERY_KEY,
-    // Signed out is an answer, not an error: auth.me says UNAUTHORIZED (after the refresh link tried once).
-    queryFn: async (): Promise<User | null> => {
-      try {
-        return await utils.client.auth.me.query();
-      } catch (error) {
-        if (isUnauthorized(error)) return null;
-        throw error;
-      }
-    },
+    queryFn: loadSession,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
@@ -89,16 +92,13 @@ export function AuthProvider({ children, sessionEvents }: { children: ReactNode;
 
   const refreshUser = useCallback(async () => {
     try {
-      await queryClient.fetchQuery({
-        queryKey: SESSION_QUERY_KEY,
-        queryFn: async () => utils.client.auth.me.query(),
-        staleTime: 0,
-      });
+      const next = await queryClient.fetchQuery({ queryKey: SESSION_QUERY_KEY, queryFn: loadSession, staleTime: 0 });
+      if (!next) clearUser();
     } catch (error) {
       console.error('Could not reload the current user', error);
       clearUser();
     }
-  }, [queryClient, utils, clearUser]);
+  }, [queryClient, loadSession, clearUser]);
 
   const logOut = trpc.auth.logOut.useMutation();
   const signOut = useCallback(async () => {

@@ -19,7 +19,7 @@ import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useAuth } from '../auth/AuthProvider';
 import { Logo } from './Logo';
 import { ThemeToggle } from './ThemeToggle';
-import { fullNameOrEmail, initials, menuLabel } from './user-names';
+import { fullNameOrEmail, initials, menuLabel } from '../lib/format';
 
 interface NavItem {
   to: string;

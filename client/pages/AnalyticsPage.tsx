@@ -2,10 +2,9 @@ import { Button, Card, Container, SimpleGrid, Skeleton, Stack, Text } from '@man
 import { IconChartBar, IconKey } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
-import { AnalyticsCharts, AnalyticsSummary, hasActivity } from '../components/projects/AnalyticsCharts';
+import { ANALYTICS_DAYS, AnalyticsCharts, AnalyticsSummary, hasActivity } from '../components/projects/AnalyticsCharts';
 import { ProjectScoped } from '../components/projects/ProjectScoped';
 import { EmptyState, ErrorState, LoadingRegion, useLoadErrorToast } from '../components/projects/states';
-import { ANALYTICS_DAYS } from '../components/projects/format';
 import { trpc } from '../lib/trpc';
 import { PROJECT_TEXTS } from '../messages';
 

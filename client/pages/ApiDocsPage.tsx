@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
   Anchor,
   Button,
@@ -13,12 +13,11 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconTerminal2 } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
-import { ApiReference, BreakablePath, MethodBadge, ReferenceSkeleton, ReferenceUnavailable } from '../components/projects/ApiReference';
-import { useCopy } from '../components/projects/clipboard';
-import { OpenApiUnavailable, buildReference, fetchOpenApi } from '../components/projects/openapi';
+import { BreakablePath, MethodBadge } from '../components/api-docs/ApiReference';
+import { OpenApiReference } from '../components/api-docs/OpenApiReference';
+import { useCopy } from '../lib/clipboard';
 
 type Method = 'GET' | 'POST' | 'PUT';
 
@@ -123,19 +122,6 @@ function ScriptCard({ title, description, code }: { title: string; description: 
       </Code>
     </Card>
   );
-}
-
-function OpenApiReference() {
-  const doc = useQuery({
-    queryKey: ['openapi'],
-    queryFn: ({ signal }) => fetchOpenApi(signal),
-    staleTime: 5 * 60_000,
-    retry: (count, error) => !(error instanceof OpenApiUnavailable) && count < 1,
-  });
-  const reference = useMemo(() => (doc.data ? buildReference(doc.data) : null), [doc.data]);
-  if (doc.isPending) return <ReferenceSkeleton />;
-  if (!reference || reference.count === 0) return <ReferenceUnavailable />;
-  return <ApiReference reference={reference} />;
 }
 
 export function ApiDocsPage() {

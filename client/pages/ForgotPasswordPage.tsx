@@ -29,8 +29,8 @@ export function ForgotPasswordPage() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: '' },
+    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
     validate: resolver(ForgotPasswordFormSchema),
-    validateInputOnBlur: true,
   });
 
   const onSubmit = form.onSubmit(async (values) => {

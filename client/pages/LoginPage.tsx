@@ -30,8 +30,8 @@ export function LoginPage() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: '', password: '' },
+    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
     validate: resolver(LoginFormSchema),
-    validateInputOnBlur: true,
   });
 
   const onSubmit = form.onSubmit(async (values) => {

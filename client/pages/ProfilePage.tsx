@@ -21,10 +21,9 @@ import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useAuth } from '../auth/AuthProvider';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { PageHeader } from '../components/PageHeader';
-import { displayName, initials } from '../components/user-names';
 import { resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
-import { formatDate, formatDateTime } from '../lib/format';
+import { formatDate, formatDateTime, initials, nameOrEmail } from '../lib/format';
 import { notify } from '../lib/notify';
 import { trpc } from '../lib/trpc';
 import { MESSAGES, TOASTS } from '../messages';
@@ -109,7 +108,7 @@ export function ProfilePage() {
                 </Text>
               </Avatar>
               <Title order={2} fz="xl" mt="xs" style={{ wordBreak: 'break-word' }}>
-                {displayName(user)}
+                {nameOrEmail(user)}
               </Title>
               <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
                 {user.email}

@@ -1,199 +1,16 @@
-import type { ReactNode } from 'react';
-import {
-  Anchor,
-  Badge,
-  Box,
-  Breadcrumbs,
-  Button,
-  Card,
-  Container,
-  Grid,
-  Group,
-  Skeleton,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconArrowLeft, IconChartBar, IconEye, IconFolderOff, IconKey, IconSettings, IconUsers } from '@tabler/icons-react';
+import { Anchor, Breadcrumbs, Button, Container, Group, Tabs, Text } from '@mantine/core';
+import { IconArrowLeft, IconEye, IconFolderOff, IconKey, IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import type { Project } from '../../shared/schemas/projects';
-import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { PageHeader } from '../components/PageHeader';
-import { ActivityChart, AnalyticsSummary, hasActivity } from '../components/projects/AnalyticsCharts';
-import { CopyField } from '../components/projects/CopyField';
+import { ProjectDetailSkeleton } from '../components/projects/ProjectDetailSkeleton';
+import { ProjectOverview } from '../components/projects/ProjectOverview';
 import { ProjectSettings } from '../components/projects/ProjectSettings';
-import { EmptyState, ErrorState, LoadingRegion, useLoadErrorToast } from '../components/projects/states';
-import { ANALYTICS_DAYS, absoluteUrl, formatNumber, jwksPath } from '../components/projects/format';
+import { EmptyState, ErrorState, useLoadErrorToast } from '../components/projects/states';
 import { errorCode } from '../lib/errors';
-import { formatDate, formatDateTime } from '../lib/format';
 import { trpc } from '../lib/trpc';
 import { PROJECT_TEXTS } from '../messages';
 
 type Tab = 'overview' | 'settings';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Group justify="space-between" gap="sm" wrap="nowrap" py={8} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-      <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
-        {label}
-      </Text>
-      <Text size="sm" fw={500} ta="right" style={{ minWidth: 0, overflowWrap: 'anywhere' }} component="div">
-        {children}
-      </Text>
-    </Group>
-  );
-}
-
-function Totals({ project }: { project: Project }) {
-  const items = [
-    { label: 'Users', value: project.total_users },
-    { label: 'Logins', value: project.total_logins },
-    { label: 'Signups', value: project.total_signups },
-  ];
-  return (
-    <Group grow gap="xs" mb="md" wrap="nowrap">
-      {items.map((item) => (
-        <Card key={item.label} withBorder radius="md" padding="sm" ta="center" aria-label={`${item.label}: ${formatNumber(item.value)}`}>
-          <Text fw={800} fz={22} lh={1.2}>
-            {formatNumber(item.value)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {item.label}
-          </Text>
-        </Card>
-      ))}
-    </Group>
-  );
-}
-
-function Overview({ project }: { project: Project }) {
-  const analytics = trpc.projects.analytics.useQuery({ projectId: project.id, days: ANALYTICS_DAYS });
-  useLoadErrorToast(analytics.errorUpdatedAt, analytics.isError, PROJECT_TEXTS.analyticsLoadFailed);
-  const jwks = absoluteUrl(jwksPath(project.project_key));
-
-  return (
-    <Grid gutter="lg">
-      <Grid.Col span={{ base: 12, md: 5 }}>
-        <Stack gap="lg">
-          <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="facts-heading">
-            <Title order={2} fz="md" id="facts-heading" mb="sm">
-              Key facts
-            </Title>
-            <Totals project={project} />
-            <Fact label="Environment">
-              <EnvironmentBadge environment={project.environment} />
-            </Fact>
-            <Fact label="Status">
-              <Badge variant="dot" color={project.is_active ? 'teal' : 'gray'}>
-                {project.is_active ? 'Active' : 'Inactive'}
-              </Badge>
-            </Fact>
-            <Fact label="Website">
-              {project.website_url ? (
-                <Anchor href={project.website_url} target="_blank" rel="noreferrer" size="sm">
-                  {project.website_url.replace(/^https?:\/\//, '')}
-                </Anchor>
-              ) : (
-                <Text span size="sm" c="dimmed">
-                  Not set
-                </Text>
-              )}
-            </Fact>
-            <Fact label="Created">{formatDate(project.created_at)}</Fact>
-            <Fact label="Last changed">{formatDateTime(project.updated_at)}</Fact>
-          </Card>
-
-          <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="integration-heading">
-            <Title order={2} fz="md" id="integration-heading" mb="md">
-              Integration
-            </Title>
-            <Stack gap="md">
-              <CopyField
-                label="Project key"
-                value={project.project_key}
-                copyLabel="Copy project key"
-                description="The audience (aud) of your end users' access tokens."
-              />
-              <CopyField
-                label="JWKS URL"
-                value={jwks}
-                copyLabel="Copy JWKS URL"
-                wrap
-                description="Verify your end users' access tokens (ES256) with these public keys."
-              />
-            </Stack>
-          </Card>
-        </Stack>
-      </Grid.Col>
-
-      <Grid.Col span={{ base: 12, md: 7 }}>
-        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="activity-heading" h="100%">
-          <Group justify="space-between" mb="md" gap="xs">
-            <Title order={2} fz="md" id="activity-heading">
-              Last {ANALYTICS_DAYS} days
-            </Title>
-            <Button
-              component={Link}
-              to={`/analytics?project=${encodeURIComponent(project.id)}`}
-              variant="subtle"
-              size="xs"
-              leftSection={<IconChartBar size={14} />}
-            >
-              Open analytics
-            </Button>
-          </Group>
-          {analytics.isPending ? (
-            <LoadingRegion label="Loading analytics">
-              <Stack gap="md">
-                <Skeleton h={90} radius="md" />
-                <Skeleton h={90} radius="md" />
-                <Skeleton h={90} radius="md" />
-              </Stack>
-            </LoadingRegion>
-          ) : analytics.isError ? (
-            <ErrorState title={PROJECT_TEXTS.analyticsLoadFailed} error={analytics.error} onRetry={() => void analytics.refetch()} />
-          ) : (
-            <Stack gap="md">
-              <AnalyticsSummary analytics={analytics.data} cols={{ base: 2 }} />
-              {hasActivity(analytics.data) ? (
-                <Box mt="xs">
-                  <Text size="sm" fw={600} mb="xs">
-                    Signups and logins per day
-                  </Text>
-                  <ActivityChart analytics={analytics.data} />
-                </Box>
-              ) : (
-                <Text size="sm" c="dimmed">
-                  No activity yet. Create an API key and call the public API from your backend; signups and logins show
-                  up here the same day.
-                </Text>
-              )}
-            </Stack>
-          )}
-        </Card>
-      </Grid.Col>
-    </Grid>
-  );
-}
-
-function DetailSkeleton() {
-  return (
-    <LoadingRegion label="Loading project">
-      <Skeleton h={14} w={160} radius="sm" mb="lg" />
-      <Skeleton h={34} w={280} maw="100%" radius="sm" />
-      <Skeleton h={16} w={360} maw="100%" radius="sm" mt="sm" mb="xl" />
-      <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Skeleton h={360} radius="md" />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <Skeleton h={360} radius="md" />
-        </Grid.Col>
-      </Grid>
-    </LoadingRegion>
-  );
-}
 
 export function ProjectDetailPage() {
   const { projectId = '' } = useParams();
@@ -224,7 +41,7 @@ export function ProjectDetailPage() {
   if (project.isPending) {
     return (
       <Container size="lg" py="xl">
-        <DetailSkeleton />
+        <ProjectDetailSkeleton />
       </Container>
     );
   }
@@ -296,7 +113,7 @@ export function ProjectDetailPage() {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
-          <Overview project={data} />
+          <ProjectOverview project={data} />
         </Tabs.Panel>
         <Tabs.Panel value="settings">
           <ProjectSettings project={data} />

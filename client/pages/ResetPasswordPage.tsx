@@ -19,8 +19,8 @@ export function ResetPasswordPage() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { password: '', confirmPassword: '' },
+    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
     validate: resolver(ResetPasswordFormSchema),
-    validateInputOnBlur: true,
   });
 
   if (!token) {

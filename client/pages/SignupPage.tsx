@@ -32,8 +32,8 @@ export function SignupPage() {
       password: '',
       confirmPassword: '',
     },
+    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
     validate: resolver(SignupFormSchema),
-    validateInputOnBlur: true,
   });
 
   const onSubmit = form.onSubmit(async (values) => {

@@ -227,7 +227,18 @@ describe('AdminPage', () => {
     const row = within(table).getByRole('row', { name: /ada@example.com/ });
     expect(within(row).getByText('0123456789ab')).toBeTruthy();
     expect(within(row).getByText('203.0.113.7')).toBeTruthy();
-    expect(within(row).getByText('Mozilla/5.0 (X11; Linux x86_64) Chrome/130')).toBeTruthy();
+    // User agent, Created and Expires open under the row, so the table stays narrow enough to keep Revoke in view.
+    expect(within(table).queryByRole('columnheader', { name: 'User agent' })).toBeNull();
+    expect(within(table).queryByRole('columnheader', { name: 'Expires' })).toBeNull();
+    const details = within(row).getByRole('button', { name: 'Details' });
+    expect(details.getAttribute('aria-expanded')).toBe('false');
+    await user.click(details);
+    expect(details.getAttribute('aria-expanded')).toBe('true');
+    const opened = document.getElementById(details.getAttribute('aria-controls') ?? '');
+    expect(opened?.textContent).toContain('Mozilla/5.0 (X11; Linux x86_64) Chrome/130');
+    expect(opened?.textContent).toContain('Expires');
+    expect(opened?.textContent).toContain(formatDateTime(sessions[0]!.expires_at));
+    expect(opened?.textContent).toContain(formatDateTime(sessions[0]!.created_at));
     await user.click(within(row).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByText('Session revoked')).toBeTruthy();
     expect(callsTo(calls, 'admin.revokeSession')[0]?.input).toEqual({ id: 's_1' });

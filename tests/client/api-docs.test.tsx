@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from './utils';
-import { buildReference, type OpenApiDocument } from '../../client/components/projects/openapi';
+import { buildReference, type OpenApiDocument } from '../../client/components/api-docs/openapi';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });

@@ -89,7 +89,7 @@ describe('LoginPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Google' }));
     await user.click(screen.getByRole('button', { name: 'GitHub' }));
     expect(log).toHaveBeenCalledTimes(2);
-    expect(calls.filter((c) => c.path !== 'auth.me' && c.path !== 'captcha.config')).toHaveLength(0);
+    expect(calls.filter((c) => c.path !== 'auth.session' && c.path !== 'captcha.config')).toHaveLength(0);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen, within } from '@testing-library/react';
-import type { Analytics, DashboardStats, Project } from '../../shared/schemas/projects';
+import type { DashboardStats, Project } from '../../shared/schemas/projects';
 import { callsTo, renderApp, sampleUser } from './utils';
-import { usageLevel, usageOf } from '../../client/components/projects/format';
+import { usageLevel, usageOf } from '../../client/lib/format';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
@@ -36,25 +36,15 @@ const project = (id: string, name: string, overrides: Partial<Project> = {}): Pr
   ...overrides,
 });
 
-const week = (projectId: string, requests: number[]): Analytics => ({
-  project_id: projectId,
-  days: requests.map((api_requests, index) => ({
-    day: `2025-06-0${index + 1}`,
-    signups: 0,
-    logins: 0,
-    failed_logins: 0,
-    active_users: 0,
-    api_requests,
-  })),
-  monthly_active_users: 0,
-});
+/** Seven days, oldest first, as projects.dashboardStats answers them. */
+const lastWeek = (requests: number[]) => requests.map((count, index) => ({ day: `2025-06-0${index + 1}`, requests: count }));
 
 function figure(label: string) {
   return within(screen.getByRole('region', { name: label }));
 }
 
 describe('DashboardPage', () => {
-  it('shows the figures of projects.dashboardStats, the three newest projects and the summed week', async () => {
+  it('shows the figures of projects.dashboardStats, the three newest projects and the week of requests', async () => {
     const projects = [
       project('p_1', 'Acme Storefront', { environment: 'production', total_users: 1284, total_logins: 9432 }),
       project('p_2', 'Mobile Banking', { environment: 'staging' }),
@@ -64,12 +54,8 @@ describe('DashboardPage', () => {
     const { calls } = renderApp('/dashboard', {
       user: sampleUser,
       handlers: {
-        'projects.dashboardStats': () => stats(),
+        'projects.dashboardStats': () => stats({ api_requests_last_7_days: lastWeek([31, 2, 3, 4, 5, 6, 307]) }),
         'projects.list': () => projects,
-        'projects.analytics': (input) => {
-          const id = (input as { projectId: string }).projectId;
-          return week(id, id === 'p_1' ? [1, 2, 3, 4, 5, 6, 7] : [10, 0, 0, 0, 0, 0, 100]);
-        },
       },
     });
     expect(await screen.findByText(/Welcome back, Ada!/)).toBeTruthy();
@@ -87,13 +73,12 @@ describe('DashboardPage', () => {
     expect(recent.getByRole('link', { name: 'Internal Tools, development, Inactive' })).toBeTruthy();
     expect(recent.queryByText('Partner Portal')).toBeNull();
 
-    // Four projects: their seven days summed (p_1 + three others).
+    // The week comes with the stats (the server sums the projects): no analytics call per project.
     const bars = await screen.findByRole('img', { name: /API requests over the last 7 days/ });
     expect(bars.getAttribute('aria-label')).toContain('Sun, Jun 1 31');
     expect(bars.getAttribute('aria-label')).toContain('Sat, Jun 7 307');
-    expect(callsTo(calls, 'projects.analytics').map((c) => c.input)).toEqual(
-      projects.map((p) => ({ projectId: p.id, days: 7 })),
-    );
+    expect(screen.getByText('358 total')).toBeTruthy();
+    expect(callsTo(calls, 'projects.analytics')).toEqual([]);
 
     const usage = within(screen.getByRole('region', { name: 'API usage' }));
     expect(usage.getByText('Healthy')).toBeTruthy();

@@ -193,7 +193,7 @@ describe('ProfilePage', () => {
     const { user, calls } = renderApp('/profile', {
       user: current,
       handlers: {
-        'auth.me': () => current,
+        'auth.session': () => ({ user: current }),
         'profile.update': (input) => {
           current = { ...current, ...(input as { first_name: string; last_name: string }) };
           return current;
@@ -212,7 +212,7 @@ describe('ProfilePage', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Profile updated successfully!')).toBeTruthy();
     expect(callsTo(calls, 'profile.update')[0]?.input).toEqual({ first_name: 'Augusta', last_name: 'Lovelace' });
-    expect(callsTo(calls, 'auth.me').length).toBeGreaterThanOrEqual(2);
+    expect(callsTo(calls, 'auth.session').length).toBeGreaterThanOrEqual(2);
     expect(await screen.findByRole('heading', { name: 'Augusta Lovelace' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
 

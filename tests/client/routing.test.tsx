@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { callsTo, currentPath, currentState, renderApp, sampleUser } from './utils';
+import { callsTo, currentPath, currentState, renderApp, sampleUser, unauthorized } from './utils';
 import type { User } from '../../shared/schemas/user';
 
 describe('route guards', () => {
@@ -11,7 +11,7 @@ describe('route guards', () => {
     });
     renderApp('/settings?tab=security', {
       handlers: {
-        'auth.me': async () => {
+        'auth.session': async () => {
           await pending;
           throw Object.assign(new Error('x'), {});
         },
@@ -24,7 +24,22 @@ describe('route guards', () => {
   });
 
   it('redirects a signed-out visitor from a protected page to /login with from', async () => {
-    renderApp('/projects');
+    const { calls } = renderApp('/projects');
+    await waitFor(() => expect(currentPath()).toBe('/login'));
+    expect(currentState()).toMatchObject({ from: { pathname: '/projects' } });
+    // The probe is auth.session, which answers a visitor without an error; auth.me would answer 401.
+    expect(callsTo(calls, 'auth.session')).toHaveLength(1);
+    expect(callsTo(calls, 'auth.me')).toHaveLength(0);
+  });
+
+  it('treats session cookies that no longer work (auth.session UNAUTHORIZED) as signed out', async () => {
+    renderApp('/projects', {
+      handlers: {
+        'auth.session': () => {
+          throw unauthorized();
+        },
+      },
+    });
     await waitFor(() => expect(currentPath()).toBe('/login'));
     expect(currentState()).toMatchObject({ from: { pathname: '/projects' } });
   });
@@ -123,6 +138,7 @@ describe('header', () => {
           total_api_requests_today: 0,
           total_api_requests_month: 0,
           monthly_request_limit: 100_000,
+          api_requests_last_7_days: [],
         }),
         'projects.list': () => [],
       },

@@ -78,8 +78,8 @@ export function currentState(): Record<string, unknown> | null {
 }
 
 /**
- * Renders the real route table at `route` with a mocked server. `user` null means signed out
- * (auth.me answers UNAUTHORIZED, and so does auth.refresh).
+ * Renders the real route table at `route` with a mocked server. `user` null means a visitor without session
+ * cookies: auth.session answers `{ user: null }`, as the server does.
  */
 export function renderApp(
   route: string | { pathname: string; search?: string; state?: unknown },
@@ -87,10 +87,7 @@ export function renderApp(
 ) {
   const calls: { path: string; input: unknown }[] = [];
   const all: Handlers = {
-    'auth.me': () => {
-      if (!user) throw unauthorized();
-      return user;
-    },
+    'auth.session': () => ({ user }),
     ...handlers,
   };
   const sessionEvents = new SessionEvents();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, field, logInViaUi, signUpViaApi, toast, uniqueEmail } from './support';
+import { PASSWORD, expectTableFits, field, logInViaUi, signUpViaApi, toast, uniqueEmail } from './support';
 
 /**
  * The admin area on real data: an admin deactivates a user, blocks a device and revokes a session through
@@ -153,6 +153,31 @@ test('the login attempts tab shows the attempts with the DB-IP attribution', asy
   await target.page.context().close();
 });
 
+test('at 1280 px the sessions and users tables fit the page: Revoke and Deactivate are on screen, nothing scrolls sideways', async ({ browser }) => {
+  const target = await signedInTarget(browser, 'wide-session-with-a-rather-long-address');
+  const admin = await adminPage(browser, undefined, { width: 1280, height: 800 });
+  await openAdminTab(admin, 'Sessions');
+  const row = await rowOf(admin, 'Active sessions', target.email);
+  await expectTableFits(admin, 'Active sessions', 'Revoke');
+
+  // The user agent, creation and expiry open under the row; the user agent is cut short, its title holds it all.
+  const details = row.getByRole('button', { name: 'Details' });
+  await details.click();
+  await expect(details).toHaveAttribute('aria-expanded', 'true');
+  const opened = admin.locator(`[id="${await details.getAttribute('aria-controls')}"]`);
+  await expect(opened).toContainText('Expires');
+  const agent = await target.page.evaluate(() => navigator.userAgent);
+  await expect(opened.getByTitle(agent)).toBeVisible();
+  await expectTableFits(admin, 'Active sessions', 'Revoke');
+
+  // The Users tab lists the same long address and keeps Deactivate in view as well.
+  await admin.getByRole('tab', { name: 'Users' }).click();
+  await rowOf(admin, 'Users', target.email);
+  await expectTableFits(admin, 'Users', 'Deactivate');
+  await admin.context().close();
+  await target.page.context().close();
+});
+
 test.describe('screenshots', () => {
   async function capture(page: Page, file: string) {
     await expect(page.getByRole('heading', { level: 1, name: 'Admin' })).toBeVisible();
@@ -177,6 +202,11 @@ test.describe('screenshots', () => {
       await admin.getByRole('tab', { name: 'Login Attempts' }).click();
       await expect(admin.getByRole('table', { name: 'Login attempts' })).toBeVisible();
       await capture(admin, `admin-attempts-${theme}`);
+      await admin.getByRole('tab', { name: 'Sessions' }).click();
+      await expect(admin.getByRole('table', { name: 'Active sessions' })).toBeVisible();
+      await capture(admin, `admin-sessions-${theme}`);
+      await admin.getByRole('table', { name: 'Active sessions' }).getByRole('button', { name: 'Details' }).first().click();
+      await capture(admin, `admin-sessions-details-${theme}`);
       await admin.context().close();
     });
   }

@@ -117,3 +117,23 @@ test('sign out goes to /login, and protected pages are closed again', async ({ p
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login$/);
 });
+
+// A visitor has no session: finding that out is an answer (auth.session, user null), not a refused call.
+test('a visitor loads / and /login without a 401 or any console error', async ({ page }) => {
+  const refused: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 401) refused.push(`${response.request().method()} ${response.url()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+
+  for (const path of ['/', '/login']) {
+    await page.goto(path);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  expect(refused, 'responses with status 401').toEqual([]);
+  expect(consoleErrors, 'console errors').toEqual([]);
+});

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { PASSWORD, field, signUpViaApi, signedInUser, toast, uniqueEmail } from './support';
 
@@ -181,4 +182,62 @@ test('profile: edit and save the name; e-mail is read-only', async ({ page }) =>
   await expect(page.getByRole('heading', { name: 'Pat Example' })).toBeVisible();
   await page.getByRole('button', { name: 'Resend verification email' }).click();
   await expect(toast(page, 'Verification email sent! Please check your inbox.')).toBeVisible();
+});
+
+/** Counts the submit events of the page's forms, so a test can tell that one click reached the form. */
+async function countSubmits(page: Page) {
+  await page.evaluate(() => {
+    const counter = window as unknown as { submits: number };
+    counter.submits = 0;
+    document.addEventListener('submit', () => (counter.submits += 1), true);
+  });
+  return () => page.evaluate(() => (window as unknown as { submits: number }).submits);
+}
+
+// The e-mail field's message must not push the button away between mouse-down and mouse-up: one real click
+// on the button right after typing an invalid address submits (and so validates) the form.
+test('login: one click on "Sign in" after an invalid e-mail submits the form; with valid input it signs in', async ({ page, request }) => {
+  await page.goto('/login');
+  const submits = await countSubmits(page);
+  await field(page, 'Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(MSG.email)).toBeVisible();
+  await expect(page.getByText(MSG.passwordRequired)).toBeVisible();
+  expect(await submits()).toBe(1);
+
+  const email = uniqueEmail('one-click');
+  await signUpViaApi(request, { email });
+  await page.goto('/login');
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('signup, forgot and reset password: one click after an invalid field submits the form', async ({ page }) => {
+  await page.goto('/signup');
+  let submits = await countSubmits(page);
+  await field(page, 'Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText(MSG.email)).toBeVisible();
+  await expect(page.getByText(MSG.short)).toBeVisible();
+  expect(await submits()).toBe(1);
+
+  await page.goto('/forgot-password');
+  submits = await countSubmits(page);
+  await field(page, 'Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText(MSG.email)).toBeVisible();
+  expect(await submits()).toBe(1);
+
+  await field(page, 'Email').fill(uniqueEmail('one-click-forgot'));
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+
+  await page.goto('/reset-password?token=not-a-real-token');
+  submits = await countSubmits(page);
+  await field(page, 'New password').fill('short');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expect(page.getByText(MSG.short)).toBeVisible();
+  expect(await submits()).toBe(1);
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, expectTableFits, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
 
 /**
  * Per-project monitoring: a developer watches (and acts on) the end users their app signs up through the
@@ -113,6 +113,19 @@ test("a developer revokes an end user's session and blocks their device", async 
   const refused = await api.logIn(endUser, PASSWORD, fingerprint);
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { detail: string }).detail).toBe('This device has been blocked');
+});
+
+test('at 1280 px the sessions table of a project fits the page: Revoke is on screen', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const dev = await developerWithProject(page, 'monitor-dev-wide', 'Wide table');
+  const api = endUserApi(request, dev.apiKey, '2001:db8:85a3:0:0:8a2e:370:7334');
+  const endUser = uniqueEmail('end-user-with-a-rather-long-address');
+  expect((await api.signUp(endUser, 'Wanda', 'Wide')).status()).toBe(201);
+  expect((await api.logIn(endUser, PASSWORD, `e2e-device-${Date.now().toString(16)}-wide`)).status()).toBe(200);
+
+  await page.goto(`/monitoring?project=${dev.projectId}&tab=sessions`);
+  await expect(page.getByRole('table', { name: 'Active sessions' }).getByRole('row').filter({ hasText: endUser })).toBeVisible();
+  await expectTableFits(page, 'Active sessions', 'Revoke');
 });
 
 test('another developer cannot open a project that is not theirs', async ({ page, browser }) => {

@@ -83,3 +83,30 @@ export async function signedInUser(page: Page, tag: string, names: { firstName?:
 export function toast(page: Page, text: string | RegExp) {
   return page.getByRole('alert').filter({ hasText: text });
 }
+
+/**
+ * A monitoring table fits the page: its `action` buttons lie inside the viewport and neither the table's
+ * scroll container nor the page scrolls sideways.
+ */
+export async function expectTableFits(page: Page, table: string, action: string) {
+  const list = page.getByRole('table', { name: table });
+  const button = list.getByRole('button', { name: action }).first();
+  await expect(button).toBeVisible();
+  const box = await button.boundingBox();
+  const width = page.viewportSize()!.width;
+  expect(box, `${action} button`).not.toBeNull();
+  expect(box!.x, `${action} starts on screen`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${action} ends on screen`).toBeLessThanOrEqual(width);
+  const overflow = await list.evaluate((element) => {
+    let scroller: HTMLElement | null = element.parentElement;
+    while (scroller && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+    const root = document.documentElement;
+    return {
+      table: scroller ? { scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth } : null,
+      page: { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth },
+    };
+  });
+  expect(overflow.table, `${table}'s scroll container`).not.toBeNull();
+  expect(overflow.table!.scrollWidth, `${table} scrolls sideways`).toBeLessThanOrEqual(overflow.table!.clientWidth);
+  expect(overflow.page.scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(overflow.page.clientWidth);
+}

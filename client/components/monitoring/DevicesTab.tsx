@@ -1,9 +1,8 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { Device } from '../../../shared/schemas/admin';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, shortDeviceId } from '../../lib/format';
 import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
-import { shortDeviceId } from './format';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
 

@@ -1,9 +1,10 @@
-import { useEffect, type ReactNode } from 'react';
-import { Alert, Box, Button, Card, Center, Group, Loader, Pagination, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Alert, Box, Button, Card, Center, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { errorMessage } from '../../lib/errors';
 import { useLoadErrorToast, useMonitor } from './context';
+import { ListTable } from './ListTable';
 import classes from './monitoring.module.css';
 import type { MonitorQuery } from './source';
 
@@ -16,6 +17,8 @@ interface PagedData {
 export interface Column<Item> {
   header: string;
   cell: (item: Item) => ReactNode;
+  /** In the table, shown in the row's expandable details instead of a column of its own (a phone's card shows it like any other). */
+  inDetails?: boolean;
 }
 
 export interface ListShellProps<T extends PagedData, Item> {
@@ -71,8 +74,20 @@ export function ListShell<T extends PagedData, Item>({
     if (data && list.length === 0 && total > 0 && page > pages) onPageChange(pages);
   }, [data, list.length, total, page, pages, onPageChange]);
 
+  // Held here rather than in the table, so open details survive the switch to cards and back (a resize).
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleDetails = useCallback(
+    (key: string) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (!next.delete(key)) next.add(key);
+        return next;
+      }),
+    [],
+  );
+
   const fetching = { 'aria-busy': query.isFetching || undefined, style: { opacity: query.isFetching ? 0.75 : 1, transition: 'opacity 120ms' } };
-  const [titleColumn, ...detailColumns] = columns;
+  const [titleColumn, ...otherColumns] = columns;
 
   let body: ReactNode;
   if (!data && query.isPending && !query.error) {
@@ -109,7 +124,7 @@ export function ListShell<T extends PagedData, Item>({
                   {titleColumn.cell(item)}
                 </Box>
               )}
-              {detailColumns.map((column) => (
+              {otherColumns.map((column) => (
                 <Group key={column.header} justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
                   <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ flexShrink: 0, letterSpacing: 0.3 }} pt={2}>
                     {column.header}
@@ -131,38 +146,17 @@ export function ListShell<T extends PagedData, Item>({
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={minWidth} type="native">
-        <Table className={classes.table} aria-label={label} verticalSpacing="sm" horizontalSpacing="md" highlightOnHover {...fetching}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => (
-                <Table.Th key={column.header}>{column.header}</Table.Th>
-              ))}
-              {actions && (
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              )}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.map((item) => (
-              <Table.Tr key={itemKey(item)}>
-                {columns.map((column) => (
-                  <Table.Td key={column.header}>{column.cell(item)}</Table.Td>
-                ))}
-                {actions && (
-                  <Table.Td>
-                    <Group gap={6} justify="flex-end" wrap="nowrap">
-                      {actions(item)}
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable
+        label={label}
+        list={list}
+        itemKey={itemKey}
+        columns={columns}
+        actions={actions}
+        minWidth={minWidth}
+        fetching={fetching}
+        expanded={expanded}
+        onToggleDetails={toggleDetails}
+      />
     );
   }
 

@@ -1,8 +1,7 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import type { LoginAttempt } from '../../../shared/schemas/admin';
-import { formatDateTime } from '../../lib/format';
+import { countryLabel, failureReasonLabel, formatDateTime } from '../../lib/format';
 import { useMonitor } from './context';
-import { countryLabel, failureReasonLabel } from './format';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
 

@@ -14,9 +14,9 @@ import {
 } from '@tabler/icons-react';
 import { ADMIN_LIST_DEFAULT_PAGE, ADMIN_LIST_DEFAULT_PER_PAGE } from '../../../shared/constants';
 import type { AdminStats } from '../../../shared/schemas/admin';
+import { formatNumber, successRate } from '../../lib/format';
 import { MonitorProvider, useLoadErrorToast, useMonitor } from './context';
 import { DevicesTab } from './DevicesTab';
-import { formatCount, successRate } from './format';
 import { LoginAttemptsTab } from './LoginAttemptsTab';
 import { SessionsTab } from './SessionsTab';
 import type { MonitorSource } from './source';
@@ -50,7 +50,7 @@ function StatCard({ label, value, hint, icon: IconComponent, color }: { label: s
             <Skeleton height={30} width={60} mt={4} />
           ) : (
             <Text fz={{ base: 24, sm: 28 }} fw={800} lh={1.2}>
-              {formatCount(value)}
+              {formatNumber(value)}
             </Text>
           )}
         </Stack>
@@ -91,7 +91,7 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
 
 function OverviewTab({ stats }: { stats: AdminStats | undefined }) {
   const rate = stats ? successRate(stats) : 0;
-  const value = (n: number | undefined) => (n === undefined ? <Skeleton height={14} width={32} /> : formatCount(n));
+  const value = (n: number | undefined) => (n === undefined ? <Skeleton height={14} width={32} /> : formatNumber(n));
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
       <Card withBorder radius="md" padding="lg">

@@ -1,9 +1,8 @@
 import { Button, Text } from '@mantine/core';
 import type { Session } from '../../../shared/schemas/admin';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, shortDeviceId } from '../../lib/format';
 import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
-import { shortDeviceId } from './format';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
 
@@ -17,7 +16,7 @@ const columns: Column<Session>[] = [
   {
     header: 'User',
     cell: (session) => (
-      <Text size="sm" fw={500} className={NOWRAP}>
+      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
         {session.user_email}
       </Text>
     ),
@@ -38,11 +37,12 @@ const columns: Column<Session>[] = [
   {
     header: 'IP address',
     cell: (session) => (
-      <Text size="sm" ff="monospace">
+      <Text size="sm" ff="monospace" className={NOWRAP}>
         {session.ip_address ?? '—'}
       </Text>
     ),
   },
+  // User agent, Created and Expires open under the row: with every column in it, Revoke ends up off a 1280 px screen.
   {
     header: 'User agent',
     cell: (session) => (
@@ -50,10 +50,11 @@ const columns: Column<Session>[] = [
         {session.user_agent ?? 'Unknown'}
       </Text>
     ),
+    inDetails: true,
   },
-  { header: 'Created', cell: (session) => when(session.created_at) },
+  { header: 'Created', cell: (session) => when(session.created_at), inDetails: true },
   { header: 'Last used', cell: (session) => when(session.last_used_at) },
-  { header: 'Expires', cell: (session) => when(session.expires_at) },
+  { header: 'Expires', cell: (session) => when(session.expires_at), inDetails: true },
 ];
 
 export function SessionsTab({ page, perPage, onPageChange }: ListTabProps) {
@@ -71,7 +72,7 @@ export function SessionsTab({ page, perPage, onPageChange }: ListTabProps) {
       perPage={perPage}
       onPageChange={onPageChange}
       empty="No active sessions."
-      minWidth={1100}
+      minWidth={760}
       actions={(session) => (
         <Button
           size="xs"

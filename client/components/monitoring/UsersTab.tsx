@@ -1,10 +1,9 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { User } from '../../../shared/schemas/user';
 import { useAuth } from '../../auth/AuthProvider';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDate, formatDateTime, nameOrEmail } from '../../lib/format';
 import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
-import { nameOrEmail } from './format';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
 
@@ -14,7 +13,7 @@ const columns: Column<User>[] = [
     cell: (user) => {
       const name = nameOrEmail(user);
       return (
-        <Stack gap={0} className={NOWRAP}>
+        <Stack gap={0} style={{ overflowWrap: 'anywhere' }}>
           <Text size="sm" fw={600}>
             {name}
           </Text>

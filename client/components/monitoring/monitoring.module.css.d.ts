@@ -4,5 +4,8 @@ declare const classes: {
   readonly cardValue: string;
   readonly cardTitle: string;
   readonly nowrap: string;
+  readonly openRow: string;
+  readonly detailsRow: string;
+  readonly detail: string;
 };
 export default classes;

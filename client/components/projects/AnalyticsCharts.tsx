@@ -2,7 +2,10 @@ import { AreaChart, BarChart, LineChart } from '@mantine/charts';
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconActivity, IconAlertTriangle, IconLogin, IconUserPlus, IconUsers, type Icon } from '@tabler/icons-react';
 import type { Analytics } from '../../../shared/schemas/projects';
-import { formatNumber, shortDateOf } from './format';
+import { formatNumber, shortDateOf } from '../../lib/format';
+
+/** The analytics screens look back this many days (the server allows 1–90). */
+export const ANALYTICS_DAYS = 30;
 
 export type AnalyticsDay = Analytics['days'][number];
 

@@ -1,8 +1,7 @@
 import { Badge, Button, Card, Code, Group, Stack, Text } from '@mantine/core';
 import { IconKeyOff } from '@tabler/icons-react';
 import type { ApiKey } from '../../../shared/schemas/projects';
-import { formatDate, formatDateTime } from '../../lib/format';
-import { formatNumber } from './format';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 
 function Meta({ label, value }: { label: string; value: string }) {
   return (

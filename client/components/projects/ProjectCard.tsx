@@ -2,9 +2,9 @@ import { ActionIcon, Box, Button, Card, Group, SimpleGrid, Stack, Text, Title, T
 import { IconCircleCheckFilled, IconCircleX, IconEye, IconKey, IconSettings, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { Project } from '../../../shared/schemas/projects';
+import { CopyField } from '../CopyField';
 import { EnvironmentBadge } from '../EnvironmentBadge';
-import { CopyField } from './CopyField';
-import { formatCompact, formatNumber } from './format';
+import { formatCompact, formatNumber } from '../../lib/format';
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (

@@ -3,8 +3,8 @@ import type { UseFormReturnType } from '@mantine/form';
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../../shared/constants';
 import { OptionalUrlSchema } from '../../../shared/schemas/common';
-import { CreateProjectInputSchema, EnvironmentSchema } from '../../../shared/schemas/projects';
-import { environmentLabel, type Environment } from './format';
+import { CreateProjectInputSchema, EnvironmentSchema, type Project } from '../../../shared/schemas/projects';
+import { environmentLabel } from '../../lib/format';
 
 /** The create and settings forms: the server's own rules (name required after trimming, a valid URL or empty). */
 export const ProjectFormSchema = z.object({
@@ -19,7 +19,7 @@ export type ProjectFormValues = {
   name: string;
   description: string;
   website_url: string;
-  environment: Environment;
+  environment: Project['environment'];
 };
 
 export const emptyProjectForm: ProjectFormValues = { name: '', description: '', website_url: '', environment: 'development' };

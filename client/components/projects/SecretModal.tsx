@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { PROJECT_TEXTS } from '../../messages';
-import { CopyField } from './CopyField';
+import { CopyField } from '../CopyField';
 
 /**
  * The new key's secret, shown this once (the server keeps only a hash). Closing forgets it, so the

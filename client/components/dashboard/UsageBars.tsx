@@ -1,6 +1,5 @@
 import { Box, Group, Stack, Text, Tooltip } from '@mantine/core';
-
-const number = new Intl.NumberFormat('en-US');
+import { formatNumber } from '../../lib/format';
 
 export interface UsagePoint {
   /** Unique key (e.g. the date). */
@@ -19,12 +18,12 @@ export interface UsagePoint {
  */
 export function UsageBars({ data, label }: { data: UsagePoint[]; label: string }) {
   const max = Math.max(1, ...data.map((point) => point.requests));
-  const summary = data.map((point) => `${point.title ?? point.label} ${number.format(point.requests)}`).join(', ');
+  const summary = data.map((point) => `${point.title ?? point.label} ${formatNumber(point.requests)}`).join(', ');
   return (
     <Stack gap={4} role="img" aria-label={`${label}: ${summary}`}>
       <Group gap={6} align="flex-end" h={88} wrap="nowrap">
         {data.map((point, index) => (
-          <Tooltip key={point.key} label={`${point.title ?? point.label}: ${number.format(point.requests)} requests`} withArrow>
+          <Tooltip key={point.key} label={`${point.title ?? point.label}: ${formatNumber(point.requests)} requests`} withArrow>
             <Box
               data-testid="usage-bar"
               style={{

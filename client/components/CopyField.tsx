@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ActionIcon, Box, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useCopy } from './clipboard';
+import { useCopy } from '../lib/clipboard';
 
 /**
  * A value worth copying (project key, JWKS URL, a new secret) in monospace with a copy control and the

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { COPIED_HINT_MS } from '../../../shared/constants';
+import { COPIED_HINT_MS } from '../../shared/constants';
 
 /** Copies text; falls back to a hidden textarea where the async clipboard is unavailable (plain http). */
 export async function copyText(text: string): Promise<void> {

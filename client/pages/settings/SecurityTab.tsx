@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Select, Stack } from '@mantine/core';
+import { DEFAULT_SESSION_TIMEOUT_MIN, SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
+import { SettingSwitch } from '../../components/SettingSwitch';
+import { notify } from '../../lib/notify';
+import { TOASTS } from '../../messages';
+import { ChangePasswordCard } from './ChangePasswordCard';
+import { SettingsSection } from './SettingsSection';
+
+export function SecurityTab() {
+  const [twoFactorEnabled, setTwoFactorEnabled] = useState(false);
+  const [loginNotifications, setLoginNotifications] = useState(true);
+  const [sessionTimeout, setSessionTimeout] = useState(String(DEFAULT_SESSION_TIMEOUT_MIN));
+
+  return (
+    <Stack gap="lg">
+      <ChangePasswordCard />
+      <SettingsSection title="Security preferences" description="Changes apply immediately.">
+        <Stack gap="lg">
+          <SettingSwitch
+            label="Two-factor authentication"
+            description="Require a second step when you sign in."
+            checked={twoFactorEnabled}
+            onChange={(checked) => {
+              setTwoFactorEnabled(checked);
+              notify.success(TOASTS.securityUpdated);
+            }}
+          />
+          <SettingSwitch
+            label="Login notifications"
+            description="E-mail me when my account signs in from a new device."
+            checked={loginNotifications}
+            onChange={(checked) => {
+              setLoginNotifications(checked);
+              notify.success(TOASTS.securityUpdated);
+            }}
+          />
+          <Select
+            label="Session timeout"
+            description="Sign out after this long without activity."
+            data={SESSION_TIMEOUT_OPTIONS_MIN.map((minutes) => ({ value: String(minutes), label: `${minutes} minutes` }))}
+            value={sessionTimeout}
+            onChange={(value) => {
+              if (!value || value === sessionTimeout) return;
+              setSessionTimeout(value);
+              notify.success(TOASTS.securityUpdated);
+            }}
+            allowDeselect={false}
+            maw={260}
+          />
+        </Stack>
+      </SettingsSection>
+    </Stack>
+  );
+}
