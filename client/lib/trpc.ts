@@ -17,8 +17,11 @@ export function isUnauthorized(error: unknown): boolean {
 }
 
 export interface RefreshLinkOptions {
-  /** Renews the session (reads the HttpOnly refresh cookie, sets new cookies). Rejects when it cannot. */
-  refresh: () => Promise<unknown>;
+  /**
+   * Renews the session (reads the HttpOnly refresh cookie, sets new cookies). Rejects when it cannot.
+   * Gets when the failed call was sent: a refresh finished since then (by another tab) already fixed it.
+   */
+  refresh: (failedCallSentAt: number) => Promise<unknown>;
   /** Called once per failed refresh: the session is gone. */
   onRefreshFailed: () => void;
   /** Operations that must not be retried (default: the session calls themselves). */
@@ -34,10 +37,10 @@ export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLin
   const skip = options.skip ?? ((op: Operation) => NO_REFRESH_PATHS.has(op.path));
   let inFlight: Promise<boolean> | null = null;
 
-  const refreshOnce = (): Promise<boolean> => {
+  const refreshOnce = (failedCallSentAt: number): Promise<boolean> => {
     if (!inFlight) {
       inFlight = options
-        .refresh()
+        .refresh(failedCallSentAt)
         .then(
           () => true,
           () => {
@@ -59,6 +62,7 @@ export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLin
         let stopped = false;
 
         const attempt = (retried: boolean) => {
+          const sentAt = Date.now();
           current = next(op).subscribe({
             next: (value) => observer.next(value),
             complete: () => observer.complete(),
@@ -67,7 +71,7 @@ export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLin
                 observer.error(error);
                 return;
               }
-              void refreshOnce().then((ok) => {
+              void refreshOnce(sentAt).then((ok) => {
                 if (stopped) return;
                 if (ok) attempt(true);
                 else observer.error(error);
@@ -96,16 +100,15 @@ const REFRESHED_AT = 'authplatform:refreshed-at';
 
 /**
  * Tabs share the session cookies, so one refresh serves them all. Under a Web Lock one tab refreshes
- * at a time; a tab that finds another tab refreshed after its own call failed just retries with the
- * new cookies instead of spending the refresh token a second time. Without Web Locks, each tab
+ * at a time; a tab whose failed call was sent before another tab's refresh finished just retries with
+ * the new cookies instead of spending the refresh token a second time. Without Web Locks, each tab
  * refreshes on its own (the server forgives the same browser's replay for a few seconds).
  */
-export function refreshAcrossTabs(refresh: () => Promise<unknown>, tabs: TabCoordination): () => Promise<unknown> {
-  return async () => {
+export function refreshAcrossTabs(refresh: () => Promise<unknown>, tabs: TabCoordination): (failedCallSentAt: number) => Promise<unknown> {
+  return async (failedCallSentAt) => {
     if (!tabs.locks) return refresh();
-    const failedAt = tabs.now();
     return tabs.locks.request(REFRESH_LOCK, async () => {
-      if (Number(tabs.storage.getItem(REFRESHED_AT) ?? 0) >= failedAt) return;
+      if (Number(tabs.storage.getItem(REFRESHED_AT) ?? 0) >= failedCallSentAt) return;
       await refresh();
       tabs.storage.setItem(REFRESHED_AT, String(tabs.now()));
     });

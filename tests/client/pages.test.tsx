@@ -15,7 +15,7 @@ describe('VerifyEmailPage', () => {
     await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
     expect(prompt).toHaveBeenCalledWith(RESEND_PROMPT);
     expect(await screen.findByText('Verification email sent! Please check your inbox.')).toBeTruthy();
-    expect(callsTo(calls, 'auth.resendVerification')[0]?.input).toEqual({ email: 'ada@example.com' });
+    expect(callsTo(calls, 'auth.resendVerification')[0]?.input).toEqual({ email: 'ada@example.com', captcha_token: '' });
     expect(callsTo(calls, 'auth.verifyEmail')).toHaveLength(0);
   });
 
@@ -150,10 +150,15 @@ describe('SettingsPage', () => {
     await user.type(input, 'DELETE');
     expect(confirm.disabled).toBe(false);
     expect(screen.queryByText('Please type DELETE to confirm')).toBeNull();
+    // The current password is asked for before anything is sent.
+    await user.click(confirm);
+    expect(await screen.findByText('Current password is required')).toBeTruthy();
+    expect(callsTo(calls, 'auth.deleteAccount')).toEqual([]);
+    await user.type(screen.getByLabelText('Current password'), 'Correct-Horse-42');
     await user.click(confirm);
     expect(await screen.findByText('Account deleted successfully')).toBeTruthy();
     await waitFor(() => expect(currentPath()).toBe('/'));
-    expect(callsTo(calls, 'auth.deleteAccount')[0]?.input).toEqual({ confirm: 'DELETE' });
+    expect(callsTo(calls, 'auth.deleteAccount')[0]?.input).toEqual({ password: 'Correct-Horse-42' });
     expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Login' })).toBeTruthy();
   });
 
@@ -169,6 +174,7 @@ describe('SettingsPage', () => {
     await user.click(await screen.findByRole('tab', { name: 'Danger Zone' }));
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
     await user.type(screen.getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.type(screen.getByLabelText('Current password'), 'Correct-Horse-42');
     await user.click(screen.getByRole('button', { name: 'Permanently delete account' }));
     expect(await screen.findByText('Failed to delete account')).toBeTruthy();
     expect(currentPath()).toBe('/settings');
@@ -218,7 +224,7 @@ describe('ProfilePage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
     expect(await screen.findByText('Verification email sent! Please check your inbox.')).toBeTruthy();
-    expect(callsTo(calls, 'auth.resendVerification')[0]?.input).toEqual({ email: sampleUser.email });
+    expect(callsTo(calls, 'auth.resendVerification')[0]?.input).toEqual({ email: sampleUser.email, captcha_token: '' });
   });
 
   it('cancel restores the saved values; a failed save says "Failed to update profile"', async () => {

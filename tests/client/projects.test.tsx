@@ -210,7 +210,7 @@ describe('ProjectsPage', () => {
     expect(screen.queryByRole('dialog', { name: 'Create project' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
     expect(await screen.findByText('Verification email sent! Please check your inbox.')).toBeTruthy();
-    expect(callsTo(calls, 'auth.resendVerification')[0]?.input).toEqual({ email: sampleUser.email });
+    expect(callsTo(calls, 'auth.resendVerification')[0]?.input).toEqual({ email: sampleUser.email, captcha_token: '' });
   });
 });
 

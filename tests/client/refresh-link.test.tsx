@@ -116,25 +116,27 @@ describe('refresh across tabs', () => {
   it('refreshes once when two tabs find their session expired at the same moment', async () => {
     const shared = origin();
     const refresh = vi.fn(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+    const sentAt = shared.now();
     const tabA = refreshAcrossTabs(refresh, shared);
     const tabB = refreshAcrossTabs(refresh, shared);
-    await Promise.all([tabA(), tabB()]);
+    await Promise.all([tabA(sentAt), tabB(sentAt)]);
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
-  it('refreshes again for a failure that happens after the last refresh', async () => {
+  it('refreshes again for a call sent after the last refresh', async () => {
     const shared = origin();
     const refresh = vi.fn(async () => undefined);
     const tab = refreshAcrossTabs(refresh, shared);
-    await tab();
-    await tab();
+    await tab(shared.now());
+    await tab(shared.now());
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 
   it('a failed refresh is reported to the tab that ran it, and the next tab tries itself', async () => {
     const shared = origin();
     const refresh = vi.fn().mockRejectedValueOnce(unauthorized()).mockResolvedValueOnce(undefined);
-    const [a, b] = await Promise.allSettled([refreshAcrossTabs(refresh, shared)(), refreshAcrossTabs(refresh, shared)()]);
+    const sentAt = shared.now();
+    const [a, b] = await Promise.allSettled([refreshAcrossTabs(refresh, shared)(sentAt), refreshAcrossTabs(refresh, shared)(sentAt)]);
     expect(a.status).toBe('rejected');
     expect(b.status).toBe('fulfilled');
     expect(refresh).toHaveBeenCalledTimes(2);
@@ -143,7 +145,7 @@ describe('refresh across tabs', () => {
   it('falls back to a refresh per tab without Web Locks', async () => {
     const refresh = vi.fn(async () => undefined);
     const noLocks = { ...origin(), locks: undefined };
-    await Promise.all([refreshAcrossTabs(refresh, noLocks)(), refreshAcrossTabs(refresh, noLocks)()]);
+    await Promise.all([refreshAcrossTabs(refresh, noLocks)(0), refreshAcrossTabs(refresh, noLocks)(0)]);
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 });

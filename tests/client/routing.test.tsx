@@ -91,6 +91,13 @@ describe('header', () => {
     expect(await screen.findByRole('heading', { name: 'Admin' })).toBeTruthy();
   });
 
+  it('hides the Admin link and the admin area from an admin whose e-mail is not verified yet', async () => {
+    renderApp('/admin', { user: { ...sampleUser, role: 'admin', is_verified: false } });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Not authorised' })).toBeTruthy();
+  });
+
   it('tells a non-admin that the admin area is not for them', async () => {
     renderApp('/admin', { user: sampleUser });
     expect(await screen.findByRole('heading', { name: 'Not authorised' })).toBeTruthy();

@@ -9,12 +9,11 @@ import { PASSWORD, expectTableFits, field, logInViaUi, signUpViaApi, toast, uniq
  * the UI, and each time the affected user is locked out at once.
  */
 
-/** The admin account (ADMIN_EMAILS), signed in through the API in its own browser context. */
+/** The admin account (ADMIN_EMAILS, verified by the global setup), signed in through the API in its own browser context. */
 async function adminPage(browser: Browser, theme?: 'light' | 'dark', viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext(viewport ? { viewport } : {});
   const page = await context.newPage();
   if (theme) await page.addInitScript((value) => window.localStorage.setItem('color-theme', value), theme);
-  await signUpViaApi(page.request, { email: E2E.adminEmail, firstName: 'Ada' });
   const response = await page.request.post('/trpc/auth.logIn', {
     data: { email: E2E.adminEmail, password: PASSWORD, captcha_token: '', device_fingerprint: null },
   });

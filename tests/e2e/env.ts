@@ -16,8 +16,10 @@ export const E2E = {
   shortTtlS: 3,
   workDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`),
   mailDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`, 'mail'),
-  /** Signing up with this address makes an admin (ADMIN_EMAILS). */
+  /** An admin (ADMIN_EMAILS) whose address the global setup verifies: the role counts only once verified. */
   adminEmail: 'e2e-admin@example.com',
+  /** Also listed in ADMIN_EMAILS, never verified: the role stays inert. */
+  unverifiedAdminEmail: 'e2e-unverified-admin@example.com',
   /** Screenshots of every main screen, for review; `UPDATE_SCREENSHOTS=1` writes them into the README's docs/screenshots/ instead. */
   screenshotDir: process.env.UPDATE_SCREENSHOTS
     ? path.resolve(import.meta.dirname, '../../docs/screenshots')

@@ -155,6 +155,13 @@ test('danger zone: deleting the account signs out, and the account is gone', asy
   await page.getByRole('tab', { name: 'Danger Zone' }).click();
   await page.getByRole('button', { name: 'Delete account' }).click();
   await page.getByRole('textbox', { name: 'Type DELETE to confirm' }).fill('DELETE');
+  // A session alone is not enough: the current password is asked for and checked.
+  await page.getByRole('button', { name: 'Permanently delete account' }).click();
+  await expect(page.getByText('Current password is required')).toBeVisible();
+  await field(page, 'Current password').fill('Not-My-Password-1');
+  await page.getByRole('button', { name: 'Permanently delete account' }).click();
+  await expect(toast(page, 'Incorrect password')).toBeVisible();
+  await field(page, 'Current password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Permanently delete account' }).click();
   await expect(toast(page, 'Account deleted successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

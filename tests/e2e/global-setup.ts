@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { E2E } from './env';
 import { startMailCatcher } from './mail-catcher';
+import { PASSWORD, linkIn, waitForMail } from './support';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -62,7 +63,7 @@ function startServer(name: string, port: number, extraEnv: Record<string, string
       SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
       APP_URL: `http://127.0.0.1:${port}`,
       BCRYPT_COST: '10',
-      ADMIN_EMAILS: E2E.adminEmail,
+      ADMIN_EMAILS: `${E2E.adminEmail},${E2E.unverifiedAdminEmail}`,
       // Every test signs up its own user from one IP; the limits have their own API tests.
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'warn',
@@ -70,6 +71,17 @@ function startServer(name: string, port: number, extraEnv: Record<string, string
     },
   });
   return { child, url: `http://127.0.0.1:${port}`, logFile };
+}
+
+/** The admin account, signed up and verified once before the tests (verifying ends its other sessions, so not during them). */
+async function createVerifiedAdmin(baseUrl: string) {
+  const post = async (procedure: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}/trpc/${procedure}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${procedure}: ${response.status} ${await response.text()}`);
+  };
+  await post('auth.signUp', { email: E2E.adminEmail, password: PASSWORD, first_name: 'Ada', last_name: null, captcha_token: '' });
+  const token = linkIn(await waitForMail(E2E.adminEmail, /verif/i), '/verify-email').searchParams.get('token');
+  await post('auth.verifyEmail', { token });
 }
 
 export default async function globalSetup() {
@@ -85,6 +97,7 @@ export default async function globalSetup() {
   ];
   try {
     await Promise.all(servers.map((server) => waitForHealth(server.url, server.child, server.logFile)));
+    await createVerifiedAdmin(servers[0]!.url);
   } catch (error) {
     for (const server of servers) server.child.kill('SIGTERM');
     await stopCatcher();

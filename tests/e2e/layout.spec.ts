@@ -74,7 +74,7 @@ test.describe('at 375 px', () => {
   });
 });
 
-test('the Admin link is shown only to admins; /admin tells others they are not authorised', async ({ page, browser }) => {
+test('the Admin link is shown only to admins with a verified address; /admin tells others they are not authorised', async ({ page, browser }) => {
   const { email } = await signedInUser(page, 'plain', { firstName: 'Plain' });
   expect(email).not.toBe(E2E.adminEmail);
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -84,9 +84,20 @@ test('the Admin link is shown only to admins; /admin tells others they are not a
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Not authorised' })).toBeVisible();
 
+  // Listed in ADMIN_EMAILS but never verified: the role is inert, so no Admin link and no admin area.
+  const unverifiedContext = await browser.newContext();
+  const unverified = await unverifiedContext.newPage();
+  await signUpViaApi(unverified.request, { email: E2E.unverifiedAdminEmail, firstName: 'Una' });
+  await unverified.goto('/login');
+  await logInViaUi(unverified, E2E.unverifiedAdminEmail);
+  await expect(unverified).toHaveURL(/\/dashboard$/);
+  await expect(unverified.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  await unverified.goto('/admin');
+  await expect(unverified.getByRole('heading', { name: 'Not authorised' })).toBeVisible();
+  await unverifiedContext.close();
+
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await signUpViaApi(admin.request, { email: E2E.adminEmail, firstName: 'Ada' });
   await admin.goto('/login');
   await logInViaUi(admin, E2E.adminEmail);
   await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();

@@ -41,6 +41,29 @@ test('an access token that expires mid-session is refreshed without the user not
   expect(refreshes).toEqual(['200', '200']);
 });
 
+test('two tabs whose access token expired refresh it once between them, and both stay signed in', async ({ context }) => {
+  const email = uniqueEmail('tabs');
+  const first = await context.newPage();
+  await signUpViaApi(first.request, { email, firstName: 'Tess' });
+  await first.goto('/login');
+  await logInViaUi(first, email);
+  await expect(first).toHaveURL(/\/dashboard$/);
+  const second = await context.newPage();
+  await second.goto('/profile');
+  await expect(second.getByRole('heading', { name: 'Profile' })).toBeVisible();
+
+  const refreshes: number[] = [];
+  context.on('response', (response) => {
+    if (response.url().includes('auth.refresh')) refreshes.push(response.status());
+  });
+  await afterAccessTokenExpiry();
+  await Promise.all([first.reload(), second.reload()]);
+  await expect(first.getByRole('button', { name: 'Account menu for Tess' })).toBeVisible();
+  await expect(second.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  await expect(second).toHaveURL(/\/profile$/);
+  expect(refreshes).toEqual([200]);
+});
+
 test('when the session cannot be refreshed the user is signed out and sent to /login', async ({ page, context }) => {
   const email = uniqueEmail('expired');
   await signUpViaApi(page.request, { email, firstName: 'Otto' });

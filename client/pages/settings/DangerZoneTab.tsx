@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useAuth } from '../../auth/AuthProvider';
+import { PasswordField } from '../../components/PasswordField';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -10,6 +11,7 @@ import { DELETE_CONFIRM_WORD, MESSAGES, TOASTS, VALIDATION } from '../../message
 export function DangerZoneTab() {
   const [confirming, setConfirming] = useState(false);
   const [text, setText] = useState('');
+  const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const matches = text === DELETE_CONFIRM_WORD;
   const deleteAccount = trpc.auth.deleteAccount.useMutation();
@@ -18,9 +20,10 @@ export function DangerZoneTab() {
   const onDelete = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!matches) return;
+    if (!matches || !password) return;
     try {
-      await deleteAccount.mutateAsync({ confirm: DELETE_CONFIRM_WORD });
+      // The server asks for the current password: a session alone cannot delete the account.
+      await deleteAccount.mutateAsync({ password });
       notify.success(MESSAGES.accountDeleted);
       endSession('/');
     } catch (error) {
@@ -54,7 +57,7 @@ export function DangerZoneTab() {
           <form onSubmit={(event) => void onDelete(event)} noValidate>
             <Stack gap="sm" maw={420}>
               <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />}>
-                This will permanently delete your account.
+                This will permanently delete your account. Enter your password to confirm it is you.
               </Alert>
               <TextInput
                 label={`Type ${DELETE_CONFIRM_WORD} to confirm`}
@@ -65,6 +68,13 @@ export function DangerZoneTab() {
                 autoComplete="off"
                 data-autofocus
               />
+              <PasswordField
+                label="Current password"
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                error={touched && !password ? VALIDATION.currentPasswordRequired : undefined}
+                autoComplete="current-password"
+              />
               <Group gap="sm">
                 <Button type="submit" color="red" disabled={!matches} loading={deleteAccount.isPending}>
                   Permanently delete account
@@ -74,6 +84,7 @@ export function DangerZoneTab() {
                   onClick={() => {
                     setConfirming(false);
                     setText('');
+                    setPassword('');
                     setTouched(false);
                   }}
                 >
