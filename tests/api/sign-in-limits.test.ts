@@ -72,6 +72,15 @@ describe('per account and address', () => {
     expect((await logIn(t, email, STRONG_PASSWORD, '2001:db8:aaaa:2::1')).statusCode).toBe(200);
   });
 
+  it('groups IPv6 by /64 for the other per-address limits too (sign-up here)', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 11; i++) {
+      statuses.push((await t.call('POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('v6-signup'), password: STRONG_PASSWORD }, ip: `2001:db8:cccc:9::${i.toString(16)}` })).statusCode);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
   it('groups IPv6 by /64 for the per-address login limit too (credential stuffing from one VM)', async () => {
     const statuses: number[] = [];
     for (let i = 1; i <= 31; i++) statuses.push((await logIn(t, uniqueEmail('stuff6'), WRONG, `2001:db8:bbbb:7:${i.toString(16)}::1`)).statusCode);
@@ -122,6 +131,13 @@ describe('the account-wide ceiling', () => {
       const owner = await logIn(t, email, STRONG_PASSWORD, uniqueIp());
       expect(owner.statusCode).toBe(429);
       expect(owner.json()).toEqual({ detail: ACCOUNT_LOCKED });
+
+      // An admin's unlock lifts the ceiling too.
+      const admin = await t.signUpAndLogIn(uniqueEmail('ceiling-admin'));
+      await t.db.updateTable('users').set({ role: 'admin' }).where('id', '=', admin.user.id).execute();
+      const { id } = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      expect((await t.call('POST', `/api/v1/admin/users/${id}/unlock`, { token: admin.access_token })).statusCode).toBe(200);
+      expect((await logIn(t, email, STRONG_PASSWORD, uniqueIp())).statusCode).toBe(200);
     } finally {
       await t.close();
     }
