@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
+import type { RequestInfo } from '../lib/request-info.js';
 import { parseInput } from '../lib/validate.js';
 import { projectScopeOf } from '../modules/projects/projects.service.js';
-import { PLATFORM_SCOPE } from '../modules/realms/realm.js';
+import { PLATFORM_SCOPE, type Realm } from '../modules/realms/realm.js';
 import { authenticateRequest, requireAdmin } from '../plugins/authenticate.js';
 import { endUserInfoOf, requestInfoOf } from '../plugins/request-info.js';
-import { successStatus, type Anonymous, type AnyRoute, type ApiClient, type Auth, type Monitoring, type SignedIn } from './route.js';
+import { successStatus, type Anonymous, type AnyRoute, type ApiClient, type Auth, type Monitoring } from './route.js';
 
 type Caller = Anonymous & Partial<Omit<Monitoring & ApiClient, keyof Anonymous>>;
 
@@ -52,24 +53,38 @@ const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health'];
  * refuses to start, so the OpenAPI document (built from the same list) cannot miss a route.
  */
 export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: readonly AnyRoute[]): Promise<void> {
-  const apiClient = async (request: FastifyRequest): Promise<ApiClient> => {
+  /** A caller of `realm`; its client info is worked out on first use, since most handlers never read it. */
+  const callerOf = (request: FastifyRequest, realm: Realm, infoOf: (request: FastifyRequest) => RequestInfo): Caller => {
+    let info: RequestInfo | undefined;
+    return {
+      realm,
+      get info() {
+        return (info ??= infoOf(request));
+      },
+    };
+  };
+  const signedIn = async (request: FastifyRequest): Promise<Caller> => {
+    const caller = callerOf(request, deps.platform, requestInfoOf);
+    caller.session = await authenticateRequest(deps, deps.platform, request);
+    return caller;
+  };
+  const apiClient = async (request: FastifyRequest): Promise<Caller> => {
     const key = request.headers['x-api-key'];
     const { realm, project } = await deps.projectRealms.authenticateApiKey(Array.isArray(key) ? key[0] : key);
-    return { realm, project, info: endUserInfoOf(request) };
+    const caller = callerOf(request, realm, endUserInfoOf);
+    caller.project = project;
+    return caller;
   };
-  const signedIn = async (request: FastifyRequest): Promise<SignedIn> => ({
-    realm: deps.platform,
-    info: requestInfoOf(request),
-    session: await authenticateRequest(deps, deps.platform, request),
-  });
+  const anonymous = async (request: FastifyRequest) => callerOf(request, deps.platform, requestInfoOf);
   const callers: Record<Auth, (request: FastifyRequest) => Promise<Caller>> = {
-    none: async (request) => ({ realm: deps.platform, info: requestInfoOf(request) }),
-    optionalBearer: async (request) => ({ realm: deps.platform, info: requestInfoOf(request) }),
+    none: anonymous,
+    optionalBearer: anonymous,
     bearer: signedIn,
     admin: async (request) => {
       const caller = await signedIn(request);
-      requireAdmin(caller.session.user);
-      return { ...caller, scope: PLATFORM_SCOPE };
+      requireAdmin(caller.session!.user);
+      caller.scope = PLATFORM_SCOPE;
+      return caller;
     },
     // The scope needs the validated `:id`: resolved in preHandler.
     projectOwner: signedIn,
@@ -77,7 +92,8 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
     apiKeyAndOptionalBearer: apiClient,
     apiKeyAndBearer: async (request) => {
       const caller = await apiClient(request);
-      return { ...caller, session: await authenticateRequest(deps, caller.realm, request) };
+      caller.session = await authenticateRequest(deps, caller.realm, request);
+      return caller;
     },
   };
   const resolveProjectScope = async (request: FastifyRequest) => {
