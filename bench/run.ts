@@ -1,6 +1,7 @@
 // npm run bench: drives the real server with autocannon on loopback and prints requests/s and p99
-// for login, refresh, me and a bare route, the raw bcrypt rate, me's p99 during a login flood,
-// and memory over a one-minute run. Figures are ratios against the bare route measured in the same run.
+// for login, refresh, me, a bare route inside our app and a bare Fastify route in its own process (the
+// ceiling), the raw bcrypt rate, me's p99 during a login flood, and memory over a one-minute run.
+// Figures are ratios against the bare routes measured in the same run.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,15 +17,19 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PASSWORD = 'Bench-Password-42';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-bench-'));
 
-const server = fork(path.join(import.meta.dirname, 'server.ts'), [], {
-  execArgv: ['--import', 'tsx', '--expose-gc'],
-  env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, RATE_LIMITS: 'off', LOG_LEVEL: 'warn', BCRYPT_COST: String(COST), APP_URL: BASE },
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-await new Promise<void>((resolve, reject) => {
-  server.once('message', () => resolve());
-  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
+function start(file: string, port: number, env: NodeJS.ProcessEnv = {}) {
+  const child = fork(path.join(import.meta.dirname, file), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise<typeof child>((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+const server = await start('server.ts', PORT, { DATA_DIR: dataDir, RATE_LIMITS: 'off', LOG_LEVEL: 'warn', BCRYPT_COST: String(COST), APP_URL: BASE });
+const ceiling = await start('bare-server.ts', PORT + 1);
 
 async function post(pathname: string, body: unknown, token?: string) {
   const res = await fetch(`${BASE}${pathname}`, {
@@ -62,6 +67,7 @@ await Promise.all(
 );
 const bcryptRate = compares / 5;
 
+const bareProcess = summary(await run({ url: `http://127.0.0.1:${PORT + 1}/hello`, connections: 10, duration: SECONDS }));
 const bare = summary(await run({ url: `${BASE}/__bare`, connections: 10, duration: SECONDS }));
 const me = summary(await run({ url: `${BASE}/api/v1/auth/me`, connections: 10, duration: SECONDS, headers: { authorization: `Bearer ${token}` } }));
 const loginRun = summary(await run({ url: `${BASE}/api/v1/auth/login`, method: 'POST', connections: 8, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: loginBody }));
@@ -106,13 +112,15 @@ await soak;
 const late = await memory();
 
 server.kill('SIGTERM');
+ceiling.kill('SIGTERM');
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
 console.log(`\nAuthPlatform benchmark (bcrypt cost ${COST}, ${SECONDS}s per phase, SQLite, loopback)\n`);
-console.table({ bare, me, login: loginRun, refresh, 'me during login flood': meDuringFlood });
+console.table({ 'bare Fastify process': bareProcess, 'bare route in our app': bare, me, login: loginRun, refresh, 'me during login flood': meDuringFlood });
 console.log(`raw bcrypt compares/s (${poolSize} in parallel): ${bcryptRate.toFixed(1)}`);
-console.log(`me / bare: ${pct(me.rps, bare.rps)} (target ≥ 50%)`);
+console.log(`me / bare Fastify process: ${pct(me.rps, bareProcess.rps)} (target ≥ 50%); me / bare route in our app: ${pct(me.rps, bare.rps)}`);
+console.log(`refresh / bare Fastify process: ${pct(refresh.rps, bareProcess.rps)}`);
 console.log(`login / raw bcrypt: ${pct(loginRun.rps, bcryptRate)} (target ≥ 90%)`);
 console.log(`me p99 during login flood: ${meDuringFlood.p99_ms} ms (target < 50 ms)`);
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

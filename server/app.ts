@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -26,6 +25,7 @@ import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/i
 import { createAccessTokens } from './modules/sessions/access-tokens.js';
 import { createProjectRealms } from './modules/projects/project-realms.js';
 import { registerRequestGuard } from './plugins/request-guard.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
@@ -107,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   const deps: Deps = { ...base, projectRealms: createProjectRealms(base) };
 
   const captchaSources = captchaCspSources(config.captcha.provider);
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

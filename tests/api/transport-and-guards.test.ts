@@ -140,6 +140,13 @@ describe('guards', () => {
     expect(res.headers['content-security-policy']).toContain("frame-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+
+    const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'cross-origin-opener-policy'];
+    const pick = (headers: Record<string, unknown>) => Object.fromEntries(SECURITY_HEADERS.map((name) => [name, headers[name]]));
+    for (const other of [await t.call('GET', '/api/v1/nope'), await t.call('GET', '/api/v1/auth/me'), await t.app.inject({ method: 'GET', url: '/trpc/auth.session' })]) {
+      expect(pick(other.headers)).toEqual(pick(res.headers));
+    }
   });
 
   it('answers unknown API paths with 404 {detail}', async () => {
@@ -158,5 +165,18 @@ describe('GET /health and captcha config', () => {
 
   it('captcha is off by default and an empty token is accepted', async () => {
     expect((await t.call('GET', '/api/v1/captcha/config')).json()).toEqual({ enabled: false, provider: 'none', site_key: '' });
+  });
+});
+
+describe('security headers behind HTTPS', () => {
+  it('adds Strict-Transport-Security when APP_URL is https', async () => {
+    const secure = await createTestApp({ env: { APP_URL: 'https://auth.example.com' } });
+    try {
+      const res = await secure.app.inject({ method: 'GET', url: '/health' });
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    } finally {
+      await secure.close();
+    }
   });
 });
