@@ -49,6 +49,13 @@ async function capture(page: Page, file: string, heading: string | RegExp) {
   await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
 }
 
+/** Settings → Danger Zone with the confirmation (password) form open. */
+async function openDangerZone(page: Page) {
+  await page.getByRole('tab', { name: 'Danger Zone' }).click();
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page.getByRole('textbox', { name: 'Current password' })).toBeVisible();
+}
+
 for (const theme of THEMES) {
   test(`screenshots of the public screens (${theme})`, async ({ page }) => {
     await useTheme(page, theme);
@@ -70,6 +77,8 @@ for (const theme of THEMES) {
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Security' }).click();
     await capture(page, `settings-security-${theme}`, 'Settings');
+    await openDangerZone(page);
+    await capture(page, `settings-danger-${theme}`, 'Settings');
   });
 }
 
@@ -97,6 +106,9 @@ test.describe('at 375 px', () => {
     await signIn(page, 'shots-mobile-dark');
     await page.goto('/settings');
     await capture(page, 'settings-mobile-dark', 'Settings');
+    await openDangerZone(page);
+    await capture(page, 'settings-danger-mobile-dark', 'Settings');
+    await expectNoSidewaysScroll(page);
   });
 });
 
