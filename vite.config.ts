@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { tcpAnswers } from './tests/helpers/tcp-probe';
+import { tcpAnswers } from './tests/helpers/tcp-probe.js';
 
 /** The API suite runs on PostgreSQL too whenever a server answers (TEST_POSTGRES_URL, default 127.0.0.1:5432). */
 const withPostgres =

@@ -26,7 +26,11 @@ export function verificationMail(to: string, url: string): MailMessage {
   return message(
     to,
     'Verify your email address',
-    ['Welcome! Please confirm your email address to finish setting up your account.', 'This link expires in 24 hours and works once.'],
+    [
+      'Welcome! Please confirm your email address to finish setting up your account.',
+      'This link expires in 24 hours and works once.',
+      'If you did not create an account, do not click the link: someone else typed your address, and the link would confirm their password.',
+    ],
     { label: 'Verify email', url },
   );
 }

@@ -25,7 +25,8 @@ describe('a squatter who signed up first', () => {
     const email = uniqueEmail('victim');
     const squatterIp = uniqueIp();
     expect((await signUp(email, SQUATTER_PASSWORD, squatterIp)).statusCode).toBe(201);
-    await t.mail.waitFor(email, /verify/i);
+    // The squatter's link reaches the owner's inbox: it must tell them not to click it.
+    expect((await t.mail.waitFor(email, /verify/i)).text).toMatch(/If you did not create an account, do not click the link/);
     const squatter = (await logIn(email, SQUATTER_PASSWORD, squatterIp)).json();
     expect(squatter.user.is_verified).toBe(false);
 
