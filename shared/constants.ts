@@ -1,4 +1,5 @@
 /** Business constants from the specification (section 9). */
+export const PRODUCT_NAME = 'AuthPlatform';
 export const PASSWORD_MIN_LENGTH = 8;
 /** bcrypt only reads the first 72 bytes of a password; longer ones are refused rather than silently cut. */
 export const PASSWORD_MAX_BYTES = 72;

@@ -9,6 +9,8 @@ export const MESSAGES = {
   passwordChanged: 'Password changed successfully',
   loggedOut: 'Logged out successfully',
   accountDeleted: 'Account deleted successfully',
+  mfaDisabled: 'Two-factor authentication disabled',
+  mfaReset: 'Two-factor authentication reset',
 } as const;
 
 export const VALIDATION = {
@@ -28,4 +30,7 @@ export const VALIDATION = {
   projectNameRequired: 'Project name is required',
   deleteConfirm: 'Please type DELETE to confirm',
   nameTooLong: 'Name must be at most 100 characters',
+  codeRequired: 'Code is required',
+  codeInvalid: 'Invalid code',
+  mfaTokenRequired: 'mfa_token is required',
 } as const;

@@ -6,6 +6,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { navigationMessage, postLoginPath } from '../auth/redirect';
 import { AuthShell } from '../components/AuthShell';
+import { SecondFactorStep } from '../components/auth/SecondFactorStep';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { PasswordField } from '../components/PasswordField';
@@ -24,6 +25,8 @@ export function LoginPage() {
   const { setUser } = useAuth();
   const logIn = trpc.auth.logIn.useMutation();
   const [submitting, setSubmitting] = useState(false);
+  /** Set when the password was right and the account asks for a second factor. */
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
   const captcha = useRef<CaptchaHandle>(null);
   const banner = navigationMessage(location.state);
 
@@ -34,6 +37,28 @@ export function LoginPage() {
     validate: resolver(LoginFormSchema),
   });
 
+  const signedIn = (user: Parameters<typeof setUser>[0]) => {
+    notify.success(TOASTS.loginSuccess);
+    setUser(user);
+    navigate(postLoginPath(location.state), { replace: true });
+  };
+
+  if (mfaToken) {
+    return (
+      <AuthShell title="Two-factor authentication" subtitle="One more step to sign in">
+        <SecondFactorStep
+          mfaToken={mfaToken}
+          onSignedIn={signedIn}
+          onCancel={() => {
+            setMfaToken(null);
+            form.setFieldValue('password', '');
+            captcha.current?.reset();
+          }}
+        />
+      </AuthShell>
+    );
+  }
+
   const onSubmit = form.onSubmit(async (values) => {
     setSubmitting(true);
     try {
@@ -43,9 +68,12 @@ export function LoginPage() {
         captcha_token: (await captcha.current?.token()) ?? '',
         device_fingerprint: await getDeviceFingerprint(),
       });
-      notify.success(TOASTS.loginSuccess);
-      setUser(result.user);
-      navigate(postLoginPath(location.state), { replace: true });
+      if ('mfa_required' in result) {
+        setMfaToken(result.mfa_token);
+        setSubmitting(false);
+        return;
+      }
+      signedIn(result.user);
     } catch (error) {
       notify.error(errorMessage(error, TOASTS.loginFailed));
       captcha.current?.reset();

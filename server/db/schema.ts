@@ -24,6 +24,35 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login: string | null;
+  /** The confirmed TOTP secret, sealed with the master key; null without two factors. */
+  totp_secret: string | null;
+  /** A TOTP secret set up but not yet confirmed with a code (sealed). */
+  totp_pending_secret: string | null;
+  /** When two factors were turned on; null when they are off. */
+  totp_enabled_at: string | null;
+  /** The last accepted TOTP time step: a code is accepted once. */
+  totp_last_step: number | null;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the normalized code. */
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** A sign-in whose password was right, waiting for its second factor (the mfa_token, hashed). */
+export interface MfaChallengesTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  device_fingerprint: string | null;
+  failed_attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
@@ -155,12 +184,15 @@ export interface Database {
   project_daily_stats: ProjectDailyStatsTable;
   api_key_daily_usage: ApiKeyDailyUsageTable;
   project_active_users: ProjectActiveUsersTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type MfaChallengeRow = Selectable<MfaChallengesTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type LoginAttemptRow = Selectable<LoginAttemptsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;

@@ -2,7 +2,13 @@ import { availableParallelism } from 'node:os';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import bcrypt from 'bcrypt';
 import pLimit from 'p-limit';
+import { PASSWORD_MAX_BYTES } from '../../shared/constants.js';
 import { randomToken } from './crypto.js';
+
+/** bcrypt reads 72 bytes; anything past them would be ignored, so a longer password is simply wrong. */
+export function fitsBcrypt(password: string): boolean {
+  return Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
+}
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;

@@ -43,6 +43,11 @@ export const DEFAULT_LIMITS = {
   /** Change of password and account deletion check the current password with bcrypt too. */
   passwordCheckPerIp: { points: 30, durationS: 60 },
   wrongCurrentPasswordPerAccount: { points: 5, durationS: 15 * 60, detail: 'Too many wrong passwords. Try again later.' },
+  /**
+   * Wrong second-factor codes for one account, across its mfa_tokens (someone with the password can
+   * open as many as they like): 10 in 15 minutes keeps guessing a 6-digit code hopeless.
+   */
+  wrongMfaCodesPerAccount: { points: 10, durationS: 15 * 60, detail: 'Too many wrong codes. Try again later.' },
   signupPerIp: { points: 10, durationS: 60 * 60 },
   forgotPerIp: { points: 10, durationS: 15 * 60 },
   forgotPerAccount: { points: 3, durationS: 15 * 60 },

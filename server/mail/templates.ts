@@ -1,6 +1,5 @@
+import { PRODUCT_NAME } from '../../shared/constants.js';
 import type { MailMessage } from './mailer.js';
-
-const PRODUCT = 'AuthPlatform';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -14,11 +13,11 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
     : '';
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
 <h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}
-<p style="color:#888;font-size:12px">${PRODUCT}</p></body></html>`;
+<p style="color:#888;font-size:12px">${PRODUCT_NAME}</p></body></html>`;
 }
 
 function message(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${PRODUCT}`].join('\n\n');
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${PRODUCT_NAME}`].join('\n\n');
   return { to, subject, text, html: layout(subject, paragraphs, action) };
 }
 
@@ -66,5 +65,21 @@ export function newSignInMail(to: string, signIn: { device: string; ip: string; 
     `IP address: ${signIn.ip} (country: ${signIn.country})`,
     `Time: ${signIn.time}`,
     'If this was you, there is nothing to do. If not, reset your password right away.',
+  ]);
+}
+
+export function twoFactorEnabledMail(to: string): MailMessage {
+  return message(to, 'Two-factor authentication is on', [
+    'Two-factor authentication was just turned on for your account: signing in now also asks for a code from your authenticator app.',
+    'Keep your recovery codes somewhere safe. If this was not you, reset your password right away.',
+  ]);
+}
+
+export function twoFactorDisabledMail(to: string, byAdministrator: boolean): MailMessage {
+  return message(to, 'Two-factor authentication is off', [
+    byAdministrator
+      ? 'An administrator just reset the two-factor authentication of your account: signing in asks for your password only, until you set it up again.'
+      : 'Two-factor authentication was just turned off for your account: signing in asks for your password only.',
+    'If this was not you, reset your password right away and turn two-factor authentication back on.',
   ]);
 }

@@ -1,6 +1,7 @@
 import { accountRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
 import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
 import { healthRoutes } from '../modules/health/health.rest.js';
+import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
@@ -14,6 +15,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   openApiRoute(() => REST_ROUTES),
   ...accountRoutes(PLATFORM_ACCOUNTS),
   ...platformAuthRoutes,
+  ...mfaRoutes(PLATFORM_ACCOUNTS),
   ...profileRoutes,
   ...captchaRoutes,
   ...monitoringRoutes(ADMIN_MONITORING),

@@ -1,5 +1,6 @@
 import { authRouter } from '../modules/auth/auth.trpc.js';
 import { captchaRouter } from '../modules/captcha/captcha.trpc.js';
+import { mfaRouter } from '../modules/mfa/mfa.trpc.js';
 import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monitoring/monitoring.trpc.js';
 import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
@@ -8,6 +9,7 @@ import { mergeRouters, router } from './init.js';
 /** Each area's procedures, under the names the client calls them by. */
 export const appRouter = router({
   auth: mergeRouters(authRouter, accountRouter),
+  mfa: mfaRouter,
   profile: profileRouter,
   captcha: captchaRouter,
   admin: adminMonitoringRouter,

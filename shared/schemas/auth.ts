@@ -8,6 +8,7 @@ import {
   OptionalNameSchema,
   OptionalUrlSchema,
 } from './common.js';
+import { MfaChallengeSchema } from './mfa.js';
 import { UserSchema } from './user.js';
 
 export const SignUpInputSchema = z.object({
@@ -42,9 +43,12 @@ export const TokenPairSchema = z.object({
 
 export const LogInResponseSchema = TokenPairSchema.extend({ user: UserSchema });
 export type LogInResponse = z.infer<typeof LogInResponseSchema>;
+/** A sign-in's answer: the session, or (two factors on) the challenge for the second step. */
+export const LogInAnswerSchema = z.union([LogInResponseSchema, MfaChallengeSchema]);
 
 /** What the browser gets over tRPC: its tokens travel only in HttpOnly cookies. */
 export const BrowserSessionSchema = z.object({ user: UserSchema, expires_in: z.number().int() });
+export const BrowserSignInSchema = z.union([BrowserSessionSchema, MfaChallengeSchema]);
 /** The browser's session check: who is signed in, or null for a visitor without session cookies. */
 export const CurrentSessionSchema = z.object({ user: UserSchema.nullable() });
 /** What the browser learns from a refresh: the new tokens stay in their HttpOnly cookies. */

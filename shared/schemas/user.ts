@@ -16,6 +16,8 @@ export const UserSchema = z.object({
   is_verified: z.boolean(),
   /** Mail the account when it signs in from a device it never used. */
   login_notifications: z.boolean(),
+  /** Two factors are on: a sign-in asks for a TOTP code, a recovery code or a passkey after the password. */
+  mfa_enabled: z.boolean(),
   created_at: z.string(),
   last_login: z.string().nullable(),
 });

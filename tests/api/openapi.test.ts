@@ -201,6 +201,7 @@ describe('answers go out through their documented schema', () => {
     is_active: true,
     is_verified: true,
     login_notifications: true,
+    mfa_enabled: false,
     created_at: '2026-01-01T00:00:00.000Z',
     last_login: null,
   };

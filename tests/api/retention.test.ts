@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRetention, scheduleRetention } from '../../server/modules/retention/retention.service.js';
 import { createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
@@ -56,7 +57,23 @@ describe('retention', () => {
     expect(await count('project_daily_stats')).toBe(rollups);
 
     // Running again finds nothing more: safe to run from several instances.
-    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0 });
+    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0 });
+  });
+
+  it('deletes second-factor challenges (mfa_tokens) a day after they expire', async () => {
+    const email = uniqueEmail('mfa-retention');
+    const session = await t.signUpAndLogIn(email, { ip: uniqueIp() });
+    const { secret } = (await t.call('POST', '/api/v1/auth/mfa/totp/setup', { token: session.access_token })).json();
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
+    expect((await t.call('POST', '/api/v1/auth/mfa/totp/confirm', { token: session.access_token, body: { code } })).statusCode).toBe(200);
+    expect((await t.call('POST', '/api/v1/auth/login', { body: { email, password: 'Correct-Horse-42' }, ip: uniqueIp() })).json().mfa_required).toBe(true);
+    const pending = () => t.db.selectFrom('mfa_challenges').select('id').where('user_id', '=', session.user.id).execute();
+    expect(await pending()).toHaveLength(1);
+    await runRetention(t.deps);
+    expect(await pending()).toHaveLength(1);
+    clock.advance(DAY_S + 10 * 60);
+    expect((await runRetention(t.deps)).mfaChallenges).toBeGreaterThanOrEqual(1);
+    expect(await pending()).toHaveLength(0);
   });
 
   it('keeps spent refresh tokens of a live session for 30 days, so late reuse is still caught', async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/messages.js';
 import { appRouter } from '../../server/trpc/router.js';
@@ -24,6 +25,7 @@ describe('tRPC transport', () => {
     await t.signUpAndLogIn(email);
     const tab = t.trpc({ ip: uniqueIp() });
     const session = await tab.api.auth.logIn.mutate({ email, password: STRONG_PASSWORD, captcha_token: '', device_fingerprint: 'fp' });
+    assert(!('mfa_required' in session), 'no second factor on this account');
     expect(Object.keys(session).sort()).toEqual(['expires_in', 'user']);
     expect(JSON.stringify(session)).not.toMatch(/access_token|refresh_token/);
     expect(tab.cookies.access_token).toBeTruthy();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
 import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
@@ -32,8 +33,7 @@ async function useTheme(page: Page, theme: 'light' | 'dark') {
 }
 
 /** Signs in through the API (no toast on the screenshots). */
-async function signIn(page: Page, tag: string) {
-  const email = uniqueEmail(tag);
+async function signIn(page: Page, tag: string, email = uniqueEmail(tag)) {
   await signUpViaApi(page.request, { email, firstName: 'Jordan', lastName: 'Rivera' });
   const response = await page.request.post('/trpc/auth.logIn', {
     data: { email, password: PASSWORD, captcha_token: '', device_fingerprint: null },
@@ -49,6 +49,13 @@ async function capture(page: Page, file: string, heading: string | RegExp) {
   await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
 }
 
+/** Settings → Security with the authenticator enrolment (QR code and setup key) open. */
+async function openTwoFactorSetup(page: Page) {
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.getByRole('button', { name: 'Set up' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+}
+
 /** Settings → Danger Zone with the confirmation (password) form open. */
 async function openDangerZone(page: Page) {
   await page.getByRole('tab', { name: 'Danger Zone' }).click();
@@ -56,7 +63,27 @@ async function openDangerZone(page: Page) {
   await expect(page.getByRole('textbox', { name: 'Current password' })).toBeVisible();
 }
 
+/** A developer with an authenticator app, signed out, at the second step of the login page. */
+async function reachSecondFactorStep(page: Page, tag: string) {
+  const email = uniqueEmail(tag);
+  await signIn(page, tag, email);
+  const setup = await trpcMutation<{ secret: string }>(page, 'mfa.setUpTotp', {});
+  await trpcMutation(page, 'mfa.confirmTotp', { code: new TOTP({ secret: Secret.fromBase32(setup.secret) }).generate() });
+  await page.context().clearCookies();
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: /^Email/ }).fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('textbox', { name: 'Digit 1 of 6' })).toBeFocused();
+}
+
 for (const theme of THEMES) {
+  test(`screenshots of the second-factor step (${theme})`, async ({ page }) => {
+    await useTheme(page, theme);
+    await reachSecondFactorStep(page, `shots-2fa-${theme}`);
+    await capture(page, `login-second-factor-${theme}`, 'Two-factor authentication');
+  });
+
   test(`screenshots of the public screens (${theme})`, async ({ page }) => {
     await useTheme(page, theme);
     for (const screen of PUBLIC_SCREENS) {
@@ -77,6 +104,8 @@ for (const theme of THEMES) {
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Security' }).click();
     await capture(page, `settings-security-${theme}`, 'Settings');
+    await openTwoFactorSetup(page);
+    await capture(page, `settings-2fa-setup-${theme}`, 'Settings');
     await openDangerZone(page);
     await capture(page, `settings-danger-${theme}`, 'Settings');
   });
@@ -106,8 +135,18 @@ test.describe('at 375 px', () => {
     await signIn(page, 'shots-mobile-dark');
     await page.goto('/settings');
     await capture(page, 'settings-mobile-dark', 'Settings');
+    await openTwoFactorSetup(page);
+    await capture(page, 'settings-2fa-setup-mobile-dark', 'Settings');
+    await expectNoSidewaysScroll(page);
     await openDangerZone(page);
     await capture(page, 'settings-danger-mobile-dark', 'Settings');
+    await expectNoSidewaysScroll(page);
+  });
+
+  test('screenshot of the second-factor step at 375 px', async ({ page }) => {
+    await useTheme(page, 'light');
+    await reachSecondFactorStep(page, 'shots-2fa-mobile');
+    await capture(page, 'login-second-factor-mobile-light', 'Two-factor authentication');
     await expectNoSidewaysScroll(page);
   });
 });

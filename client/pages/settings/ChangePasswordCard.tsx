@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { MESSAGES, TOASTS } from '../../messages';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/settings/SettingsSection';
 
 export function ChangePasswordCard() {
   const changePassword = trpc.auth.changePassword.useMutation();

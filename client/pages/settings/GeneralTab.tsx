@@ -1,6 +1,6 @@
 import { SegmentedControl, Stack, Text, useMantineColorScheme } from '@mantine/core';
 import { toColorScheme, toPreference, type ThemePreference } from '../../theme';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/settings/SettingsSection';
 
 export function GeneralTab() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();

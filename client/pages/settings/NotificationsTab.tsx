@@ -3,7 +3,7 @@ import { Stack } from '@mantine/core';
 import { SettingSwitch } from '../../components/SettingSwitch';
 import { notify } from '../../lib/notify';
 import { TOASTS } from '../../messages';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/settings/SettingsSection';
 
 const NOTIFICATION_OPTIONS = [
   { key: 'emailNotifications', label: 'Email notifications', description: 'Account activity and important updates.' },

@@ -2,30 +2,22 @@ import { useState } from 'react';
 import { Select, Stack } from '@mantine/core';
 import { DEFAULT_SESSION_TIMEOUT_MIN, SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
 import { SettingSwitch } from '../../components/SettingSwitch';
+import { TwoFactorCard } from '../../components/settings/TwoFactorCard';
 import { notify } from '../../lib/notify';
 import { TOASTS } from '../../messages';
 import { ChangePasswordCard } from './ChangePasswordCard';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/settings/SettingsSection';
 
 export function SecurityTab() {
-  const [twoFactorEnabled, setTwoFactorEnabled] = useState(false);
   const [loginNotifications, setLoginNotifications] = useState(true);
   const [sessionTimeout, setSessionTimeout] = useState(String(DEFAULT_SESSION_TIMEOUT_MIN));
 
   return (
     <Stack gap="lg">
       <ChangePasswordCard />
+      <TwoFactorCard />
       <SettingsSection title="Security preferences" description="Changes apply immediately.">
         <Stack gap="lg">
-          <SettingSwitch
-            label="Two-factor authentication"
-            description="Require a second step when you sign in."
-            checked={twoFactorEnabled}
-            onChange={(checked) => {
-              setTwoFactorEnabled(checked);
-              notify.success(TOASTS.securityUpdated);
-            }}
-          />
           <SettingSwitch
             label="Login notifications"
             description="E-mail me when my account signs in from a new device."

@@ -3,6 +3,7 @@ import {
   ResendVerificationInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
+  LogInAnswerSchema,
   LogInResponseSchema,
   RefreshInputSchema,
   ResetPasswordInputSchema,
@@ -11,6 +12,7 @@ import {
   VerifyEmailInputSchema,
 } from '../../../shared/schemas/auth.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
+import { MfaVerifyInputSchema } from '../../../shared/schemas/mfa.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { AppError } from '../../errors.js';
@@ -20,7 +22,7 @@ import { readAccessToken } from '../../plugins/authenticate.js';
 import { defineRoute, type RouteDoc } from '../../rest/route.js';
 import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail } from './auth.service.js';
+import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail, verifyMfaSignIn } from './auth.service.js';
 
 /** Where the account routes are mounted: the platform's developers, or (with an API key) a project's end users. */
 export interface AccountMount {
@@ -69,19 +71,49 @@ export function accountRoutes(mount: AccountMount) {
       url: `${prefix}/auth/login`,
       auth,
       body: LogInInputSchema,
-      response: { 200: LogInResponseSchema },
+      response: { 200: LogInAnswerSchema },
       doc: doc(
         {
           operationId: 'logIn',
           tag: 'Auth',
           summary: 'Sign in',
-          description: 'Answers the tokens in the body and also sets them as HttpOnly cookies.',
+          description:
+            'Answers the tokens in the body and also sets them as HttpOnly cookies. With two factors on, a right password answers {mfa_required, mfa_token, methods} instead, with no tokens: finish with POST /api/v1/auth/mfa/verify.',
           errors: [401, 403, 429],
         },
-        { operationId: 'publicLogIn', summary: 'Sign in an end user', ...endUserHeaders, errors: [429] },
+        {
+          operationId: 'publicLogIn',
+          summary: 'Sign in an end user',
+          description: 'With two factors on, a right password answers {mfa_required, mfa_token, methods}: finish with POST /public/api/v1/auth/mfa/verify.',
+          ...endUserHeaders,
+          errors: [429],
+        },
       ),
       async handler({ deps, caller, body, reply }) {
         const result = await logIn(deps, caller.realm, body, caller.info);
+        if (platform && !('mfa_required' in result)) setAuthCookies(reply, deps.config, result);
+        return result;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/mfa/verify`,
+      auth,
+      body: MfaVerifyInputSchema,
+      response: { 200: LogInResponseSchema },
+      doc: doc(
+        {
+          operationId: 'verifyMfa',
+          tag: 'Auth',
+          summary: 'Finish a sign-in with the second factor',
+          description:
+            'The mfa_token from the sign-in and a code from the authenticator app or a recovery code. Answers like a sign-in. The mfa_token lives 5 minutes, allows 5 codes and works once; each code works once.',
+          errors: [400, 401, 403, 429],
+        },
+        { operationId: 'publicVerifyMfa', summary: "Finish an end user's sign-in with the second factor", ...endUserHeaders, errors: [400, 429] },
+      ),
+      async handler({ deps, caller, body, reply }) {
+        const result = await verifyMfaSignIn(deps, caller.realm, body, caller.info);
         if (platform) setAuthCookies(reply, deps.config, result);
         return result;
       },

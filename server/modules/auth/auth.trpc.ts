@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   BrowserSessionSchema,
+  BrowserSignInSchema,
   ChangePasswordInputSchema,
   CurrentSessionSchema,
   ResendVerificationInputSchema,
@@ -13,6 +14,7 @@ import {
   VerifyEmailInputSchema,
 } from '../../../shared/schemas/auth.js';
 import { MESSAGES } from '../../../shared/messages.js';
+import { MfaVerifyInputSchema } from '../../../shared/schemas/mfa.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
@@ -21,7 +23,7 @@ import { authenticateRequest, readAccessToken } from '../../plugins/authenticate
 import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
 import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail } from './auth.service.js';
+import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail, verifyMfaSignIn } from './auth.service.js';
 
 /** The browser's transport: tokens go into HttpOnly cookies and never into the response body. */
 export const authRouter = router({
@@ -30,8 +32,15 @@ export const authRouter = router({
     .output(MessageSchema)
     .mutation(({ ctx, input }) => signUp(ctx.deps, ctx.deps.platform, input, ctx.request)),
 
-  logIn: publicProcedure.input(inputParser(LogInInputSchema)).output(BrowserSessionSchema).mutation(async ({ ctx, input }) => {
+  logIn: publicProcedure.input(inputParser(LogInInputSchema)).output(BrowserSignInSchema).mutation(async ({ ctx, input }) => {
     const result = await logIn(ctx.deps, ctx.deps.platform, input, ctx.request);
+    if ('mfa_required' in result) return result;
+    setAuthCookies(ctx.res, ctx.deps.config, result);
+    return { user: result.user, expires_in: result.expires_in };
+  }),
+
+  verifyMfa: publicProcedure.input(inputParser(MfaVerifyInputSchema)).output(BrowserSessionSchema).mutation(async ({ ctx, input }) => {
+    const result = await verifyMfaSignIn(ctx.deps, ctx.deps.platform, input, ctx.request);
     setAuthCookies(ctx.res, ctx.deps.config, result);
     return { user: result.user, expires_in: result.expires_in };
   }),

@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import type { AppError } from '../../errors.js';
+import { fitsBcrypt } from '../../lib/passwords.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { realmKey } from '../realms/realm.js';
-import { fitsBcrypt } from './sign-in.service.js';
 
 /**
  * Checks a signed-in account's current password (change of password, account deletion). bcrypt is the

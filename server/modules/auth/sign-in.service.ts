@@ -1,25 +1,28 @@
 import type { z } from 'zod';
-import { PASSWORD_MAX_BYTES } from '../../../shared/constants.js';
 import type { LogInInputSchema } from '../../../shared/schemas/auth.js';
+import type { MfaChallenge } from '../../../shared/schemas/mfa.js';
 import type { User } from '../../../shared/schemas/user.js';
 import { DEFAULT_LIMITS } from '../../lib/rate-limit.js';
 import { sendInBackground, type Deps } from '../../deps.js';
+import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
+import { fitsBcrypt } from '../../lib/passwords.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { newSignInMail } from '../../mail/templates.js';
 import { recordLoginFailed, recordLoginSucceeded } from '../analytics/analytics.service.js';
 import { recordDeviceSeen } from '../devices/devices.repo.js';
 import { networkOf } from '../ip-intel/ip-address.js';
+import { hasSecondFactor, MFA_SIGN_IN_EXPIRED, openMfaChallenge, requireSecondFactor, takeMfaChallenge } from '../mfa/mfa.service.js';
 import { listFailedAttemptAddresses } from '../login-attempts/login-attempts.repo.js';
 import { recordLoginAttempt, type FailureReason } from '../login-attempts/login-attempts.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByDeviceId } from '../sessions/sessions.repo.js';
 import { startSession, type IssuedTokens } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { findUserByEmail, normalizeEmail, updateUser } from '../users/users.repo.js';
+import { findUserByEmail, findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
 import { requireCaptcha } from './captcha-check.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
@@ -29,11 +32,6 @@ export const VPN_BLOCKED = 'Sign-in from VPN, proxy or hosting networks is not a
 
 export interface LogInResult extends IssuedTokens {
   user: User;
-}
-
-/** bcrypt reads 72 bytes; anything past them would be ignored, so a longer password is simply wrong. */
-export function fitsBcrypt(password: string): boolean {
-  return Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
 }
 
 /**
@@ -77,20 +75,30 @@ export async function clearSignInFailures(deps: Deps, realm: Pick<Realm, 'projec
   await deps.limiters.loginFailuresPerAccount.reset(realmKey(realm, normalized));
 }
 
+type Attempt = Omit<Parameters<typeof recordLoginAttempt>[1], 'userId' | 'success' | 'failureReason'>;
+
+/** Records a refused sign-in (attempt and analytics) and throws its error. */
+async function refuse(deps: Deps, realm: Realm, attempt: Attempt, request: RequestInfo, reason: FailureReason, userId: string | null, error: AppError): Promise<never> {
+  await recordLoginAttempt(deps, { ...attempt, userId, success: false, failureReason: reason }, request);
+  await recordLoginFailed(deps, realm);
+  throw error;
+}
+
+function attemptOf(deps: Deps, realm: Realm, email: string, deviceFingerprint: string | null, request: RequestInfo): Attempt {
+  const verdict = deps.ipIntel.lookup(request.ip, request.headers, deps.config.trustProxy !== false);
+  return { projectId: realm.projectId, email, deviceFingerprint, verdict };
+}
+
 /**
  * Signs in. Unknown e-mail and wrong password cost the same bcrypt work and give the same 401.
  * Every attempt is recorded. The captcha is checked before any per-account budget is spent, so
- * bad captchas never count against an account.
+ * bad captchas never count against an account. With two factors on, a right password answers the
+ * challenge for the second step instead of a session.
  */
-export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof LogInInputSchema>, request: RequestInfo): Promise<LogInResult> {
+export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof LogInInputSchema>, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
   const email = normalizeEmail(input.email);
-  const verdict = deps.ipIntel.lookup(request.ip, request.headers, deps.config.trustProxy !== false);
-  const attempt = { projectId: realm.projectId, email, deviceFingerprint: input.device_fingerprint, verdict };
-  const fail = async (reason: FailureReason, userId: string | null, error: AppError): Promise<never> => {
-    await recordLoginAttempt(deps, { ...attempt, userId, success: false, failureReason: reason }, request);
-    await recordLoginFailed(deps, realm);
-    throw error;
-  };
+  const attempt = attemptOf(deps, realm, email, input.device_fingerprint, request);
+  const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
   /** Runs a check whose refusal is also recorded as a failed attempt. */
   const guard = async (reason: FailureReason, check: () => Promise<void>) => {
     try {
@@ -103,7 +111,7 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
 
   if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
-  if (deps.config.blockVpn && (verdict.is_vpn || verdict.is_proxy)) {
+  if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
     return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
   }
   await guard('captcha_failed', () => requireCaptcha(deps, input.captcha_token, request));
@@ -120,12 +128,40 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
   }
   await budgets.refund();
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (hasSecondFactor(user)) return openMfaChallenge(deps, user, input.device_fingerprint);
+  return startSignedInSession(deps, realm, user, attempt, request);
+}
 
-  // Everything a sign-in writes commits together, or not at all.
+/**
+ * The second step of a sign-in with two factors: the mfa_token from the first step and a TOTP or
+ * recovery code. A token lives 5 minutes, allows 5 codes and works once; a wrong code is a failed
+ * attempt with reason `mfa_failed`.
+ */
+export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: { mfa_token: string; code: string }, request: RequestInfo): Promise<LogInResult> {
+  await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  const { challenge, complete } = await takeMfaChallenge(deps, input.mfa_token);
+  const user = await findUserById(deps.db, challenge.user_id);
+  // A token from another realm (another project, or the platform) does not exist here.
+  if (!user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
+  const attempt = attemptOf(deps, realm, user.email, challenge.device_fingerprint, request);
+  if (user.is_active !== 1) return refuse(deps, realm, attempt, request, 'account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  try {
+    await requireSecondFactor(deps, user, input.code);
+  } catch (error) {
+    if (error instanceof AppError) await refuse(deps, realm, attempt, request, 'mfa_failed', user.id, error);
+    throw error;
+  }
+  if (!(await complete())) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
+  return startSignedInSession(deps, realm, user, attempt, request);
+}
+
+/** Both factors are in: the device, the session, the last login, the attempt and analytics commit together. */
+async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, attempt: Attempt, request: RequestInfo): Promise<LogInResult> {
   const now = isoNow(deps.clock);
+  const fingerprint = attempt.deviceFingerprint;
   const signIn = await withTransaction(deps, async (tx) => {
-    const seen = input.device_fingerprint
-      ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint: input.device_fingerprint, user_agent: request.userAgent, ip: request.ip, now })
+    const seen = fingerprint
+      ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint, user_agent: request.userAgent, ip: request.ip, now })
       : null;
     if (seen?.device.is_blocked === 1) return { blocked: true, deviceId: seen.device.id } as const;
     const { tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request);
@@ -136,12 +172,12 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
   });
   if (signIn.blocked) {
     await revokeSessionsByDeviceId(deps.db, signIn.deviceId, now, 'device_blocked');
-    return fail('device_blocked', user.id, new AppError('FORBIDDEN', DEVICE_BLOCKED));
+    return refuse(deps, realm, attempt, request, 'device_blocked', user.id, new AppError('FORBIDDEN', DEVICE_BLOCKED));
   }
 
   // The first sign-in of an account is not news; a later one from an unseen device is.
   if (signIn.newDevice && user.last_login && user.login_notifications === 1) {
-    sendInBackground(deps, newSignInMail(user.email, { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: verdict.country_code ?? 'Unknown', time: now }));
+    sendInBackground(deps, newSignInMail(user.email, { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now }));
   }
   return { ...signIn.tokens, user: toUser(signIn.signedIn) };
 }

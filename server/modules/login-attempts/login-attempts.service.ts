@@ -14,7 +14,9 @@ export type FailureReason =
   | 'captcha_failed'
   | 'vpn_blocked'
   /** A refresh token presented again by another client, or too late: the session was revoked. */
-  | 'token_reuse';
+  | 'token_reuse'
+  /** A wrong second factor (TOTP or recovery code) after a right password. */
+  | 'mfa_failed';
 
 /** Every sign-in attempt, good or bad, is written down with where it came from. */
 export async function recordLoginAttempt(

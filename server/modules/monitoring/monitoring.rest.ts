@@ -100,6 +100,18 @@ export function monitoringRoutes(mount: MonitoringMount) {
       handler: ({ deps, caller, params }) => monitoring.unlockUser(deps, caller.scope, itemId(params, 'user')),
     }),
     defineRoute({
+      method: 'POST',
+      url: `${prefix}/users/:${itemParam('user')}/reset-mfa`,
+      auth,
+      params: paramsFor('user'),
+      response: { 200: UserSchema },
+      doc: doc('resetMfa', 'User', ["Reset an account's second factors", "Reset an end user's second factors"], {
+        ...found,
+        description: 'Turns two factors off (authenticator app and recovery codes) for someone who lost them; the user is mailed.',
+      }),
+      handler: ({ deps, caller, params }) => monitoring.resetUserMfa(deps, caller.scope, itemId(params, 'user')),
+    }),
+    defineRoute({
       method: 'GET',
       url: `${prefix}/login-attempts`,
       auth,

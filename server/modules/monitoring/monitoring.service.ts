@@ -5,6 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { clearSignInFailures } from '../auth/auth.service.js';
+import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
 import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeOneSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
@@ -90,6 +91,13 @@ export async function unlockUser(deps: Deps, scope: MonitorScope, id: string): P
   const user = await requireUser(deps, scope, id);
   await clearSignInFailures(deps, scope, user.email);
   return toUser(user);
+}
+
+/** Turns off the second factors of someone who lost them; they are mailed. */
+export async function resetUserMfa(deps: Deps, scope: MonitorScope, id: string): Promise<User> {
+  const user = await requireUser(deps, scope, id);
+  await resetMfa(deps, user);
+  return toUser((await findUser(deps, id))!);
 }
 
 export async function getLoginAttempts(deps: Deps, scope: MonitorScope, q: PageQuery) {

@@ -45,6 +45,7 @@ function monitoringRouter<SIn, S, PIn, P extends PageQuery, IIn, I extends { id:
       .output(UserSchema)
       .mutation(({ ctx, input }) => monitoring.toggleUserActive(ctx.deps, ctx.scope, ctx.auth.user, input.id)),
     unlockUser: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.unlockUser(ctx.deps, ctx.scope, input.id)),
+    resetUserMfa: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.resetUserMfa(ctx.deps, ctx.scope, input.id)),
     loginAttempts: within(page).output(LoginAttemptPageSchema).query(({ ctx, input }) => monitoring.getLoginAttempts(ctx.deps, ctx.scope, input)),
     devices: within(page).output(DevicePageSchema).query(({ ctx, input }) => monitoring.getDevices(ctx.deps, ctx.scope, input)),
     toggleDeviceBlock: within(item).output(DeviceSchema).mutation(({ ctx, input }) => monitoring.toggleDeviceBlock(ctx.deps, ctx.scope, input.id)),

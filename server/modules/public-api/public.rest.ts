@@ -4,6 +4,7 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
 import { accountRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
+import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
 import { toUser } from '../users/user.mapper.js';
 
@@ -55,4 +56,5 @@ export const publicApiRoutes = [
     },
     handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
   }),
+  ...mfaRoutes(PROJECT_ACCOUNTS),
 ];

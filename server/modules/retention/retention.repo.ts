@@ -28,3 +28,9 @@ export async function deleteSpentOneTimeTokensBefore(db: Db, before: string): Pr
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Second-factor challenges (mfa_tokens) expired before `before`. */
+export async function deleteExpiredMfaChallengesBefore(db: Db, before: string): Promise<number> {
+  const result = await db.deleteFrom('mfa_challenges').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import {
   deleteDeadSessionsBefore,
+  deleteExpiredMfaChallengesBefore,
   deleteLoginAttemptsBefore,
   deleteSpentOneTimeTokensBefore,
   deleteSpentRefreshTokensBefore,
@@ -19,6 +20,7 @@ export interface RetentionResult {
   sessions: number;
   refreshTokens: number;
   oneTimeTokens: number;
+  mfaChallenges: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     sessions: await deleteDeadSessionsBefore(deps.db, ago(SESSION_HISTORY_DAYS)),
     refreshTokens: await deleteSpentRefreshTokensBefore(deps.db, ago(SESSION_HISTORY_DAYS)),
     oneTimeTokens: await deleteSpentOneTimeTokensBefore(deps.db, ago(SPENT_LINK_DAYS)),
+    mfaChallenges: await deleteExpiredMfaChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
   };
 }
 

@@ -13,6 +13,7 @@ export function toUser(row: UserRow): User {
     is_active: row.is_active === 1,
     is_verified: row.is_verified === 1,
     login_notifications: row.login_notifications === 1,
+    mfa_enabled: row.totp_enabled_at !== null,
     created_at: row.created_at,
     last_login: row.last_login,
   };

@@ -1,0 +1,129 @@
+import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../../shared/schemas/mfa.js';
+import type { UserRow } from '../../db/schema.js';
+import { sendInBackground, type Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId, randomToken, sha256 } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
+import { checkCurrentPassword } from '../auth/current-password.js';
+import { realmKey } from '../realms/realm.js';
+import {
+  acceptTotpStep,
+  chargeMfaChallenge,
+  completeMfaChallenge,
+  enableTotp,
+  insertMfaChallenge,
+  removeSecondFactors,
+  replaceRecoveryCodes,
+  setPendingTotpSecret,
+  useRecoveryCode,
+} from './mfa.repo.js';
+import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes.js';
+import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
+
+export const INVALID_CODE = 'Invalid code';
+export const MFA_TOKEN_TTL_S = 5 * 60;
+export const MFA_MAX_ATTEMPTS = 5;
+export const MFA_SIGN_IN_EXPIRED = 'This sign-in has expired. Please sign in again.';
+const ALREADY_ON = 'Two-factor authentication is already on';
+const NOT_ON = 'Two-factor authentication is off';
+const INCORRECT_PASSWORD = 'Incorrect password';
+
+export function hasSecondFactor(user: Pick<UserRow, 'totp_enabled_at'>): boolean {
+  return user.totp_enabled_at !== null;
+}
+
+/** A new TOTP secret for the account, kept aside until a code from it is confirmed; nothing is on yet. */
+export async function setUpTotp(deps: Deps, user: UserRow, issuer: string): Promise<TotpSetup> {
+  if (hasSecondFactor(user)) throw new AppError('CONFLICT', ALREADY_ON);
+  const secret = newTotpSecret();
+  await setPendingTotpSecret(deps.db, user.id, deps.secretBox.seal(secret), isoNow(deps.clock));
+  return { secret, otpauth_url: totpUri(secret, issuer, user.email) };
+}
+
+/** The first right code from the new secret turns two factors on; the recovery codes are shown this once. */
+export async function confirmTotp(deps: Deps, user: UserRow, code: string): Promise<RecoveryCodes> {
+  if (hasSecondFactor(user)) throw new AppError('CONFLICT', ALREADY_ON);
+  if (!user.totp_pending_secret) throw new AppError('BAD_REQUEST', 'Set up an authenticator app first');
+  const step = matchTotpStep(deps.secretBox.open(user.totp_pending_secret), code, deps.clock.now());
+  if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
+  const codes = generateRecoveryCodes();
+  await enableTotp(deps.db, user.id, { sealedSecret: user.totp_pending_secret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
+  sendInBackground(deps, twoFactorEnabledMail(user.email));
+  return { recovery_codes: codes };
+}
+
+/** A new set of recovery codes; the old set stops working. Needs the current password. */
+export async function regenerateRecoveryCodes(deps: Deps, user: UserRow, password: string, request: RequestInfo): Promise<RecoveryCodes> {
+  if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
+  await checkCurrentPassword(deps, user, password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
+  const codes = generateRecoveryCodes();
+  await replaceRecoveryCodes(deps.db, user.id, codes.map(hashRecoveryCode), isoNow(deps.clock));
+  return { recovery_codes: codes };
+}
+
+/** Turns two factors off: needs the password and a code (TOTP or recovery), so a stolen session alone cannot. */
+export async function disableMfa(deps: Deps, user: UserRow, input: { password: string; code: string }, request: RequestInfo): Promise<void> {
+  if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
+  await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
+  await requireSecondFactor(deps, user, input.code);
+  await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
+  sendInBackground(deps, twoFactorDisabledMail(user.email, false));
+}
+
+/** An admin's (or project owner's) reset for a user who lost their factors; the user is told. */
+export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
+  await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
+  sendInBackground(deps, twoFactorDisabledMail(user.email, true));
+}
+
+/**
+ * Checks a second factor and spends it: a TOTP code's time step is accepted once, a recovery code
+ * once ever. Wrong codes are charged to the account before the check (a parallel burst counts in
+ * full) and refunded when right: 400 'Invalid code', 429 past the budget.
+ */
+export async function requireSecondFactor(deps: Deps, user: UserRow, code: string): Promise<void> {
+  const account = realmKey({ projectId: user.project_id }, user.id);
+  await deps.limiters.wrongMfaCodesPerAccount.consume(account);
+  if (!(await spendSecondFactor(deps, user, code))) throw new AppError('BAD_REQUEST', INVALID_CODE);
+  await deps.limiters.wrongMfaCodesPerAccount.refund(account);
+}
+
+async function spendSecondFactor(deps: Deps, user: UserRow, code: string): Promise<boolean> {
+  if (!user.totp_secret) return false;
+  const step = matchTotpStep(deps.secretBox.open(user.totp_secret), code, deps.clock.now());
+  if (step !== null) return acceptTotpStep(deps.db, user.id, step);
+  const recoveryCode = normalizeRecoveryCode(code);
+  return recoveryCode !== null && useRecoveryCode(deps.db, user.id, hashRecoveryCode(recoveryCode), isoNow(deps.clock));
+}
+
+function hashRecoveryCode(code: string): string {
+  return sha256(`recovery:${code}`);
+}
+
+/** After a right password on an account with two factors: the mfa_token for the second step. */
+export async function openMfaChallenge(deps: Deps, user: UserRow, deviceFingerprint: string | null): Promise<MfaChallenge> {
+  const token = randomToken();
+  const now = deps.clock.now();
+  await insertMfaChallenge(deps.db, {
+    id: newId(),
+    token_hash: sha256(token),
+    user_id: user.id,
+    device_fingerprint: deviceFingerprint,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + MFA_TOKEN_TTL_S * 1000).toISOString(),
+  });
+  return { mfa_required: true, mfa_token: token, methods: ['totp', 'recovery_code'] };
+}
+
+/** The live challenge of an mfa_token, charged one attempt; 401 when it is unknown, used, expired or out of attempts. */
+export async function takeMfaChallenge(deps: Deps, token: string) {
+  const challenge = await chargeMfaChallenge(deps.db, sha256(token), isoNow(deps.clock), MFA_MAX_ATTEMPTS);
+  if (!challenge) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
+  return {
+    challenge,
+    /** Ends the challenge; false when a parallel request already did. */
+    complete: () => completeMfaChallenge(deps.db, challenge.id, isoNow(deps.clock)),
+  };
+}
