@@ -6,6 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { PRODUCT_NAME } from '../shared/constants.js';
 import type { Config } from './config.js';
 import type { Db, Dialect } from './db/connect.js';
 import type { Deps } from './deps.js';
@@ -24,6 +25,7 @@ import { captchaCspSources } from './modules/captcha/csp.js';
 import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/ip-intel.js';
 import { createAccessTokens } from './modules/sessions/access-tokens.js';
 import { createProjectRealms } from './modules/projects/project-realms.js';
+import { relyingPartyAt } from './modules/realms/realm.js';
 import { registerRequestGuard } from './plugins/request-guard.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
@@ -89,7 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     passwords: createBcryptHasher(config.bcryptCost),
     limiters: createLimiters(options.limits, config.rateLimits, shared),
     accessTokens,
-    platform: { projectId: null, accessTokens, linkBase: config.appUrl },
+    platform: { projectId: null, accessTokens, linkBase: config.appUrl, relyingParty: relyingPartyAt(config.appUrl, PRODUCT_NAME) },
     secretBox: createSecretBox(loadOrCreateMasterKey({ base64: config.masterKey, dataDir: config.dataDir })),
     ipIntel: options.ipIntel ?? createIpIntel({ files: config.ipDataDir ? ipDataFilesIn(config.ipDataDir) : undefined }),
     captcha: createCaptchaVerifier({

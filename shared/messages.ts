@@ -11,6 +11,7 @@ export const MESSAGES = {
   accountDeleted: 'Account deleted successfully',
   mfaDisabled: 'Two-factor authentication disabled',
   mfaReset: 'Two-factor authentication reset',
+  passkeyRemoved: 'Passkey removed',
 } as const;
 
 export const VALIDATION = {
@@ -33,4 +34,7 @@ export const VALIDATION = {
   codeRequired: 'Code is required',
   codeInvalid: 'Invalid code',
   mfaTokenRequired: 'mfa_token is required',
+  passkeyNameRequired: 'Name is required',
+  passkeyNameTooLong: 'Name must be at most 64 characters',
+  passkeyResponseInvalid: 'Invalid passkey response',
 } as const;

@@ -10,7 +10,7 @@ export const trpc = createTRPCReact<AppRouter>();
 export const TRPC_URL = '/trpc';
 
 /** Calls that must never trigger a refresh: the refresh itself and the calls that establish or end a session. */
-const NO_REFRESH_PATHS = new Set(['auth.refresh', 'auth.logIn', 'auth.verifyMfa', 'auth.signUp', 'auth.logOut']);
+const NO_REFRESH_PATHS = new Set(['auth.refresh', 'auth.logIn', 'auth.verifyMfa', 'auth.signUp', 'auth.logOut', 'passkeys.loginOptions', 'passkeys.logIn', 'passkeys.mfaOptions']);
 
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED';

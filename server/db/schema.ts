@@ -55,6 +55,35 @@ export interface MfaChallengesTable {
   used_at: string | null;
 }
 
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  /** The authenticator's signature counter (uint32: bigint on PostgreSQL). */
+  counter: number;
+  transports: string | null;
+  device_type: string;
+  backed_up: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export type WebAuthnPurpose = 'register' | 'login' | 'mfa';
+
+export interface WebAuthnChallengesTable {
+  id: string;
+  challenge: string;
+  purpose: WebAuthnPurpose;
+  user_id: string | null;
+  project_id: string | null;
+  mfa_challenge_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export type TokenPurpose = 'verify_email' | 'reset_password';
 
 export interface OneTimeTokensTable {
@@ -186,6 +215,8 @@ export interface Database {
   project_active_users: ProjectActiveUsersTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebAuthnChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -193,6 +224,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type MfaChallengeRow = Selectable<MfaChallengesTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type LoginAttemptRow = Selectable<LoginAttemptsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -6,11 +6,17 @@ import path from 'node:path';
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /** HMAC-SHA256 of `purpose` and `value` under a key derived from the master key: stable, unguessable without it. */
+  digest(purpose: string, value: string): Buffer;
 }
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error('MASTER_KEY: expected 32 bytes, base64-encoded');
+  const macKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'authplatform digest', 32));
   return {
+    digest(purpose, value) {
+      return createHmac('sha256', macKey).update(`${purpose}\0${value}`).digest();
+    },
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

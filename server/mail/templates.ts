@@ -78,8 +78,15 @@ export function twoFactorEnabledMail(to: string): MailMessage {
 export function twoFactorDisabledMail(to: string, byAdministrator: boolean): MailMessage {
   return message(to, 'Two-factor authentication is off', [
     byAdministrator
-      ? 'An administrator just reset the two-factor authentication of your account: signing in asks for your password only, until you set it up again.'
+      ? 'An administrator just reset the two-factor authentication of your account and removed its passkeys: signing in asks for your password only, until you set them up again.'
       : 'Two-factor authentication was just turned off for your account: signing in asks for your password only.',
     'If this was not you, reset your password right away and turn two-factor authentication back on.',
+  ]);
+}
+
+export function newPasskeyMail(to: string, name: string): MailMessage {
+  return message(to, 'A passkey was added to your account', [
+    `A new passkey, "${name}", can now sign in to your account without a password.`,
+    'If this was not you, remove it in your security settings and reset your password right away.',
   ]);
 }

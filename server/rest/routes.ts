@@ -2,6 +2,7 @@ import { accountRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules
 import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
 import { healthRoutes } from '../modules/health/health.rest.js';
 import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
+import { passkeyRoutes } from '../modules/passkeys/passkeys.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
@@ -16,6 +17,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...accountRoutes(PLATFORM_ACCOUNTS),
   ...platformAuthRoutes,
   ...mfaRoutes(PLATFORM_ACCOUNTS),
+  ...passkeyRoutes(PLATFORM_ACCOUNTS),
   ...profileRoutes,
   ...captchaRoutes,
   ...monitoringRoutes(ADMIN_MONITORING),

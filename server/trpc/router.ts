@@ -1,6 +1,7 @@
 import { authRouter } from '../modules/auth/auth.trpc.js';
 import { captchaRouter } from '../modules/captcha/captcha.trpc.js';
 import { mfaRouter } from '../modules/mfa/mfa.trpc.js';
+import { passkeysRouter } from '../modules/passkeys/passkeys.trpc.js';
 import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monitoring/monitoring.trpc.js';
 import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
@@ -10,6 +11,7 @@ import { mergeRouters, router } from './init.js';
 export const appRouter = router({
   auth: mergeRouters(authRouter, accountRouter),
   mfa: mfaRouter,
+  passkeys: passkeysRouter,
   profile: profileRouter,
   captcha: captchaRouter,
   admin: adminMonitoringRouter,

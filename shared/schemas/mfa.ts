@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION } from '../messages.js';
+import { PasskeyCredentialSchema } from './passkeys.js';
 
 /** A 6-digit TOTP code or a recovery code; spaces are allowed (people paste "123 456"). */
 export const MfaCodeSchema = z
@@ -35,8 +36,16 @@ export const RecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()
 export type RecoveryCodes = z.infer<typeof RecoveryCodesSchema>;
 export const MfaDisableInputSchema = z.object({ password: CurrentPasswordSchema, code: MfaCodeSchema });
 
-export const MfaVerifyInputSchema = z.object({
-  mfa_token: z.string({ error: VALIDATION.mfaTokenRequired }).min(1, { error: VALIDATION.mfaTokenRequired }).max(200),
-  code: MfaCodeSchema,
-});
+const MfaTokenSchema = z.string({ error: VALIDATION.mfaTokenRequired }).min(1, { error: VALIDATION.mfaTokenRequired }).max(200);
+
+/** The second step: a code (TOTP or recovery), or a passkey's answer to POST /auth/mfa/passkey/options. */
+export const MfaVerifyInputSchema = z
+  .object({
+    mfa_token: MfaTokenSchema,
+    code: MfaCodeSchema.optional(),
+    passkey_response: PasskeyCredentialSchema.optional(),
+  })
+  .refine((input) => input.code !== undefined || input.passkey_response !== undefined, { error: VALIDATION.codeRequired, path: ['code'] });
 export type MfaVerifyInput = z.input<typeof MfaVerifyInputSchema>;
+
+export const MfaPasskeyOptionsInputSchema = z.object({ mfa_token: MfaTokenSchema });

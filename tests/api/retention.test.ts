@@ -57,7 +57,7 @@ describe('retention', () => {
     expect(await count('project_daily_stats')).toBe(rollups);
 
     // Running again finds nothing more: safe to run from several instances.
-    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0 });
+    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0, webauthnChallenges: 0 });
   });
 
   it('deletes second-factor challenges (mfa_tokens) a day after they expire', async () => {
@@ -74,6 +74,18 @@ describe('retention', () => {
     clock.advance(DAY_S + 10 * 60);
     expect((await runRetention(t.deps)).mfaChallenges).toBeGreaterThanOrEqual(1);
     expect(await pending()).toHaveLength(0);
+  });
+
+  it('deletes passkey ceremony challenges a day after they expire', async () => {
+    expect((await t.call('POST', '/api/v1/auth/passkeys/login/options', { body: {}, ip: uniqueIp() })).statusCode).toBe(200);
+    const live = () => t.db.selectFrom('webauthn_challenges').select('id').where('purpose', '=', 'login').execute();
+    const before = (await live()).length;
+    expect(before).toBeGreaterThanOrEqual(1);
+    await runRetention(t.deps);
+    expect(await live()).toHaveLength(before);
+    clock.advance(DAY_S + 10 * 60);
+    expect((await runRetention(t.deps)).webauthnChallenges).toBeGreaterThanOrEqual(before);
+    expect(await live()).toHaveLength(0);
   });
 
   it('keeps spent refresh tokens of a live session for 30 days, so late reuse is still caught', async () => {

@@ -28,7 +28,7 @@ import { checkCurrentPassword } from './current-password.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
 import { clearSignInFailures } from './sign-in.service.js';
 
-export { clearSignInFailures, logIn, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
+export { clearSignInFailures, logIn, logInWithPasskey, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
 const LINK_USED = { verify: 'This verification link has already been used', reset: 'This reset link has already been used' };
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { LogInInputSchema } from '../../../shared/schemas/auth.js';
-import type { MfaChallenge } from '../../../shared/schemas/mfa.js';
+import type { MfaChallenge, MfaVerifyInputSchema } from '../../../shared/schemas/mfa.js';
+import type { PasskeyLoginInputSchema } from '../../../shared/schemas/passkeys.js';
 import type { User } from '../../../shared/schemas/user.js';
 import { DEFAULT_LIMITS } from '../../lib/rate-limit.js';
 import { sendInBackground, type Deps } from '../../deps.js';
@@ -16,6 +17,7 @@ import { recordLoginFailed, recordLoginSucceeded } from '../analytics/analytics.
 import { recordDeviceSeen } from '../devices/devices.repo.js';
 import { networkOf } from '../ip-intel/ip-address.js';
 import { hasSecondFactor, MFA_SIGN_IN_EXPIRED, openMfaChallenge, requireSecondFactor, takeMfaChallenge } from '../mfa/mfa.service.js';
+import { checkPasskey, PASSKEY_NOT_VERIFIED } from '../passkeys/passkeys.service.js';
 import { listFailedAttemptAddresses } from '../login-attempts/login-attempts.repo.js';
 import { recordLoginAttempt, type FailureReason } from '../login-attempts/login-attempts.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
@@ -134,10 +136,10 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
 
 /**
  * The second step of a sign-in with two factors: the mfa_token from the first step and a TOTP or
- * recovery code. A token lives 5 minutes, allows 5 codes and works once; a wrong code is a failed
- * attempt with reason `mfa_failed`.
+ * recovery code, or a passkey's answer. A token lives 5 minutes, allows 5 tries and works once; a
+ * wrong factor is a failed attempt with reason `mfa_failed`.
  */
-export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: { mfa_token: string; code: string }, request: RequestInfo): Promise<LogInResult> {
+export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<typeof MfaVerifyInputSchema>, request: RequestInfo): Promise<LogInResult> {
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
   const { challenge, complete } = await takeMfaChallenge(deps, input.mfa_token);
   const user = await findUserById(deps.db, challenge.user_id);
@@ -146,12 +148,35 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: { mfa_tok
   const attempt = attemptOf(deps, realm, user.email, challenge.device_fingerprint, request);
   if (user.is_active !== 1) return refuse(deps, realm, attempt, request, 'account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   try {
-    await requireSecondFactor(deps, user, input.code);
+    if (input.passkey_response) {
+      const { verified } = await checkPasskey(deps, realm, input.passkey_response, { purpose: 'mfa', userId: user.id, mfaChallengeId: challenge.id });
+      if (!verified) throw new AppError('BAD_REQUEST', PASSKEY_NOT_VERIFIED);
+    } else {
+      await requireSecondFactor(deps, user, input.code ?? '');
+    }
   } catch (error) {
     if (error instanceof AppError) await refuse(deps, realm, attempt, request, 'mfa_failed', user.id, error);
     throw error;
   }
   if (!(await complete())) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
+  return startSignedInSession(deps, realm, user, attempt, request);
+}
+
+/**
+ * Signs in with a passkey alone: it counts as both factors (the authenticator verified the user).
+ * The limits, VPN policy, deactivation and blocked devices apply as to a password; a known passkey
+ * whose answer fails is a failed attempt with reason `passkey_failed`.
+ */
+export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output<typeof PasskeyLoginInputSchema>, request: RequestInfo): Promise<LogInResult> {
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
+  await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  const { user, verified } = await checkPasskey(deps, realm, input.response, { purpose: 'login' });
+  if (!user) throw new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED);
+  const attempt = attemptOf(deps, realm, user.email, input.device_fingerprint, request);
+  const fail = (reason: FailureReason, error: AppError) => refuse(deps, realm, attempt, request, reason, user.id, error);
+  if (!verified) return fail('passkey_failed', new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED));
+  if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
+  if (user.is_active !== 1) return fail('account_inactive', new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   return startSignedInSession(deps, realm, user, attempt, request);
 }
 

@@ -15,8 +15,10 @@ export type FailureReason =
   | 'vpn_blocked'
   /** A refresh token presented again by another client, or too late: the session was revoked. */
   | 'token_reuse'
-  /** A wrong second factor (TOTP or recovery code) after a right password. */
-  | 'mfa_failed';
+  /** A wrong second factor (TOTP, recovery code or passkey) after a right password. */
+  | 'mfa_failed'
+  /** A known passkey whose answer did not verify (wrong challenge, origin, signature or counter). */
+  | 'passkey_failed';
 
 /** Every sign-in attempt, good or bad, is written down with where it came from. */
 export async function recordLoginAttempt(

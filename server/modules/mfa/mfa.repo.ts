@@ -85,6 +85,18 @@ export async function chargeMfaChallenge(db: Db, tokenHash: string, now: string,
     .executeTakeFirst();
 }
 
+/** A live challenge, without charging it (a passkey ceremony is about to start for it). */
+export async function findLiveMfaChallenge(db: Db, tokenHash: string, now: string, maxAttempts: number): Promise<MfaChallengeRow | undefined> {
+  return db
+    .selectFrom('mfa_challenges')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('failed_attempts', '<', maxAttempts)
+    .executeTakeFirst();
+}
+
 /** Ends a challenge on success; false if another request finished it first. */
 export async function completeMfaChallenge(db: Db, id: string, now: string): Promise<boolean> {
   const result = await db.updateTable('mfa_challenges').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();

@@ -6,13 +6,18 @@ import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
+import { withTransaction } from '../../db/transaction.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
-import { realmKey } from '../realms/realm.js';
+import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
+import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
+import { realmKey, type Realm } from '../realms/realm.js';
+import { findUserById } from '../users/users.repo.js';
 import {
   acceptTotpStep,
   chargeMfaChallenge,
   completeMfaChallenge,
   enableTotp,
+  findLiveMfaChallenge,
   insertMfaChallenge,
   removeSecondFactors,
   replaceRecoveryCodes,
@@ -72,9 +77,12 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
   sendInBackground(deps, twoFactorDisabledMail(user.email, false));
 }
 
-/** An admin's (or project owner's) reset for a user who lost their factors; the user is told. */
+/** An admin's (or project owner's) reset for a user who lost their factors (passkeys too); the user is told. */
 export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
-  await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
+  await withTransaction(deps, async (tx) => {
+    await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
+    await deletePasskeysOf(tx.db, user.id);
+  });
   sendInBackground(deps, twoFactorDisabledMail(user.email, true));
 }
 
@@ -114,7 +122,16 @@ export async function openMfaChallenge(deps: Deps, user: UserRow, deviceFingerpr
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + MFA_TOKEN_TTL_S * 1000).toISOString(),
   });
-  return { mfa_required: true, mfa_token: token, methods: ['totp', 'recovery_code'] };
+  const hasPasskey = (await countPasskeys(deps.db, user.id)) > 0;
+  return { mfa_required: true, mfa_token: token, methods: hasPasskey ? ['totp', 'recovery_code', 'passkey'] : ['totp', 'recovery_code'] };
+}
+
+/** Options for answering a waiting sign-in with a passkey instead of a code (the token is not charged). */
+export async function passkeyOptionsForSignIn(deps: Deps, realm: Realm, token: string) {
+  const challenge = await findLiveMfaChallenge(deps.db, sha256(token), isoNow(deps.clock), MFA_MAX_ATTEMPTS);
+  const user = challenge ? await findUserById(deps.db, challenge.user_id) : undefined;
+  if (!challenge || !user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
+  return passkeyMfaOptions(deps, realm, user, challenge.id);
 }
 
 /** The live challenge of an mfa_token, charged one attempt; 401 when it is unknown, used, expired or out of attempts. */

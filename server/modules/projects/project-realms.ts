@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import { signingKeyFromPem } from '../../lib/signing-keys.js';
 import { recordApiRequest } from '../analytics/analytics.service.js';
-import type { ProjectRealms, Realm } from '../realms/realm.js';
+import { relyingPartyAt, type ProjectRealms, type Realm } from '../realms/realm.js';
 import { createAccessTokens, type AccessTokens } from '../sessions/access-tokens.js';
 import { findLiveApiKeyWithProject, findProjectByKey, touchApiKey } from './projects.repo.js';
 
@@ -39,6 +39,7 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     projectId: project.id,
     accessTokens: signerFor(project),
     linkBase: project.website_url ?? deps.config.appUrl,
+    relyingParty: project.website_url ? relyingPartyAt(project.website_url, project.name) : null,
   });
 
   return {

@@ -5,6 +5,7 @@ import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
 import { accountRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
+import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
 import { toUser } from '../users/user.mapper.js';
 
@@ -57,4 +58,5 @@ export const publicApiRoutes = [
     handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
   }),
   ...mfaRoutes(PROJECT_ACCOUNTS),
+  ...passkeyRoutes(PROJECT_ACCOUNTS),
 ];

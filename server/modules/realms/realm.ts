@@ -11,6 +11,20 @@ export interface Realm {
   accessTokens: AccessTokens;
   /** Base of the links in this realm's mails: APP_URL, or the project's website_url. */
   linkBase: string;
+  /** Where this realm's passkeys belong (WebAuthn relying party); null when it has no web address. */
+  relyingParty: RelyingParty | null;
+}
+
+/** A WebAuthn relying party: passkeys are bound to `id` (a host name) and used from `origin`. */
+export interface RelyingParty {
+  id: string;
+  origin: string;
+  name: string;
+}
+
+export function relyingPartyAt(url: string, name: string): RelyingParty {
+  const { hostname, origin } = new URL(url);
+  return { id: hostname, origin, name };
 }
 
 /** Monitoring works over one realm's accounts: the platform's (projectId null) or one project's end users. */

@@ -34,3 +34,9 @@ export async function deleteExpiredMfaChallengesBefore(db: Db, before: string): 
   const result = await db.deleteFrom('mfa_challenges').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** WebAuthn ceremony challenges expired before `before`. */
+export async function deleteExpiredWebAuthnChallengesBefore(db: Db, before: string): Promise<number> {
+  const result = await db.deleteFrom('webauthn_challenges').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
+  deleteExpiredWebAuthnChallengesBefore,
   deleteLoginAttemptsBefore,
   deleteSpentOneTimeTokensBefore,
   deleteSpentRefreshTokensBefore,
@@ -21,6 +22,7 @@ export interface RetentionResult {
   refreshTokens: number;
   oneTimeTokens: number;
   mfaChallenges: number;
+  webauthnChallenges: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     refreshTokens: await deleteSpentRefreshTokensBefore(deps.db, ago(SESSION_HISTORY_DAYS)),
     oneTimeTokens: await deleteSpentOneTimeTokensBefore(deps.db, ago(SPENT_LINK_DAYS)),
     mfaChallenges: await deleteExpiredMfaChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
+    webauthnChallenges: await deleteExpiredWebAuthnChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
   };
 }
 

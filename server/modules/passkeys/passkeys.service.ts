@@ -1,0 +1,210 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import type { z } from 'zod';
+import type { Passkey, PasskeyCredentialSchema, PasskeyRegisterInputSchema, WebAuthnOptions } from '../../../shared/schemas/passkeys.js';
+import type { PasskeyRow, UserRow, WebAuthnPurpose } from '../../db/schema.js';
+import { sendInBackground, type Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import { newPasskeyMail } from '../../mail/templates.js';
+import type { Realm, RelyingParty } from '../realms/realm.js';
+import { findUserByEmail, findUserById, normalizeEmail } from '../users/users.repo.js';
+import {
+  countPasskeys,
+  deletePasskey,
+  findPasskeyByCredentialId,
+  insertPasskey,
+  insertWebAuthnChallenge,
+  listPasskeys,
+  recordPasskeyUse,
+  renamePasskey,
+  spendWebAuthnChallenge,
+} from './passkeys.repo.js';
+
+export const PASSKEY_NOT_VERIFIED = 'This passkey could not be verified';
+const CEREMONY_TTL_S = 5 * 60;
+const NO_RELYING_PARTY = "Passkeys need the project's website URL: set it in the project's settings";
+const ALREADY_REGISTERED = 'This passkey is already registered';
+const PASSKEY_NOT_FOUND = 'Passkey not found';
+
+type Credential = z.output<typeof PasskeyCredentialSchema>;
+
+export function toPasskey(row: PasskeyRow): Passkey {
+  return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: row.last_used_at };
+}
+
+function relyingPartyOf(realm: Realm): RelyingParty {
+  if (!realm.relyingParty) throw new AppError('BAD_REQUEST', NO_RELYING_PARTY);
+  return realm.relyingParty;
+}
+
+function transportsOf(row: PasskeyRow): AuthenticatorTransport[] | undefined {
+  return row.transports ? (JSON.parse(row.transports) as AuthenticatorTransport[]) : undefined;
+}
+
+async function openCeremony(
+  deps: Deps,
+  challenge: string,
+  purpose: WebAuthnPurpose,
+  owner: { userId?: string; projectId: string | null; mfaChallengeId?: string },
+): Promise<void> {
+  const now = deps.clock.now();
+  await insertWebAuthnChallenge(deps.db, {
+    id: newId(),
+    challenge,
+    purpose,
+    user_id: owner.userId ?? null,
+    project_id: owner.projectId,
+    mfa_challenge_id: owner.mfaChallengeId ?? null,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + CEREMONY_TTL_S * 1000).toISOString(),
+  });
+}
+
+/** Options for navigator.credentials.create(): a discoverable credential for this account, not one it already has. */
+export async function passkeyRegistrationOptions(deps: Deps, realm: Realm, user: UserRow): Promise<WebAuthnOptions> {
+  const rp = relyingPartyOf(realm);
+  const existing = await listPasskeys(deps.db, user.id);
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: user.email,
+    userID: new TextEncoder().encode(user.id),
+    userDisplayName: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email,
+    attestationType: 'none',
+    excludeCredentials: existing.map((passkey) => ({ id: passkey.credential_id, transports: transportsOf(passkey) })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    timeout: CEREMONY_TTL_S * 1000,
+  });
+  await openCeremony(deps, options.challenge, 'register', { userId: user.id, projectId: realm.projectId });
+  return { ...options };
+}
+
+/** Checks the authenticator's answer to the registration options and keeps the new passkey. */
+export async function registerPasskey(deps: Deps, realm: Realm, user: UserRow, input: z.output<typeof PasskeyRegisterInputSchema>): Promise<Passkey> {
+  const rp = relyingPartyOf(realm);
+  const now = isoNow(deps.clock);
+  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verification = await verifyRegistrationResponse({
+      response: input.response as unknown as RegistrationResponseJSON,
+      expectedChallenge: (challenge) => spendWebAuthnChallenge(deps.db, challenge, 'register', { userId: user.id }, now),
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    deps.logger.info({ err: error }, 'passkey registration refused');
+    throw new AppError('BAD_REQUEST', PASSKEY_NOT_VERIFIED);
+  }
+  if (!verification.verified) throw new AppError('BAD_REQUEST', PASSKEY_NOT_VERIFIED);
+  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+  const row: PasskeyRow = {
+    id: newId(),
+    user_id: user.id,
+    credential_id: credential.id,
+    public_key: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports?.length ? JSON.stringify(credential.transports) : null,
+    device_type: credentialDeviceType,
+    backed_up: credentialBackedUp ? 1 : 0,
+    name: input.name ?? `Passkey ${(await countPasskeys(deps.db, user.id)) + 1}`,
+    created_at: now,
+    last_used_at: null,
+  };
+  if (!(await insertPasskey(deps.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
+  sendInBackground(deps, newPasskeyMail(user.email, row.name));
+  return toPasskey(row);
+}
+
+export async function listOwnPasskeys(deps: Deps, user: UserRow): Promise<Passkey[]> {
+  return (await listPasskeys(deps.db, user.id)).map(toPasskey);
+}
+
+export async function renameOwnPasskey(deps: Deps, user: UserRow, id: string, name: string): Promise<Passkey> {
+  const renamed = await renamePasskey(deps.db, user.id, id, name);
+  if (!renamed) throw new AppError('NOT_FOUND', PASSKEY_NOT_FOUND);
+  return toPasskey(renamed);
+}
+
+export async function deleteOwnPasskey(deps: Deps, user: UserRow, id: string): Promise<void> {
+  if (!(await deletePasskey(deps.db, user.id, id))) throw new AppError('NOT_FOUND', PASSKEY_NOT_FOUND);
+}
+
+/**
+ * Options for a passkey sign-in. Without an e-mail the browser offers the passkeys it holds for this
+ * site. With one, the account's passkeys are named; an address without any gets a stand-in id
+ * derived from it, so the answer does not tell whether the address has an account.
+ */
+export async function passkeyLoginOptions(deps: Deps, realm: Realm, email: string | undefined): Promise<WebAuthnOptions> {
+  const rp = relyingPartyOf(realm);
+  let allowCredentials: { id: string; transports?: AuthenticatorTransport[] }[] | undefined;
+  if (email !== undefined) {
+    const normalized = normalizeEmail(email);
+    const user = await findUserByEmail(deps.db, realm.projectId, normalized);
+    const passkeys = user ? await listPasskeys(deps.db, user.id) : [];
+    allowCredentials = passkeys.length
+      ? passkeys.map((passkey) => ({ id: passkey.credential_id, transports: transportsOf(passkey) }))
+      : [{ id: deps.secretBox.digest('passkey-stand-in', `${realm.projectId ?? 'platform'}:${normalized}`).toString('base64url') }];
+  }
+  const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials, userVerification: 'required', timeout: CEREMONY_TTL_S * 1000 });
+  await openCeremony(deps, options.challenge, 'login', { projectId: realm.projectId });
+  return { ...options };
+}
+
+/** Options for a passkey as the second factor of a sign-in waiting in `mfaChallengeId`. */
+export async function passkeyMfaOptions(deps: Deps, realm: Realm, user: UserRow, mfaChallengeId: string): Promise<WebAuthnOptions> {
+  const rp = relyingPartyOf(realm);
+  const passkeys = await listPasskeys(deps.db, user.id);
+  if (!passkeys.length) throw new AppError('BAD_REQUEST', 'This account has no passkey');
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    allowCredentials: passkeys.map((passkey) => ({ id: passkey.credential_id, transports: transportsOf(passkey) })),
+    userVerification: 'preferred',
+    timeout: CEREMONY_TTL_S * 1000,
+  });
+  await openCeremony(deps, options.challenge, 'mfa', { userId: user.id, projectId: realm.projectId, mfaChallengeId });
+  return { ...options };
+}
+
+export type PasskeyCeremony = { purpose: 'login' } | { purpose: 'mfa'; userId: string; mfaChallengeId: string };
+
+/**
+ * Checks a passkey's answer to this realm's login options (or to a waiting sign-in's mfa options):
+ * the account it belongs to when the passkey is known here (null otherwise), and whether the answer
+ * holds: the challenge is live and spent once, origin and RP match, the signature verifies, and for
+ * a sign-in on its own the user was verified (PIN or biometrics), so it counts as both factors.
+ */
+export async function checkPasskey(deps: Deps, realm: Realm, response: Credential, ceremony: PasskeyCeremony): Promise<{ user: UserRow | null; verified: boolean }> {
+  const rp = relyingPartyOf(realm);
+  const passkey = await findPasskeyByCredentialId(deps.db, response.id);
+  const user = passkey ? await findUserById(deps.db, passkey.user_id) : undefined;
+  if (!passkey || !user || user.project_id !== realm.projectId) return { user: null, verified: false };
+  if (ceremony.purpose === 'mfa' && user.id !== ceremony.userId) return { user: null, verified: false };
+
+  const now = isoNow(deps.clock);
+  const owner = ceremony.purpose === 'login' ? { projectId: realm.projectId } : { userId: user.id, mfaChallengeId: ceremony.mfaChallengeId };
+  try {
+    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+      response: response as unknown as AuthenticationResponseJSON,
+      expectedChallenge: (challenge) => spendWebAuthnChallenge(deps.db, challenge, ceremony.purpose, owner, now),
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: { id: passkey.credential_id, publicKey: Buffer.from(passkey.public_key, 'base64url'), counter: Number(passkey.counter), transports: transportsOf(passkey) },
+      requireUserVerification: ceremony.purpose === 'login',
+    });
+    if (!verified) return { user, verified: false };
+    return { user, verified: await recordPasskeyUse(deps.db, passkey.id, Number(passkey.counter), authenticationInfo.newCounter, now) };
+  } catch (error) {
+    deps.logger.info({ err: error }, 'passkey assertion refused');
+    return { user, verified: false };
+  }
+}
