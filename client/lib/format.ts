@@ -142,6 +142,9 @@ const REASONS: Record<string, string> = {
   vpn_blocked: 'VPN or proxy blocked',
   rate_limited: 'Too many attempts',
   captcha_failed: 'Captcha failed',
+  token_reuse: 'Refresh token reused',
+  mfa_failed: 'Wrong second factor',
+  passkey_failed: 'Passkey refused',
 };
 
 /** The recorded failure reason in words ('invalid_credentials' → 'Wrong password'). */

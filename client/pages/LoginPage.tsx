@@ -3,9 +3,11 @@ import { Alert, Anchor, Button, Divider, Group, Stack, Text } from '@mantine/cor
 import { useForm } from '@mantine/form';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import type { MfaChallenge } from '../../shared/schemas/mfa';
 import { useAuth } from '../auth/AuthProvider';
 import { navigationMessage, postLoginPath } from '../auth/redirect';
 import { AuthShell } from '../components/AuthShell';
+import { PasskeySignInButton } from '../components/auth/PasskeySignInButton';
 import { SecondFactorStep } from '../components/auth/SecondFactorStep';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
@@ -26,7 +28,7 @@ export function LoginPage() {
   const logIn = trpc.auth.logIn.useMutation();
   const [submitting, setSubmitting] = useState(false);
   /** Set when the password was right and the account asks for a second factor. */
-  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const captcha = useRef<CaptchaHandle>(null);
   const banner = navigationMessage(location.state);
 
@@ -43,14 +45,14 @@ export function LoginPage() {
     navigate(postLoginPath(location.state), { replace: true });
   };
 
-  if (mfaToken) {
+  if (challenge) {
     return (
       <AuthShell title="Two-factor authentication" subtitle="One more step to sign in">
         <SecondFactorStep
-          mfaToken={mfaToken}
+          challenge={challenge}
           onSignedIn={signedIn}
           onCancel={() => {
-            setMfaToken(null);
+            setChallenge(null);
             form.setFieldValue('password', '');
             captcha.current?.reset();
           }}
@@ -69,7 +71,7 @@ export function LoginPage() {
         device_fingerprint: await getDeviceFingerprint(),
       });
       if ('mfa_required' in result) {
-        setMfaToken(result.mfa_token);
+        setChallenge(result);
         setSubmitting(false);
         return;
       }
@@ -121,6 +123,7 @@ export function LoginPage() {
             </Button>
           </Stack>
         </form>
+        <PasskeySignInButton onSignedIn={signedIn} />
         <Divider label="Or continue with" labelPosition="center" />
         <SocialButtons />
         <Text size="xs" c="dimmed" ta="center">

@@ -76,7 +76,7 @@ test('an admin deactivates a user, who is signed out and cannot sign in again', 
   await expectSignedOut(target.page);
   await field(target.page, 'Email').fill(target.email);
   await field(target.page, 'Password').fill(PASSWORD);
-  await target.page.getByRole('button', { name: 'Sign in' }).click();
+  await target.page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(toast(target.page, 'This account has been deactivated')).toBeVisible();
   await expect(target.page).toHaveURL(/\/login$/);
 
@@ -85,7 +85,7 @@ test('an admin deactivates a user, who is signed out and cannot sign in again', 
   await row.getByRole('button', { name: 'Activate' }).click();
   await expect(toast(admin, 'User status updated')).toBeVisible();
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
-  await target.page.getByRole('button', { name: 'Sign in' }).click();
+  await target.page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(target.page).toHaveURL(/\/dashboard$/);
   await admin.context().close();
   await target.page.context().close();
@@ -137,7 +137,7 @@ test("an admin revokes a user's session: their next call fails and they are sent
 async function logInAgain(page: Page, email: string) {
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test('the login attempts tab shows the attempts with the DB-IP attribution', async ({ browser }) => {

@@ -80,12 +80,12 @@ test('forgot password → reset mail → reset → login with the new password',
   // The old password no longer works; the new one does.
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(toast(page, 'Incorrect email or password')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
   await field(page, 'Password').fill(newPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

@@ -6,14 +6,18 @@ const port = Number(process.env.E2E_PORT ?? 4610);
 const shortTtlPort = Number(process.env.E2E_SHORT_TTL_PORT ?? port + 1);
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 15);
 
+/** localhost rather than 127.0.0.1: passkeys need a host name (WebAuthn refuses IP addresses as relying parties). */
+const host = 'localhost';
+
 export const E2E = {
   port,
   shortTtlPort,
   smtpPort,
-  baseURL: `http://127.0.0.1:${port}`,
+  baseURL: `http://${host}:${port}`,
   /** A second server whose access tokens live SHORT_TTL_S seconds (the refresh test). */
-  shortTtlURL: `http://127.0.0.1:${shortTtlPort}`,
+  shortTtlURL: `http://${host}:${shortTtlPort}`,
   shortTtlS: 3,
+  host,
   workDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`),
   mailDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`, 'mail'),
   /** An admin (ADMIN_EMAILS) whose address the global setup verifies: the role counts only once verified. */

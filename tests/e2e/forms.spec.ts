@@ -13,7 +13,7 @@ const MSG = {
 
 test('login form: messages, wrong password from the server, show/hide password', async ({ page, request }) => {
   await page.goto('/login');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText(MSG.email)).toBeVisible();
   await expect(page.getByText(MSG.passwordRequired)).toBeVisible();
 
@@ -24,7 +24,7 @@ test('login form: messages, wrong password from the server, show/hide password',
   await expect(field(page, 'Password')).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Show password' }).click();
   await expect(field(page, 'Password')).toHaveAttribute('type', 'text');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(toast(page, 'Incorrect email or password')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 });
@@ -169,7 +169,7 @@ test('danger zone: deleting the account signs out, and the account is gone', asy
   await page.goto('/login');
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(toast(page, 'Incorrect email or password')).toBeVisible();
 });
 
@@ -207,7 +207,7 @@ test('login: one click on "Sign in" after an invalid e-mail submits the form; wi
   await page.goto('/login');
   const submits = await countSubmits(page);
   await field(page, 'Email').fill('not-an-email');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText(MSG.email)).toBeVisible();
   await expect(page.getByText(MSG.passwordRequired)).toBeVisible();
   expect(await submits()).toBe(1);
@@ -217,7 +217,7 @@ test('login: one click on "Sign in" after an invalid e-mail submits the form; wi
   await page.goto('/login');
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

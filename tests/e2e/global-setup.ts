@@ -61,7 +61,7 @@ function startServer(name: string, port: number, extraEnv: Record<string, string
       DATA_DIR: dataDir,
       DATABASE_URL: path.join(dataDir, 'e2e.sqlite'),
       SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
-      APP_URL: `http://127.0.0.1:${port}`,
+      APP_URL: `http://${E2E.host}:${port}`,
       BCRYPT_COST: '10',
       ADMIN_EMAILS: `${E2E.adminEmail},${E2E.unverifiedAdminEmail}`,
       // Every test signs up its own user from one IP; the limits have their own API tests.

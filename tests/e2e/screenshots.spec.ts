@@ -56,6 +56,20 @@ async function openTwoFactorSetup(page: Page) {
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
 }
 
+/** Settings → Security with a passkey added through Chromium's virtual authenticator. */
+async function addPasskey(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('listitem', { name: 'Passkey 1' })).toBeVisible();
+  await page.getByRole('alert').filter({ hasText: 'added' }).waitFor({ state: 'detached', timeout: 10_000 });
+  await page.getByRole('heading', { name: 'Passkeys' }).scrollIntoViewIfNeeded();
+}
+
 /** Settings → Danger Zone with the confirmation (password) form open. */
 async function openDangerZone(page: Page) {
   await page.getByRole('tab', { name: 'Danger Zone' }).click();
@@ -73,7 +87,7 @@ async function reachSecondFactorStep(page: Page, tag: string) {
   await page.goto('/login');
   await page.getByRole('textbox', { name: /^Email/ }).fill(email);
   await page.getByLabel(/^Password/).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('textbox', { name: 'Digit 1 of 6' })).toBeFocused();
 }
 
@@ -106,6 +120,8 @@ for (const theme of THEMES) {
     await capture(page, `settings-security-${theme}`, 'Settings');
     await openTwoFactorSetup(page);
     await capture(page, `settings-2fa-setup-${theme}`, 'Settings');
+    await addPasskey(page);
+    await capture(page, `settings-passkeys-${theme}`, 'Settings');
     await openDangerZone(page);
     await capture(page, `settings-danger-${theme}`, 'Settings');
   });
@@ -137,6 +153,9 @@ test.describe('at 375 px', () => {
     await capture(page, 'settings-mobile-dark', 'Settings');
     await openTwoFactorSetup(page);
     await capture(page, 'settings-2fa-setup-mobile-dark', 'Settings');
+    await expectNoSidewaysScroll(page);
+    await addPasskey(page);
+    await capture(page, 'settings-passkeys-mobile-dark', 'Settings');
     await expectNoSidewaysScroll(page);
     await openDangerZone(page);
     await capture(page, 'settings-danger-mobile-dark', 'Settings');

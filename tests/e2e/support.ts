@@ -65,7 +65,7 @@ export function field(page: Page, name: string) {
 export async function logInViaUi(page: Page, email: string, password = PASSWORD) {
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).not.toHaveURL(/\/login/);
 }
 

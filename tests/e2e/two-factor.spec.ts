@@ -15,7 +15,7 @@ async function signOut(page: Page) {
 async function enterPassword(page: Page, email: string) {
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
 }
 

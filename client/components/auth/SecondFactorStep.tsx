@@ -1,17 +1,24 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Divider, Group, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { IconFingerprint } from '@tabler/icons-react';
+import type { MfaChallenge } from '../../../shared/schemas/mfa';
 import type { User } from '../../../shared/schemas/user';
 import { errorMessage } from '../../lib/errors';
+import { answerWithPasskey, passkeyErrorMessage, PasskeyCancelled, passkeysSupported } from '../../lib/passkeys';
 import { trpc } from '../../lib/trpc';
 
 const CODE_LENGTH = 6;
 
 /**
  * The second step of a sign-in with two factors: a 6-digit code from the authenticator app (typed or
- * pasted; a full code submits itself), or one of the recovery codes.
+ * pasted; a full code submits itself), one of the recovery codes, or a passkey when the account has one.
  */
-export function SecondFactorStep({ mfaToken, onSignedIn, onCancel }: { mfaToken: string; onSignedIn: (user: User) => void; onCancel: () => void }) {
+export function SecondFactorStep({ challenge, onSignedIn, onCancel }: { challenge: MfaChallenge; onSignedIn: (user: User) => void; onCancel: () => void }) {
+  const mfaToken = challenge.mfa_token;
   const verify = trpc.auth.verifyMfa.useMutation();
+  const passkeyOptions = trpc.passkeys.mfaOptions.useMutation();
+  const [passkeyPending, setPasskeyPending] = useState(false);
+  const offerPasskey = challenge.methods.includes('passkey') && passkeysSupported();
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -28,6 +35,19 @@ export function SecondFactorStep({ mfaToken, onSignedIn, onCancel }: { mfaToken:
     } catch (failure) {
       setError(errorMessage(failure, 'Invalid code'));
       setCode('');
+    }
+  };
+
+  const verifyWithPasskey = async () => {
+    setError(null);
+    setPasskeyPending(true);
+    try {
+      const passkey_response = await answerWithPasskey(await passkeyOptions.mutateAsync({ mfa_token: mfaToken }));
+      const session = await verify.mutateAsync({ mfa_token: mfaToken, passkey_response });
+      onSignedIn(session.user);
+    } catch (failure) {
+      if (!(failure instanceof PasskeyCancelled)) setError(passkeyErrorMessage(failure, 'Passkey sign-in failed'));
+      setPasskeyPending(false);
     }
   };
 
@@ -85,9 +105,17 @@ export function SecondFactorStep({ mfaToken, onSignedIn, onCancel }: { mfaToken:
             )}
           </Stack>
         )}
-        <Button type="submit" fullWidth loading={verify.isPending}>
+        <Button type="submit" fullWidth loading={verify.isPending && !passkeyPending}>
           Verify
         </Button>
+        {offerPasskey && (
+          <>
+            <Divider label="or" labelPosition="center" />
+            <Button variant="default" fullWidth leftSection={<IconFingerprint size={18} />} loading={passkeyPending} onClick={() => void verifyWithPasskey()}>
+              Use a passkey
+            </Button>
+          </>
+        )}
         <Group justify="space-between">
           <Anchor component="button" type="button" size="sm" onClick={switchMethod}>
             {useRecovery ? 'Use your authenticator app' : 'Use a recovery code'}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Select, Stack } from '@mantine/core';
 import { DEFAULT_SESSION_TIMEOUT_MIN, SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
 import { SettingSwitch } from '../../components/SettingSwitch';
+import { PasskeysCard } from '../../components/settings/PasskeysCard';
 import { TwoFactorCard } from '../../components/settings/TwoFactorCard';
 import { notify } from '../../lib/notify';
 import { TOASTS } from '../../messages';
@@ -16,6 +17,7 @@ export function SecurityTab() {
     <Stack gap="lg">
       <ChangePasswordCard />
       <TwoFactorCard />
+      <PasskeysCard />
       <SettingsSection title="Security preferences" description="Changes apply immediately.">
         <Stack gap="lg">
           <SettingSwitch
