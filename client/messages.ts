@@ -57,6 +57,8 @@ export const MONITOR_TEXTS = {
   userStatusFailed: 'Failed to update user status',
   userUnlocked: 'User unlocked',
   userUnlockFailed: 'Failed to unlock user',
+  mfaReset: 'Two-factor authentication reset',
+  mfaResetFailed: 'Failed to reset two-factor authentication',
   deviceStatusUpdated: 'Device status updated',
   deviceStatusFailed: 'Failed to update device status',
   deviceTrustUpdated: 'Device trust updated',

@@ -73,6 +73,33 @@ describe('MonitoringPage', () => {
     expect(calls.filter((call) => call.path.startsWith('admin.'))).toHaveLength(0);
   });
 
+  it('marks users with two factors, and resets them after a confirmation', async () => {
+    const withMfa: User = { ...endUser, mfa_enabled: true };
+    const { user, calls } = renderApp('/monitoring?project=p_2&tab=users', {
+      user: sampleUser,
+      handlers: monitorHandlers([project('p_2', 'Beta')], {
+        'projects.monitor.users': (input) => ({ users: [withMfa, { ...endUser, id: 'eu_2', email: 'plain@example.com', first_name: 'Plain' }], total: 2, ...(input as object) }),
+        'projects.monitor.resetUserMfa': () => ({ ...withMfa, mfa_enabled: false }),
+      }),
+    });
+    const row = await screen.findByRole('row', { name: /Pat Player/ });
+    expect(within(row).getByText('MFA')).toBeTruthy();
+    const plain = screen.getByRole('row', { name: /Plain/ });
+    expect(within(plain).queryByText('MFA')).toBeNull();
+    expect(within(plain).queryByRole('button', { name: 'Reset two-factor' })).toBeNull();
+
+    await user.click(within(row).getByRole('button', { name: 'Reset two-factor' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset two-factor authentication' });
+    expect(within(dialog).getByText(/player@example.com will sign in with the password alone/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(callsTo(calls, 'projects.monitor.resetUserMfa')).toHaveLength(0);
+
+    await user.click(within(row).getByRole('button', { name: 'Reset two-factor' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Reset two-factor authentication' })).getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText('Two-factor authentication reset')).toBeTruthy();
+    expect(callsTo(calls, 'projects.monitor.resetUserMfa')[0]?.input).toEqual({ projectId: 'p_2', id: 'eu_1' });
+  });
+
   it('picks the first project when the address names none, and writes it there', async () => {
     renderApp('/monitoring', { user: sampleUser, handlers: monitorHandlers([project('p_1', 'Alpha'), project('p_2', 'Beta')]) });
     await waitFor(() => expect(currentPath()).toBe('/monitoring?project=p_1'));

@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { User } from '../../../shared/schemas/user';
 import { useAuth } from '../../auth/AuthProvider';
 import { formatDate, formatDateTime, nameOrEmail } from '../../lib/format';
@@ -38,6 +39,11 @@ const columns: Column<User>[] = [
             Verified
           </Badge>
         )}
+        {user.mfa_enabled && (
+          <Badge variant="light" color="indigo" title="Two-factor authentication is on">
+            MFA
+          </Badge>
+        )}
         {user.role === 'admin' && (
           <Badge variant="outline" color="grape">
             Admin
@@ -68,54 +74,85 @@ export function UsersTab({ page, perPage, onPageChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
   const { user: me } = useAuth();
   const query = source.useUsers({ page, per_page: perPage });
+  const [resetting, setResetting] = useState<User | null>(null);
+
+  const resetMfa = (user: User) => {
+    setResetting(null);
+    void run({ id: user.id, action: 'reset-mfa' }, () => actions.resetUserMfa(user.id), {
+      success: MONITOR_TEXTS.mfaReset,
+      failure: MONITOR_TEXTS.mfaResetFailed,
+    });
+  };
 
   return (
-    <ListShell
-      label="Users"
-      query={query}
-      items={(data) => data.users}
-      itemKey={(user) => user.id}
-      columns={columns}
-      page={page}
-      perPage={perPage}
-      onPageChange={onPageChange}
-      empty="No users yet."
-      minWidth={760}
-      actions={(user) => (
-        <>
-          {actions.unlockUser && (
+    <>
+      <ListShell
+        label="Users"
+        query={query}
+        items={(data) => data.users}
+        itemKey={(user) => user.id}
+        columns={columns}
+        page={page}
+        perPage={perPage}
+        onPageChange={onPageChange}
+        empty="No users yet."
+        minWidth={760}
+        actions={(user) => (
+          <>
+            {user.mfa_enabled && (
+              <Button size="xs" variant="default" {...actionState(pending, user.id, 'reset-mfa')} onClick={() => setResetting(user)}>
+                Reset two-factor
+              </Button>
+            )}
+            {actions.unlockUser && (
+              <Button
+                size="xs"
+                variant="default"
+                {...actionState(pending, user.id, 'unlock')}
+                onClick={() =>
+                  void run({ id: user.id, action: 'unlock' }, () => actions.unlockUser!(user.id), {
+                    success: MONITOR_TEXTS.userUnlocked,
+                    failure: MONITOR_TEXTS.userUnlockFailed,
+                  })
+                }
+              >
+                Unlock
+              </Button>
+            )}
             <Button
               size="xs"
-              variant="default"
-              {...actionState(pending, user.id, 'unlock')}
+              variant="light"
+              color={user.is_active ? 'red' : 'teal'}
+              {...actionState(pending, user.id, 'toggle')}
+              // The server refuses it anyway: nobody can lock themself out.
+              {...(user.id === me?.id && user.is_active ? { disabled: true, title: 'You cannot deactivate your own account' } : {})}
               onClick={() =>
-                void run({ id: user.id, action: 'unlock' }, () => actions.unlockUser!(user.id), {
-                  success: MONITOR_TEXTS.userUnlocked,
-                  failure: MONITOR_TEXTS.userUnlockFailed,
+                void run({ id: user.id, action: 'toggle' }, () => actions.toggleUserActive(user.id), {
+                  success: MONITOR_TEXTS.userStatusUpdated,
+                  failure: MONITOR_TEXTS.userStatusFailed,
                 })
               }
             >
-              Unlock
+              {user.is_active ? 'Deactivate' : 'Activate'}
             </Button>
-          )}
-          <Button
-            size="xs"
-            variant="light"
-            color={user.is_active ? 'red' : 'teal'}
-            {...actionState(pending, user.id, 'toggle')}
-            // The server refuses it anyway: nobody can lock themself out.
-            {...(user.id === me?.id && user.is_active ? { disabled: true, title: 'You cannot deactivate your own account' } : {})}
-            onClick={() =>
-              void run({ id: user.id, action: 'toggle' }, () => actions.toggleUserActive(user.id), {
-                success: MONITOR_TEXTS.userStatusUpdated,
-                failure: MONITOR_TEXTS.userStatusFailed,
-              })
-            }
-          >
-            {user.is_active ? 'Deactivate' : 'Activate'}
-          </Button>
-        </>
-      )}
-    />
+          </>
+        )}
+      />
+      <Modal opened={resetting !== null} onClose={() => setResetting(null)} title="Reset two-factor authentication" centered>
+        <Stack gap="md">
+          <Text size="sm">
+            {resetting?.email} will sign in with the password alone: the authenticator app, recovery codes and passkeys are removed, and the user is told by mail. Do this only once you are sure who is asking.
+          </Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setResetting(null)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => resetting && resetMfa(resetting)}>
+              Reset
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
   );
 }

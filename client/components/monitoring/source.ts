@@ -51,6 +51,8 @@ export interface MonitorActions {
   toggleUserActive(id: string): Promise<unknown>;
   /** Lifts the failed-login throttle; only where the API offers it. */
   unlockUser?: (id: string) => Promise<unknown>;
+  /** Removes the user's second factors and passkeys (the user is mailed). */
+  resetUserMfa(id: string): Promise<unknown>;
   toggleDeviceBlock(id: string): Promise<unknown>;
   toggleDeviceTrust(id: string): Promise<unknown>;
   revokeSession(id: string): Promise<unknown>;
@@ -73,12 +75,14 @@ const ADMIN_SOURCE: MonitorSource = {
     const utils = trpc.useUtils();
     const toggleUser = trpc.admin.toggleUserActive.useMutation();
     const unlock = trpc.admin.unlockUser.useMutation();
+    const resetMfa = trpc.admin.resetUserMfa.useMutation();
     const block = trpc.admin.toggleDeviceBlock.useMutation();
     const trust = trpc.admin.toggleDeviceTrust.useMutation();
     const revoke = trpc.admin.revokeSession.useMutation();
     return {
       toggleUserActive: (id) => toggleUser.mutateAsync({ id }),
       unlockUser: (id) => unlock.mutateAsync({ id }),
+      resetUserMfa: (id) => resetMfa.mutateAsync({ id }),
       toggleDeviceBlock: (id) => block.mutateAsync({ id }),
       toggleDeviceTrust: (id) => trust.mutateAsync({ id }),
       revokeSession: (id) => revoke.mutateAsync({ id }),
@@ -106,11 +110,13 @@ export function useProjectSource(projectId: string): MonitorSource {
       useActions: () => {
         const utils = trpc.useUtils();
         const toggleUser = trpc.projects.monitor.toggleUserActive.useMutation();
+        const resetMfa = trpc.projects.monitor.resetUserMfa.useMutation();
         const block = trpc.projects.monitor.toggleDeviceBlock.useMutation();
         const trust = trpc.projects.monitor.toggleDeviceTrust.useMutation();
         const revoke = trpc.projects.monitor.revokeSession.useMutation();
         return {
           toggleUserActive: (id) => toggleUser.mutateAsync({ projectId, id }),
+          resetUserMfa: (id) => resetMfa.mutateAsync({ projectId, id }),
           toggleDeviceBlock: (id) => block.mutateAsync({ projectId, id }),
           toggleDeviceTrust: (id) => trust.mutateAsync({ projectId, id }),
           revokeSession: (id) => revoke.mutateAsync({ projectId, id }),
