@@ -11,6 +11,8 @@ export const MESSAGES = {
   accountDeleted: 'Account deleted successfully',
   mfaDisabled: 'Two-factor authentication disabled',
   mfaReset: 'Two-factor authentication reset',
+  sessionRevoked: 'Session revoked',
+  otherSessionsRevoked: 'Other sessions signed out',
 } as const;
 
 export const VALIDATION = {
@@ -33,4 +35,5 @@ export const VALIDATION = {
   codeRequired: 'Code is required',
   codeInvalid: 'Invalid code',
   mfaTokenRequired: 'mfa_token is required',
+  sessionIdleTimeout: 'Session timeout must be a whole number of minutes from 15 to 480, or null for none',
 } as const;

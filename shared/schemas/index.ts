@@ -4,3 +4,4 @@ export * from './user.js';
 export * from './admin.js';
 export * from './projects.js';
 export * from './mfa.js';
+export * from './sessions.js';

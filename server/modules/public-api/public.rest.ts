@@ -6,6 +6,7 @@ import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
 import { accountRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
+import { ownSessionRoutes } from '../sessions/sessions.rest.js';
 import { toUser } from '../users/user.mapper.js';
 
 /**
@@ -57,4 +58,5 @@ export const publicApiRoutes = [
     handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
   }),
   ...mfaRoutes(PROJECT_ACCOUNTS),
+  ...ownSessionRoutes(PROJECT_ACCOUNTS),
 ];
