@@ -66,3 +66,11 @@ export const MONITOR_TEXTS = {
   sessionRevoked: 'Session revoked',
   sessionRevokeFailed: 'Failed to revoke session',
 } as const;
+
+/** Texts of Settings → Security's sessions card and session timeout that the specification does not word. */
+export const SESSION_TEXTS = {
+  sessionsLoadFailed: 'Failed to load your sessions',
+  signOutFailed: 'Failed to sign out the session',
+  signOutOthersFailed: 'Failed to sign out the other sessions',
+  timeoutUpdateFailed: 'Failed to update the session timeout',
+} as const;

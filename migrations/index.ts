@@ -4,6 +4,7 @@ import * as createProjects from './2026_11_22_0400_create_projects.js';
 import * as hardenTokens from './2026_11_23_1200_harden_tokens.js';
 import * as addTwoFactor from './2026_11_23_1300_add_two_factor.js';
 import * as addPasskeys from './2026_11_23_1400_add_passkeys.js';
+import * as addSessionIdleTimeout from './2026_11_23_1500_add_session_idle_timeout.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1200_harden_tokens': hardenTokens,
   '2026_11_23_1300_add_two_factor': addTwoFactor,
   '2026_11_23_1400_add_passkeys': addPasskeys,
+  '2026_11_23_1500_add_session_idle_timeout': addSessionIdleTimeout,
 };

@@ -15,6 +15,9 @@ export const ADMIN_LIST_MAX_PER_PAGE = 100;
 export const VERIFY_EMAIL_REDIRECT_DELAY_MS = 3000;
 export const SESSION_TIMEOUT_OPTIONS_MIN = [15, 30, 60, 120, 480] as const;
 export const DEFAULT_SESSION_TIMEOUT_MIN = 30;
+/** The account's session idle timeout, enforced by the server: null (none) or whole minutes in this range. */
+export const SESSION_IDLE_TIMEOUT_MIN = 15;
+export const SESSION_IDLE_TIMEOUT_MAX = 480;
 export const TOAST_DURATION_MS = { success: 3000, error: 5000, info: 4000 } as const;
 export const COPIED_HINT_MS = 2000;
 export const RECENT_PROJECTS_SHOWN = 3;

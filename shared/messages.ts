@@ -12,6 +12,8 @@ export const MESSAGES = {
   mfaDisabled: 'Two-factor authentication disabled',
   mfaReset: 'Two-factor authentication reset',
   passkeyRemoved: 'Passkey removed',
+  sessionRevoked: 'Session revoked',
+  otherSessionsRevoked: 'Other sessions signed out',
 } as const;
 
 export const VALIDATION = {
@@ -37,4 +39,5 @@ export const VALIDATION = {
   passkeyNameRequired: 'Name is required',
   passkeyNameTooLong: 'Name must be at most 64 characters',
   passkeyResponseInvalid: 'Invalid passkey response',
+  sessionIdleTimeout: 'Session timeout must be a whole number of minutes from 15 to 480, or null for none',
 } as const;

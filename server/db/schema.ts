@@ -32,6 +32,8 @@ export interface UsersTable {
   totp_enabled_at: string | null;
   /** The last accepted TOTP time step: a code is accepted once. */
   totp_last_step: number | null;
+  /** A session unused for longer than this many minutes is refused; null for no idle timeout. */
+  session_idle_timeout_minutes: number | null;
 }
 
 export interface RecoveryCodesTable {

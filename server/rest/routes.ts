@@ -7,6 +7,7 @@ import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modul
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
 import { publicApiRoutes } from '../modules/public-api/public.rest.js';
+import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
 import { openApiRoute } from '../openapi/openapi.rest.js';
 import type { AnyRoute } from './route.js';
 
@@ -18,6 +19,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...platformAuthRoutes,
   ...mfaRoutes(PLATFORM_ACCOUNTS),
   ...passkeyRoutes(PLATFORM_ACCOUNTS),
+  ...ownSessionRoutes(PLATFORM_ACCOUNTS),
   ...profileRoutes,
   ...captchaRoutes,
   ...monitoringRoutes(ADMIN_MONITORING),

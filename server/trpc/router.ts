@@ -5,11 +5,12 @@ import { passkeysRouter } from '../modules/passkeys/passkeys.trpc.js';
 import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monitoring/monitoring.trpc.js';
 import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
+import { ownSessionsRouter } from '../modules/sessions/sessions.trpc.js';
 import { mergeRouters, router } from './init.js';
 
 /** Each area's procedures, under the names the client calls them by. */
 export const appRouter = router({
-  auth: mergeRouters(authRouter, accountRouter),
+  auth: mergeRouters(authRouter, accountRouter, ownSessionsRouter),
   mfa: mfaRouter,
   passkeys: passkeysRouter,
   profile: profileRouter,

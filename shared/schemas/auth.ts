@@ -9,6 +9,7 @@ import {
   OptionalUrlSchema,
 } from './common.js';
 import { MfaChallengeSchema } from './mfa.js';
+import { SessionIdleTimeoutSchema } from './sessions.js';
 import { UserSchema } from './user.js';
 
 export const SignUpInputSchema = z.object({
@@ -88,11 +89,12 @@ export const ChangePasswordInputSchema = z.object({
   new_password: NewPasswordSchema,
 });
 
-/** Names, and the login-notification preference; fields left out stay as they are. */
+/** Names, the login-notification preference and the session idle timeout; fields left out stay as they are. */
 export const UpdateProfileInputSchema = z.object({
   first_name: OptionalNameSchema.optional(),
   last_name: OptionalNameSchema.optional(),
   login_notifications: z.boolean({ error: 'login_notifications must be true or false' }).optional(),
+  session_idle_timeout_minutes: SessionIdleTimeoutSchema.optional(),
 });
 
 /** The current password: a signed-in session alone cannot delete the account. */

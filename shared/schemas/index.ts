@@ -5,3 +5,4 @@ export * from './admin.js';
 export * from './projects.js';
 export * from './mfa.js';
 export * from './passkeys.js';
+export * from './sessions.js';

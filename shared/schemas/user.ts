@@ -18,6 +18,8 @@ export const UserSchema = z.object({
   login_notifications: z.boolean(),
   /** Two factors are on: a sign-in asks for a TOTP code, a recovery code or a passkey after the password. */
   mfa_enabled: z.boolean(),
+  /** Minutes a session may go unused before the server refuses it; null for no idle timeout. */
+  session_idle_timeout_minutes: z.number().int().nullable(),
   created_at: z.string(),
   last_login: z.string().nullable(),
 });

@@ -202,6 +202,7 @@ describe('answers go out through their documented schema', () => {
     is_verified: true,
     login_notifications: true,
     mfa_enabled: false,
+    session_idle_timeout_minutes: null,
     created_at: '2026-01-01T00:00:00.000Z',
     last_login: null,
   };

@@ -113,7 +113,7 @@ describe('SettingsPage', () => {
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
     const loginNotes = screen.getByRole('switch', { name: 'Login notifications' }) as HTMLInputElement;
     expect(loginNotes.checked).toBe(true);
-    expect((screen.getByRole('textbox', { name: /^Session timeout/ }) as HTMLInputElement).value).toBe('30 minutes');
+    expect((screen.getByRole('textbox', { name: /^Session timeout/ }) as HTMLInputElement).value).toBe('No timeout');
     await user.click(loginNotes);
     expect(await screen.findByText('Security settings updated')).toBeTruthy();
 

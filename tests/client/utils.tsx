@@ -56,6 +56,7 @@ export const sampleUser: User = {
   is_verified: true,
   login_notifications: true,
   mfa_enabled: false,
+  session_idle_timeout_minutes: null,
   created_at: '2025-01-02T10:00:00.000Z',
   last_login: '2025-06-01T09:30:00.000Z',
 };

@@ -73,9 +73,10 @@ test('when the session cannot be refreshed the user is signed out and sent to /l
   await page.getByRole('menuitem', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
 
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await expect(page.getByRole('list', { name: 'Your sessions' })).toBeVisible();
   // The session ends elsewhere (cookies gone): the next call fails, the refresh fails too.
   await context.clearCookies();
-  await page.getByRole('tab', { name: 'Security' }).click();
   await field(page, 'Current password').fill('Whatever-123');
   await field(page, 'New password').fill('Another-Secret-9');
   await field(page, 'Confirm new password').fill('Another-Secret-9');

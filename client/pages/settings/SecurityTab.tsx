@@ -1,23 +1,51 @@
 import { useState } from 'react';
 import { Select, Stack } from '@mantine/core';
-import { DEFAULT_SESSION_TIMEOUT_MIN, SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
+import { SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
+import { useAuth } from '../../auth/AuthProvider';
 import { SettingSwitch } from '../../components/SettingSwitch';
 import { PasskeysCard } from '../../components/settings/PasskeysCard';
 import { TwoFactorCard } from '../../components/settings/TwoFactorCard';
+import { YourSessionsCard } from '../../components/settings/YourSessionsCard';
+import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
-import { TOASTS } from '../../messages';
+import { trpc } from '../../lib/trpc';
+import { SESSION_TEXTS, TOASTS } from '../../messages';
 import { ChangePasswordCard } from './ChangePasswordCard';
 import { SettingsSection } from '../../components/settings/SettingsSection';
 
+const NO_TIMEOUT = 'none';
+const minutesLabel = (minutes: number) => `${minutes} minutes`;
+
 export function SecurityTab() {
+  const { user, setUser } = useAuth();
+  const utils = trpc.useUtils();
+  const updateProfile = trpc.profile.update.useMutation();
   const [loginNotifications, setLoginNotifications] = useState(true);
-  const [sessionTimeout, setSessionTimeout] = useState(String(DEFAULT_SESSION_TIMEOUT_MIN));
+  const minutes = user?.session_idle_timeout_minutes ?? null;
+  const sessionTimeout = minutes === null ? NO_TIMEOUT : String(minutes);
+  // A value set through the API that the list does not offer is still shown as it is.
+  const timeoutOptions: readonly number[] =
+    minutes === null || SESSION_TIMEOUT_OPTIONS_MIN.some((option) => option === minutes)
+      ? SESSION_TIMEOUT_OPTIONS_MIN
+      : [...SESSION_TIMEOUT_OPTIONS_MIN, minutes].sort((a, b) => a - b);
+
+  const changeSessionTimeout = async (value: string) => {
+    try {
+      setUser(await updateProfile.mutateAsync({ session_idle_timeout_minutes: value === NO_TIMEOUT ? null : Number(value) }));
+      notify.success(TOASTS.securityUpdated);
+      // Sessions already idle past the old timeout have just ended.
+      await utils.auth.listSessions.invalidate();
+    } catch (error) {
+      notify.error(errorMessage(error, SESSION_TEXTS.timeoutUpdateFailed));
+    }
+  };
 
   return (
     <Stack gap="lg">
       <ChangePasswordCard />
       <TwoFactorCard />
       <PasskeysCard />
+      <YourSessionsCard />
       <SettingsSection title="Security preferences" description="Changes apply immediately.">
         <Stack gap="lg">
           <SettingSwitch
@@ -32,13 +60,16 @@ export function SecurityTab() {
           <Select
             label="Session timeout"
             description="Sign out after this long without activity."
-            data={SESSION_TIMEOUT_OPTIONS_MIN.map((minutes) => ({ value: String(minutes), label: `${minutes} minutes` }))}
+            data={[
+              { value: NO_TIMEOUT, label: 'No timeout' },
+              ...timeoutOptions.map((option) => ({ value: String(option), label: minutesLabel(option) })),
+            ]}
             value={sessionTimeout}
             onChange={(value) => {
               if (!value || value === sessionTimeout) return;
-              setSessionTimeout(value);
-              notify.success(TOASTS.securityUpdated);
+              void changeSessionTimeout(value);
             }}
+            disabled={updateProfile.isPending}
             allowDeselect={false}
             maw={260}
           />

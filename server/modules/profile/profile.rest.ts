@@ -16,7 +16,8 @@ export const profileRoutes = [
       operationId: 'updateProfile',
       tag: 'Profile',
       summary: 'Update names and the login-notification preference',
-      description: 'Fields left out stay as they are.',
+      description:
+        'Fields left out stay as they are. `session_idle_timeout_minutes` (15–480, or null for none): a session unused for longer is refused, on access and on refresh.',
       errors: [404],
     },
     handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),

@@ -9,15 +9,19 @@ import { AppError } from '../../errors.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
 import { deleteProjectsOwnedBy } from '../projects/projects.service.js';
+import { endIdleSessions } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
 
 /** Names and preferences only: the e-mail is the account's identity and cannot be changed here. */
 export async function updateProfile(deps: Deps, user: UserRow, input: z.output<typeof UpdateProfileInputSchema>): Promise<User> {
+  const timeout = input.session_idle_timeout_minutes;
+  if (timeout !== undefined && timeout !== user.session_idle_timeout_minutes) await endIdleSessions(deps, user);
   const updated = await changeUser(deps, user.id, {
     ...(input.first_name !== undefined && { first_name: input.first_name }),
     ...(input.last_name !== undefined && { last_name: input.last_name }),
     ...(input.login_notifications !== undefined && { login_notifications: input.login_notifications ? 1 : 0 }),
+    ...(timeout !== undefined && { session_idle_timeout_minutes: timeout }),
   });
   return toUser(updated);
 }

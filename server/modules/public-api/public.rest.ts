@@ -7,6 +7,7 @@ import { accountRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
+import { ownSessionRoutes } from '../sessions/sessions.rest.js';
 import { toUser } from '../users/user.mapper.js';
 
 /**
@@ -59,4 +60,5 @@ export const publicApiRoutes = [
   }),
   ...mfaRoutes(PROJECT_ACCOUNTS),
   ...passkeyRoutes(PROJECT_ACCOUNTS),
+  ...ownSessionRoutes(PROJECT_ACCOUNTS),
 ];

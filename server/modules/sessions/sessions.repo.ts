@@ -42,7 +42,7 @@ function liveSessionWithUserQuery(db: Db, sessionId: string, now: string) {
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at', 'sessions.last_used_at as session_last_used_at'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now);
@@ -107,6 +107,59 @@ export async function rotateRefreshToken(db: Db, rotation: Rotation & { oldHash:
     await insertSuccessor(trx, rotation);
     return true;
   });
+}
+
+/** Records a use of the session, unless one was recorded since `recordedSince` (so a burst of requests writes once). */
+export async function touchSession(db: Db, sessionId: string, now: string, recordedSince: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_used_at: now }).where('id', '=', sessionId).where('last_used_at', '<', recordedSince).execute();
+}
+
+/**
+ * Which of an account's sessions are live: not revoked, not expired, and, with an idle timeout,
+ * used since `usedSince` (null: no idle timeout).
+ */
+export interface LiveFilter {
+  userId: string;
+  now: string;
+  usedSince: string | null;
+}
+
+/** An account's live sessions, most recently used first. */
+export async function listLiveSessionsOfUser(db: Db, live: LiveFilter) {
+  let query = db
+    .selectFrom('sessions')
+    .select(['id', 'ip_address', 'user_agent', 'created_at', 'last_used_at'])
+    .where('user_id', '=', live.userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', live.now);
+  if (live.usedSince) query = query.where('last_used_at', '>=', live.usedSince);
+  return query.orderBy('last_used_at', 'desc').orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+/** Revokes live sessions of one account: the one `only` names, or every one but `except`. Answers how many. */
+export async function revokeLiveSessionsOfUser(db: Db, live: LiveFilter, which: { only: string } | { except: string }, reason: string): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: live.now, revoked_reason: reason })
+    .where('user_id', '=', live.userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', live.now);
+  if (live.usedSince) query = query.where('last_used_at', '>=', live.usedSince);
+  query = 'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Revokes the account's sessions unused since `usedBefore`. */
+export async function revokeSessionsUnusedSince(db: Db, userId: string, usedBefore: string, now: string, reason: string): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('last_used_at', '<', usedBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function revokeSession(db: Db, sessionId: string, now: string, reason: string): Promise<boolean> {

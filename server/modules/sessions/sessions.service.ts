@@ -15,7 +15,9 @@ import {
   revokeSession,
   revokeSessionsByDeviceId,
   revokeSessionsByUserId,
+  revokeSessionsUnusedSince,
   rotateRefreshToken,
+  touchSession,
 } from './sessions.repo.js';
 
 export interface IssuedTokens {
@@ -31,6 +33,8 @@ export interface Authenticated {
 }
 
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+/** A session's use is written at most this often, so a burst of requests costs one write. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const INVALID_REFRESH = 'Invalid refresh token';
 const NOT_AUTHENTICATED = 'Not authenticated';
 
@@ -97,6 +101,7 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
 
   const live = await findLiveSessionWithUser(deps.db, found.session_id, now);
   if (!live || live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+  await refuseIfIdle(deps, live, found.session_id, live.session_last_used_at, deps.clock.now());
 
   const nextToken = randomToken();
   const next = { newHash: sha256(nextToken), sessionId: found.session_id, now, expiresAt: isoIn(deps.clock, deps.config.refreshTokenTtlS) };
@@ -130,16 +135,48 @@ async function revokeForReuse(deps: Deps, realm: Realm, token: SpentToken, reque
   throw new AppError('UNAUTHORIZED', 'Refresh token was already used; the session has been revoked. Please sign in again.');
 }
 
-/** Resolves an access token to its live session and active user, or fails with 401. */
+/**
+ * Resolves an access token to its live session and active user, or fails with 401. The session's
+ * use is recorded at most once a minute (LAST_USED_WRITE_INTERVAL_MS), and the idle timeout is
+ * checked against that record: a session may end up to that much early, never late.
+ */
 export async function authenticate(deps: Deps, realm: Realm, accessToken: string | undefined): Promise<Authenticated> {
   if (!accessToken) throw new AppError('UNAUTHORIZED', NOT_AUTHENTICATED);
   const claims = realm.accessTokens.verify(accessToken);
   if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
-  const live = await findLiveSessionWithUser(deps.db, claims.sid, isoNow(deps.clock));
+  const now = deps.clock.now();
+  const live = await findLiveSessionWithUser(deps.db, claims.sid, now.toISOString());
   if (!live || live.id !== claims.sub || live.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   if (live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
-  const { session_id: sessionId, session_expires_at: _expires, ...user } = live;
+  const { session_id: sessionId, session_expires_at: _expires, session_last_used_at: lastUsedAt, ...user } = live;
+  await refuseIfIdle(deps, user, sessionId, lastUsedAt, now);
+  const recordedSince = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS).toISOString();
+  if (lastUsedAt < recordedSince) await touchSession(deps.db, sessionId, now.toISOString(), recordedSince);
   return { user, sessionId };
+}
+
+/** The oldest last use that keeps a session alive under the account's idle timeout; null when it has none. */
+export function idleCutoff(user: Pick<UserRow, 'session_idle_timeout_minutes'>, now: Date): string | null {
+  const minutes = user.session_idle_timeout_minutes;
+  return minutes === null ? null : new Date(now.getTime() - minutes * 60_000).toISOString();
+}
+
+/** A session left unused past the account's idle timeout ends now (it stays ended if the timeout is lifted): 401. */
+async function refuseIfIdle(deps: Deps, user: Pick<UserRow, 'session_idle_timeout_minutes'>, sessionId: string, lastUsedAt: string, now: Date): Promise<void> {
+  const cutoff = idleCutoff(user, now);
+  if (cutoff === null || lastUsedAt >= cutoff) return;
+  await revokeSession(deps.db, sessionId, now.toISOString(), 'idle_timeout');
+  throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+}
+
+/**
+ * Ends the sessions the account's idle timeout already refuses but nobody has presented since, so
+ * that lifting or raising the timeout brings none of them back.
+ */
+export async function endIdleSessions(deps: Deps, user: Pick<UserRow, 'id' | 'session_idle_timeout_minutes'>): Promise<void> {
+  const now = deps.clock.now();
+  const cutoff = idleCutoff(user, now);
+  if (cutoff !== null) await revokeSessionsUnusedSince(deps.db, user.id, cutoff, now.toISOString(), 'idle_timeout');
 }
 
 /** Signs out: revokes the session behind the access token, or failing that, behind the refresh token. */

@@ -14,6 +14,7 @@ export function toUser(row: UserRow): User {
     is_verified: row.is_verified === 1,
     login_notifications: row.login_notifications === 1,
     mfa_enabled: row.totp_enabled_at !== null,
+    session_idle_timeout_minutes: row.session_idle_timeout_minutes,
     created_at: row.created_at,
     last_login: row.last_login,
   };

@@ -1,0 +1,38 @@
+import type { OwnSession } from '../../../shared/schemas/sessions.js';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { deviceLabel } from '../../lib/user-agent.js';
+import { listLiveSessionsOfUser, revokeLiveSessionsOfUser, type LiveFilter } from './sessions.repo.js';
+import { idleCutoff, type Authenticated } from './sessions.service.js';
+
+/** The signed-in account's own sessions, in either realm: the caller is the session of its access token. */
+
+export const SESSION_NOT_FOUND = 'Session not found';
+const REVOKED_BY_USER = 'revoked_by_user';
+
+/** The account's sessions that would still be accepted now: not revoked, not expired, not idle past its timeout. */
+function liveOf(deps: Deps, caller: Authenticated): LiveFilter {
+  const now = deps.clock.now();
+  return { userId: caller.user.id, now: now.toISOString(), usedSince: idleCutoff(caller.user, now) };
+}
+
+export async function listOwnSessions(deps: Deps, caller: Authenticated): Promise<OwnSession[]> {
+  const rows = await listLiveSessionsOfUser(deps.db, liveOf(deps, caller));
+  return rows.map((row) => ({
+    ...row,
+    device: deviceLabel(row.user_agent),
+    country_code: row.ip_address ? deps.ipIntel.lookup(row.ip_address, {}, true).country_code : null,
+    current: row.id === caller.sessionId,
+  }));
+}
+
+/** Ends one of the account's live sessions now; any other id (another account's, unknown, ended) is 404 alike. */
+export async function revokeOwnSession(deps: Deps, caller: Authenticated, sessionId: string): Promise<void> {
+  const revoked = await revokeLiveSessionsOfUser(deps.db, liveOf(deps, caller), { only: sessionId }, REVOKED_BY_USER);
+  if (revoked !== 1) throw new AppError('NOT_FOUND', SESSION_NOT_FOUND);
+}
+
+/** Ends every live session of the account but the caller's; answers how many. */
+export async function revokeOtherOwnSessions(deps: Deps, caller: Authenticated): Promise<number> {
+  return revokeLiveSessionsOfUser(deps.db, liveOf(deps, caller), { except: caller.sessionId }, REVOKED_BY_USER);
+}

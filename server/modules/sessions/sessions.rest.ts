@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { IdParamSchema } from '../../../shared/schemas/admin.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import { MESSAGES } from '../../../shared/messages.js';
+import { OwnSessionListSchema, RevokedSessionsSchema } from '../../../shared/schemas/sessions.js';
+import { EndUserHeadersSchema } from '../../openapi/schemas.js';
+import { defineRoute, type RouteDoc } from '../../rest/route.js';
+import type { AccountMount } from '../auth/auth.rest.js';
+import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own-sessions.service.js';
+
+/**
+ * The signed-in account's own sessions, one declaration for both realms: a developer (bearer or
+ * cookie), or a project's end user (X-API-Key and the end user's bearer token).
+ */
+export function ownSessionRoutes(mount: AccountMount) {
+  const platform = mount.realm === 'platform';
+  const prefix = platform ? '/api/v1' : '/public/api/v1';
+  const auth = platform ? 'bearer' : 'apiKeyAndBearer';
+  const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
+    platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      url: `${prefix}/auth/sessions`,
+      auth,
+      response: { 200: OwnSessionListSchema },
+      doc: doc(
+        {
+          operationId: 'listSessions',
+          tag: 'Auth',
+          summary: 'Your live sessions',
+          description:
+            'The account\'s sessions that are not revoked, expired or idle past its timeout, most recently used first; `current` marks the one of this access token. `last_used_at` is recorded at most about once a minute.',
+        },
+        { operationId: 'publicListSessions', summary: "An end user's live sessions" },
+      ),
+      handler: async ({ deps, caller }) => ({ sessions: await listOwnSessions(deps, caller.session) }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: `${prefix}/auth/sessions/:id`,
+      auth,
+      params: z.object({ id: IdParamSchema.shape.id }),
+      response: { 200: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'revokeSession',
+          tag: 'Auth',
+          summary: 'Sign out one of your sessions',
+          description: "Its refresh token stops working and its access token is refused from the next request. Another account's session, or one already ended, is 404 like an unknown id.",
+          errors: [404],
+        },
+        { operationId: 'publicRevokeSession', summary: "Sign out one of an end user's sessions", errors: [404] },
+      ),
+      async handler({ deps, caller, params }) {
+        await revokeOwnSession(deps, caller.session, params.id);
+        return { message: MESSAGES.sessionRevoked };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/sessions/revoke-others`,
+      auth,
+      response: { 200: RevokedSessionsSchema },
+      doc: doc(
+        { operationId: 'revokeOtherSessions', tag: 'Auth', summary: 'Sign out all your other sessions', description: 'Every live session of the account but the calling one; `revoked` says how many.' },
+        { operationId: 'publicRevokeOtherSessions', summary: "Sign out all an end user's other sessions" },
+      ),
+      handler: async ({ deps, caller }) => ({ message: MESSAGES.otherSessionsRevoked, revoked: await revokeOtherOwnSessions(deps, caller.session) }),
+    }),
+  ];
+}
