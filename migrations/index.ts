@@ -3,6 +3,7 @@ import * as createAccounts from './2026_11_22_0300_create_accounts.js';
 import * as createProjects from './2026_11_22_0400_create_projects.js';
 import * as hardenTokens from './2026_11_23_1200_harden_tokens.js';
 import * as addTwoFactor from './2026_11_23_1300_add_two_factor.js';
+import * as addNotificationSettings from './2026_11_23_1600_add_notification_settings.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0400_create_projects': createProjects,
   '2026_11_23_1200_harden_tokens': hardenTokens,
   '2026_11_23_1300_add_two_factor': addTwoFactor,
+  '2026_11_23_1600_add_notification_settings': addNotificationSettings,
 };

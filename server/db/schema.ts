@@ -21,6 +21,11 @@ export interface UsersTable {
   is_active: Flag;
   is_verified: Flag;
   login_notifications: Flag;
+  /** The master switch of optional mail (server/mail/preferences.ts decides what is optional). */
+  email_notifications: Generated<Flag>;
+  notify_security_alerts: Generated<Flag>;
+  notify_product_updates: Generated<Flag>;
+  notify_marketing: Generated<Flag>;
   created_at: string;
   updated_at: string;
   last_login: string | null;

@@ -88,11 +88,15 @@ export const ChangePasswordInputSchema = z.object({
   new_password: NewPasswordSchema,
 });
 
-/** Names, and the login-notification preference; fields left out stay as they are. */
+/** Names, and the mail preferences; fields left out stay as they are. */
 export const UpdateProfileInputSchema = z.object({
   first_name: OptionalNameSchema.optional(),
   last_name: OptionalNameSchema.optional(),
   login_notifications: z.boolean({ error: 'login_notifications must be true or false' }).optional(),
+  email_notifications: z.boolean({ error: 'email_notifications must be true or false' }).optional(),
+  notify_security_alerts: z.boolean({ error: 'notify_security_alerts must be true or false' }).optional(),
+  notify_product_updates: z.boolean({ error: 'notify_product_updates must be true or false' }).optional(),
+  notify_marketing: z.boolean({ error: 'notify_marketing must be true or false' }).optional(),
 });
 
 /** The current password: a signed-in session alone cannot delete the account. */

@@ -1,6 +1,7 @@
 import { sendInBackground, type Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import type { MailMessage } from '../../mail/mailer.js';
+import { mayMail, type MailPreferences, type MailTemplate } from '../../mail/preferences.js';
 import type { Realm } from '../realms/realm.js';
 import { normalizeEmail } from '../users/users.repo.js';
 
@@ -30,4 +31,9 @@ export async function sendCappedMail(deps: Deps, kind: CappedMailKind, message: 
     throw error;
   }
   sendInBackground(deps, message);
+}
+
+/** Sends a mail about the account unless its preferences turn that mail off (the rules: mail/preferences.ts). */
+export function sendAccountMail(deps: Deps, account: MailPreferences, template: MailTemplate, message: MailMessage): void {
+  if (mayMail(account, template)) sendInBackground(deps, message);
 }

@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/schemas/auth.js';
 import { EMAIL_VERIFICATION_TTL_S, PASSWORD_RESET_TTL_S } from '../../../shared/constants.js';
 import { MESSAGES, VALIDATION } from '../../../shared/messages.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import type { TokenPurpose, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
@@ -22,7 +22,7 @@ import { recordSignup } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import { findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { appLink, sendCappedMail } from './account-mail.js';
+import { appLink, sendAccountMail, sendCappedMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
@@ -184,7 +184,7 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   });
   if (user) {
     await clearSignInFailures(deps, realm, user.email);
-    sendInBackground(deps, passwordChangedMail(user.email));
+    sendAccountMail(deps, user, 'passwordChangedMail', passwordChangedMail(user.email));
   }
   return { message: MESSAGES.passwordResetSuccess };
 }
@@ -205,6 +205,6 @@ export async function changePassword(
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
   });
-  sendInBackground(deps, passwordChangedMail(auth.user.email));
+  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedMail(auth.user.email));
   return { message: MESSAGES.passwordChanged };
 }

@@ -1,11 +1,12 @@
 import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../../shared/schemas/mfa.js';
 import type { UserRow } from '../../db/schema.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
+import { sendAccountMail } from '../auth/account-mail.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
 import { realmKey } from '../realms/realm.js';
 import {
@@ -50,7 +51,7 @@ export async function confirmTotp(deps: Deps, user: UserRow, code: string): Prom
   if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
   const codes = generateRecoveryCodes();
   await enableTotp(deps.db, user.id, { sealedSecret: user.totp_pending_secret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
-  sendInBackground(deps, twoFactorEnabledMail(user.email));
+  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email));
   return { recovery_codes: codes };
 }
 
@@ -69,13 +70,13 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   await requireSecondFactor(deps, user, input.code);
   await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
-  sendInBackground(deps, twoFactorDisabledMail(user.email, false));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false));
 }
 
 /** An admin's (or project owner's) reset for a user who lost their factors; the user is told. */
 export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
   await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
-  sendInBackground(deps, twoFactorDisabledMail(user.email, true));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true));
 }
 
 /**

@@ -15,7 +15,7 @@ export const profileRoutes = [
     doc: {
       operationId: 'updateProfile',
       tag: 'Profile',
-      summary: 'Update names and the login-notification preference',
+      summary: 'Update names and the mail preferences',
       description: 'Fields left out stay as they are.',
       errors: [404],
     },
