@@ -4,6 +4,7 @@ import * as createProjects from './2026_11_22_0400_create_projects.js';
 import * as hardenTokens from './2026_11_23_1200_harden_tokens.js';
 import * as addTwoFactor from './2026_11_23_1300_add_two_factor.js';
 import * as addNotificationSettings from './2026_11_23_1600_add_notification_settings.js';
+import * as addEmailChange from './2026_11_23_1610_add_email_change.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1200_harden_tokens': hardenTokens,
   '2026_11_23_1300_add_two_factor': addTwoFactor,
   '2026_11_23_1600_add_notification_settings': addNotificationSettings,
+  '2026_11_23_1610_add_email_change': addEmailChange,
 };

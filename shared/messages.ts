@@ -11,6 +11,11 @@ export const MESSAGES = {
   accountDeleted: 'Account deleted successfully',
   mfaDisabled: 'Two-factor authentication disabled',
   mfaReset: 'Two-factor authentication reset',
+  emailChangeRequested: 'Check your new inbox: we sent it a link to confirm the change. The link is valid for 1 hour.',
+  emailChanged: 'Your email address has been changed.',
+  emailChangeLinkUsed: 'This email change link has already been used',
+  emailChangeLinkExpired: 'This email change link has expired. Please ask for the change again.',
+  emailTaken: 'This email address is already used by another account',
 } as const;
 
 export const VALIDATION = {
@@ -33,4 +38,6 @@ export const VALIDATION = {
   codeRequired: 'Code is required',
   codeInvalid: 'Invalid code',
   mfaTokenRequired: 'mfa_token is required',
+  emailUnchanged: 'This is already your email address',
+  emailChangeLinkInvalid: 'Invalid email change link',
 } as const;

@@ -60,7 +60,7 @@ export interface MfaChallengesTable {
   used_at: string | null;
 }
 
-export type TokenPurpose = 'verify_email' | 'reset_password';
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
 
 export interface OneTimeTokensTable {
   id: string;
@@ -72,6 +72,8 @@ export interface OneTimeTokensTable {
   created_at: string;
   /** verify_email only: the password of the sign-up attempt that sent the link, set when the link is used. */
   password_hash: string | null;
+  /** change_email only: the address the account moves to. */
+  new_email: string | null;
 }
 
 export interface DevicesTable {

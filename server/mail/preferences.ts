@@ -19,6 +19,10 @@ export const MAIL_RULES = {
   signupAttemptMail: 'always',
   passwordChangedMail: 'always',
   twoFactorDisabledMail: 'always',
+  emailChangeConfirmationMail: 'always',
+  emailTakenMail: 'always',
+  emailChangeRequestedMail: 'always',
+  emailChangedMail: 'always',
   newSignInMail: ['notify_security_alerts', 'login_notifications'],
   twoFactorEnabledMail: ['notify_security_alerts'],
 } as const satisfies Record<MailTemplate, 'always' | readonly Switch[]>;

@@ -99,6 +99,21 @@ export const UpdateProfileInputSchema = z.object({
   notify_marketing: z.boolean({ error: 'notify_marketing must be true or false' }).optional(),
 });
 
+/** The new address and the current password: a signed-in session alone cannot move the account. */
+export const ChangeEmailInputSchema = z.object({
+  new_email: EmailSchema,
+  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }),
+});
+export type ChangeEmailInput = z.input<typeof ChangeEmailInputSchema>;
+
+export const ConfirmEmailChangeInputSchema = z.object({
+  token: z
+    .string({ error: VALIDATION.emailChangeLinkInvalid })
+    .trim()
+    .min(1, { error: VALIDATION.emailChangeLinkInvalid })
+    .max(512, { error: VALIDATION.emailChangeLinkInvalid }),
+});
+
 /** The current password: a signed-in session alone cannot delete the account. */
 export const DeleteAccountInputSchema = z.object({
   password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }),

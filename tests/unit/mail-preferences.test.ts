@@ -9,6 +9,10 @@ const ALWAYS_SENT: MailTemplate[] = [
   'signupAttemptMail',
   'passwordChangedMail',
   'twoFactorDisabledMail',
+  'emailChangeConfirmationMail',
+  'emailTakenMail',
+  'emailChangeRequestedMail',
+  'emailChangedMail',
 ];
 
 /** Every combination of the three switches the rules read. */

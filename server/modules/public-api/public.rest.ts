@@ -3,7 +3,7 @@ import { UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
-import { accountRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
+import { accountRoutes, emailChangeRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
 import { toUser } from '../users/user.mapper.js';
@@ -57,4 +57,5 @@ export const publicApiRoutes = [
     handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
   }),
   ...mfaRoutes(PROJECT_ACCOUNTS),
+  ...emailChangeRoutes(PROJECT_ACCOUNTS),
 ];
