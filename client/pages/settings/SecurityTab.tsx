@@ -3,13 +3,14 @@ import { Select, Stack } from '@mantine/core';
 import { DEFAULT_SESSION_TIMEOUT_MIN, SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
 import { SettingSwitch } from '../../components/SettingSwitch';
 import { TwoFactorCard } from '../../components/settings/TwoFactorCard';
+import { usePreferences } from '../../components/settings/usePreferences';
 import { notify } from '../../lib/notify';
-import { TOASTS } from '../../messages';
+import { ACCOUNT_TEXTS, TOASTS } from '../../messages';
 import { ChangePasswordCard } from './ChangePasswordCard';
 import { SettingsSection } from '../../components/settings/SettingsSection';
 
 export function SecurityTab() {
-  const [loginNotifications, setLoginNotifications] = useState(true);
+  const preferences = usePreferences({ saved: TOASTS.securityUpdated, failed: ACCOUNT_TEXTS.securityUpdateFailed });
   const [sessionTimeout, setSessionTimeout] = useState(String(DEFAULT_SESSION_TIMEOUT_MIN));
 
   return (
@@ -21,11 +22,8 @@ export function SecurityTab() {
           <SettingSwitch
             label="Login notifications"
             description="E-mail me when my account signs in from a new device."
-            checked={loginNotifications}
-            onChange={(checked) => {
-              setLoginNotifications(checked);
-              notify.success(TOASTS.securityUpdated);
-            }}
+            checked={preferences.value('login_notifications')}
+            onChange={(checked) => void preferences.set('login_notifications', checked)}
           />
           <Select
             label="Session timeout"
