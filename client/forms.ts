@@ -53,3 +53,9 @@ export const ChangePasswordFormSchema = z
     }
   });
 
+
+/** Profile → change e-mail: the new address and the current password (the server checks it). */
+export const ChangeEmailFormSchema = z.object({
+  newEmail: EmailSchema,
+  password: z.string().min(1, { error: VALIDATION.currentPasswordRequired }),
+});

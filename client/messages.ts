@@ -31,6 +31,16 @@ export const TOASTS = {
 export const DELETE_PROJECT_CONFIRM = 'Are you sure you want to delete this project? This action cannot be undone.';
 export const DELETE_CONFIRM_WORD = 'DELETE';
 
+/** Texts of the account screens (e-mail change, mail preferences) that the specification does not word. */
+export const ACCOUNT_TEXTS = {
+  notificationsUpdateFailed: 'Failed to update notification settings',
+  securityUpdateFailed: 'Failed to update security settings',
+  changeEmailFailed: 'Failed to request the email change',
+  confirmEmailChangeFailed: 'Failed to change the email address',
+  emailChangeNoToken: 'Invalid email change link. No token provided.',
+  emailChangedSignIn: 'Your email address has been changed. Sign in with the new address.',
+} as const;
+
 /** Texts of the project screens (project detail, API keys, analytics) that the specification does not word. */
 export const PROJECT_TEXTS = {
   projectLoadFailed: 'Failed to load project',

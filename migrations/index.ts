@@ -5,6 +5,8 @@ import * as hardenTokens from './2026_11_23_1200_harden_tokens.js';
 import * as addTwoFactor from './2026_11_23_1300_add_two_factor.js';
 import * as addPasskeys from './2026_11_23_1400_add_passkeys.js';
 import * as addSessionIdleTimeout from './2026_11_23_1500_add_session_idle_timeout.js';
+import * as addNotificationSettings from './2026_11_23_1600_add_notification_settings.js';
+import * as addEmailChange from './2026_11_23_1610_add_email_change.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1300_add_two_factor': addTwoFactor,
   '2026_11_23_1400_add_passkeys': addPasskeys,
   '2026_11_23_1500_add_session_idle_timeout': addSessionIdleTimeout,
+  '2026_11_23_1600_add_notification_settings': addNotificationSettings,
+  '2026_11_23_1610_add_email_change': addEmailChange,
 };

@@ -9,6 +9,7 @@ export const DEFAULT_ACCESS_TOKEN_TTL_S = 24 * 60 * 60;
 export const DEFAULT_REFRESH_TOKEN_TTL_S = 7 * 24 * 60 * 60;
 export const EMAIL_VERIFICATION_TTL_S = 24 * 60 * 60;
 export const PASSWORD_RESET_TTL_S = 60 * 60;
+export const EMAIL_CHANGE_TTL_S = 60 * 60;
 export const ADMIN_LIST_DEFAULT_PAGE = 1;
 export const ADMIN_LIST_DEFAULT_PER_PAGE = 10;
 export const ADMIN_LIST_MAX_PER_PAGE = 100;

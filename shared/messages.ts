@@ -14,6 +14,11 @@ export const MESSAGES = {
   passkeyRemoved: 'Passkey removed',
   sessionRevoked: 'Session revoked',
   otherSessionsRevoked: 'Other sessions signed out',
+  emailChangeRequested: 'Check your new inbox: we sent it a link to confirm the change. The link is valid for 1 hour.',
+  emailChanged: 'Your email address has been changed.',
+  emailChangeLinkUsed: 'This email change link has already been used',
+  emailChangeLinkExpired: 'This email change link has expired. Please ask for the change again.',
+  emailTaken: 'This email address is already used by another account',
 } as const;
 
 export const VALIDATION = {
@@ -40,4 +45,6 @@ export const VALIDATION = {
   passkeyNameTooLong: 'Name must be at most 64 characters',
   passkeyResponseInvalid: 'Invalid passkey response',
   sessionIdleTimeout: 'Session timeout must be a whole number of minutes from 15 to 480, or null for none',
+  emailUnchanged: 'This is already your email address',
+  emailChangeLinkInvalid: 'Invalid email change link',
 } as const;

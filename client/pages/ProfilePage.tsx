@@ -5,6 +5,7 @@ import {
   Button,
   Card,
   Container,
+  Divider,
   Grid,
   Group,
   SimpleGrid,
@@ -21,6 +22,7 @@ import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useAuth } from '../auth/AuthProvider';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { PageHeader } from '../components/PageHeader';
+import { ChangeEmailSection } from '../components/profile/ChangeEmailSection';
 import { resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
 import { formatDate, formatDateTime, initials, nameOrEmail } from '../lib/format';
@@ -167,14 +169,7 @@ export function ProfilePage() {
                       {...form.getInputProps('lastName')}
                     />
                   </SimpleGrid>
-                  <TextInput
-                    label="Email"
-                    value={user.email}
-                    readOnly
-                    variant="filled"
-                    description="Email cannot be changed"
-                    leftSection={<IconMail size={16} />}
-                  />
+                  <TextInput label="Email" value={user.email} readOnly variant="filled" leftSection={<IconMail size={16} />} />
                   {editing && (
                     <Group justify="flex-end" gap="sm">
                       <Button variant="default" onClick={cancel} disabled={updateProfile.isPending}>
@@ -187,6 +182,8 @@ export function ProfilePage() {
                   )}
                 </Stack>
               </form>
+              <Divider my="lg" />
+              <ChangeEmailSection currentEmail={user.email} />
             </Card>
 
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">

@@ -21,6 +21,11 @@ export interface UsersTable {
   is_active: Flag;
   is_verified: Flag;
   login_notifications: Flag;
+  /** The master switch of optional mail (server/mail/preferences.ts decides what is optional). */
+  email_notifications: Generated<Flag>;
+  notify_security_alerts: Generated<Flag>;
+  notify_product_updates: Generated<Flag>;
+  notify_marketing: Generated<Flag>;
   created_at: string;
   updated_at: string;
   last_login: string | null;
@@ -86,7 +91,7 @@ export interface WebAuthnChallengesTable {
   used_at: string | null;
 }
 
-export type TokenPurpose = 'verify_email' | 'reset_password';
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
 
 export interface OneTimeTokensTable {
   id: string;
@@ -98,6 +103,8 @@ export interface OneTimeTokensTable {
   created_at: string;
   /** verify_email only: the password of the sign-up attempt that sent the link, set when the link is used. */
   password_hash: string | null;
+  /** change_email only: the address the account moves to. */
+  new_email: string | null;
 }
 
 export interface DevicesTable {

@@ -48,6 +48,8 @@ export const DEFAULT_LIMITS = {
    * open as many as they like): 10 in 15 minutes keeps guessing a 6-digit code hopeless.
    */
   wrongMfaCodesPerAccount: { points: 10, durationS: 15 * 60, detail: 'Too many wrong codes. Try again later.' },
+  /** Changes of address one account asks for (each mails two addresses), after its password was right. */
+  emailChangePerAccount: { points: 5, durationS: 60 * 60, detail: 'Too many email change requests. Try again later.' },
   signupPerIp: { points: 10, durationS: 60 * 60 },
   forgotPerIp: { points: 10, durationS: 15 * 60 },
   forgotPerAccount: { points: 3, durationS: 15 * 60 },

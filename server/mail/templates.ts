@@ -90,3 +90,37 @@ export function newPasskeyMail(to: string, name: string): MailMessage {
     'If this was not you, remove it in your security settings and reset your password right away.',
   ]);
 }
+
+export function emailChangeConfirmationMail(to: string, url: string): MailMessage {
+  return message(
+    to,
+    'Confirm your new email address',
+    [
+      'Someone asked to move their account to this email address. Confirm it to make it the address of the account.',
+      'This link expires in 1 hour and works once. If you did not ask for it, ignore this message: nothing changes.',
+    ],
+    { label: 'Confirm email address', url },
+  );
+}
+
+/** To the new address when another account of the realm already has it: the request's answer stays the same. */
+export function emailTakenMail(to: string): MailMessage {
+  return message(to, 'Someone tried to move an account to your email', [
+    'Someone just tried to change the email address of an account to this address, which already has an account of its own.',
+    'Nothing has changed. If it was you, each address can belong to one account only. If it was not you, you can ignore this message.',
+  ]);
+}
+
+export function emailChangeRequestedMail(to: string, newEmail: string): MailMessage {
+  return message(to, 'Email change requested', [
+    `Someone asked to change the email address of your account to ${newEmail}. It changes only once the link sent to that address is opened.`,
+    'If this was not you, change your password right away: whoever asked knows it.',
+  ]);
+}
+
+export function emailChangedMail(to: string, newEmail: string): MailMessage {
+  return message(to, 'Your email address was changed', [
+    `The email address of your account was just changed to ${newEmail}, and every other session was signed out. Mail about the account now goes to the new address.`,
+    'If this was not you, contact support right away.',
+  ]);
+}

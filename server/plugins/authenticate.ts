@@ -29,6 +29,21 @@ export function authenticateRequest(deps: Deps, realm: Realm, request: FastifyRe
   return authenticate(deps, realm, readAccessToken(request, realm));
 }
 
+/**
+ * The caller's session when it presents one that works, else null: for the calls that serve the
+ * signed-out too and only treat a signed-in caller differently.
+ */
+export async function authenticateIfSignedIn(deps: Deps, realm: Realm, request: FastifyRequest): Promise<Authenticated | null> {
+  const token = readAccessToken(request, realm);
+  if (!token) return null;
+  try {
+    return await authenticate(deps, realm, token);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
+    throw error;
+  }
+}
+
 /** The admin area, on both transports: the admin role counts only once the account's e-mail address is verified. */
 export function requireAdmin(user: UserRow): void {
   if (!isEffectiveAdmin({ role: user.role, is_verified: user.is_verified === 1 })) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);

@@ -1,4 +1,4 @@
-import { accountRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
+import { accountRoutes, emailChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
 import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
 import { healthRoutes } from '../modules/health/health.rest.js';
 import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
@@ -17,6 +17,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   openApiRoute(() => REST_ROUTES),
   ...accountRoutes(PLATFORM_ACCOUNTS),
   ...platformAuthRoutes,
+  ...emailChangeRoutes(PLATFORM_ACCOUNTS),
   ...mfaRoutes(PLATFORM_ACCOUNTS),
   ...passkeyRoutes(PLATFORM_ACCOUNTS),
   ...ownSessionRoutes(PLATFORM_ACCOUNTS),

@@ -89,12 +89,31 @@ export const ChangePasswordInputSchema = z.object({
   new_password: NewPasswordSchema,
 });
 
-/** Names, the login-notification preference and the session idle timeout; fields left out stay as they are. */
+/** Names, the mail preferences and the session idle timeout; fields left out stay as they are. */
 export const UpdateProfileInputSchema = z.object({
   first_name: OptionalNameSchema.optional(),
   last_name: OptionalNameSchema.optional(),
   login_notifications: z.boolean({ error: 'login_notifications must be true or false' }).optional(),
   session_idle_timeout_minutes: SessionIdleTimeoutSchema.optional(),
+  email_notifications: z.boolean({ error: 'email_notifications must be true or false' }).optional(),
+  notify_security_alerts: z.boolean({ error: 'notify_security_alerts must be true or false' }).optional(),
+  notify_product_updates: z.boolean({ error: 'notify_product_updates must be true or false' }).optional(),
+  notify_marketing: z.boolean({ error: 'notify_marketing must be true or false' }).optional(),
+});
+
+/** The new address and the current password: a signed-in session alone cannot move the account. */
+export const ChangeEmailInputSchema = z.object({
+  new_email: EmailSchema,
+  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }),
+});
+export type ChangeEmailInput = z.input<typeof ChangeEmailInputSchema>;
+
+export const ConfirmEmailChangeInputSchema = z.object({
+  token: z
+    .string({ error: VALIDATION.emailChangeLinkInvalid })
+    .trim()
+    .min(1, { error: VALIDATION.emailChangeLinkInvalid })
+    .max(512, { error: VALIDATION.emailChangeLinkInvalid }),
 });
 
 /** The current password: a signed-in session alone cannot delete the account. */

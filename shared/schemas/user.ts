@@ -16,6 +16,12 @@ export const UserSchema = z.object({
   is_verified: z.boolean(),
   /** Mail the account when it signs in from a device it never used. */
   login_notifications: z.boolean(),
+  /** The master switch: off, no optional mail is sent (mails the account's security needs always go). */
+  email_notifications: z.boolean(),
+  /** New-device sign-ins and two factors turned on. */
+  notify_security_alerts: z.boolean(),
+  notify_product_updates: z.boolean(),
+  notify_marketing: z.boolean(),
   /** Two factors are on: a sign-in asks for a TOTP code, a recovery code or a passkey after the password. */
   mfa_enabled: z.boolean(),
   /** Minutes a session may go unused before the server refuses it; null for no idle timeout. */

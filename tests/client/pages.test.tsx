@@ -108,14 +108,18 @@ describe('SettingsPage', () => {
     expect((screen.getByLabelText(/^Current password/) as HTMLInputElement).value).toBe('');
   });
 
-  it('has the security defaults and toasts local changes', async () => {
-    const { user } = renderApp('/settings', { user: sampleUser });
+  it("shows the account's preferences with their defaults, and saves a change on the server", async () => {
+    const { user, calls } = renderApp('/settings', {
+      user: sampleUser,
+      handlers: { 'profile.update': (input) => ({ ...sampleUser, ...(input as object) }) },
+    });
     await user.click(await screen.findByRole('tab', { name: 'Security' }));
     const loginNotes = screen.getByRole('switch', { name: 'Login notifications' }) as HTMLInputElement;
     expect(loginNotes.checked).toBe(true);
     expect((screen.getByRole('textbox', { name: /^Session timeout/ }) as HTMLInputElement).value).toBe('No timeout');
     await user.click(loginNotes);
     expect(await screen.findByText('Security settings updated')).toBeTruthy();
+    expect(callsTo(calls, 'profile.update').map((call) => call.input)).toEqual([{ login_notifications: false }]);
 
     await user.click(screen.getByRole('tab', { name: 'Notifications' }));
     const expected: Record<string, boolean> = {
@@ -129,6 +133,7 @@ describe('SettingsPage', () => {
     }
     await user.click(screen.getByRole('switch', { name: 'Product updates' }));
     expect(await screen.findByText('Notification settings updated')).toBeTruthy();
+    expect(callsTo(calls, 'profile.update').map((call) => call.input)).toEqual([{ login_notifications: false }, { notify_product_updates: true }]);
   });
 
   it('danger zone: confirm is enabled only for exactly DELETE, then auth.deleteAccount ends the session', async () => {
@@ -206,7 +211,8 @@ describe('ProfilePage', () => {
       },
     });
     expect(await screen.findByText('Pending verification')).toBeTruthy();
-    expect(screen.getByText('Email cannot be changed')).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).readOnly).toBe(true);
+    expect(screen.getByRole('button', { name: 'Change email' })).toBeTruthy();
     const first = screen.getByLabelText('First name') as HTMLInputElement;
     expect(first.readOnly).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Edit' }));

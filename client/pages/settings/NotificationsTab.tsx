@@ -1,26 +1,18 @@
-import { useState } from 'react';
-import { Stack } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { SettingSwitch } from '../../components/SettingSwitch';
-import { notify } from '../../lib/notify';
-import { TOASTS } from '../../messages';
 import { SettingsSection } from '../../components/settings/SettingsSection';
+import { usePreferences, type PreferenceName } from '../../components/settings/usePreferences';
+import { ACCOUNT_TEXTS, TOASTS } from '../../messages';
 
-const NOTIFICATION_OPTIONS = [
-  { key: 'emailNotifications', label: 'Email notifications', description: 'Account activity and important updates.' },
-  { key: 'securityAlerts', label: 'Security alerts', description: 'Suspicious sign-ins, blocked devices and VPN flags.' },
-  { key: 'productUpdates', label: 'Product updates', description: 'New features and improvements.' },
-  { key: 'marketingEmails', label: 'Marketing emails', description: 'Tips, offers and event invitations.' },
-] as const;
-
-type NotificationKey = (typeof NOTIFICATION_OPTIONS)[number]['key'];
+const NOTIFICATION_OPTIONS: { key: PreferenceName; label: string; description: string }[] = [
+  { key: 'email_notifications', label: 'Email notifications', description: 'Turn off to receive only the emails your account needs.' },
+  { key: 'notify_security_alerts', label: 'Security alerts', description: 'Sign-ins from new devices and two-factor authentication turned on.' },
+  { key: 'notify_product_updates', label: 'Product updates', description: 'New features and improvements.' },
+  { key: 'notify_marketing', label: 'Marketing emails', description: 'Tips, offers and event invitations.' },
+];
 
 export function NotificationsTab() {
-  const [prefs, setPrefs] = useState<Record<NotificationKey, boolean>>({
-    emailNotifications: true,
-    securityAlerts: true,
-    productUpdates: false,
-    marketingEmails: false,
-  });
+  const preferences = usePreferences({ saved: TOASTS.notificationsUpdated, failed: ACCOUNT_TEXTS.notificationsUpdateFailed });
   return (
     <SettingsSection title="Notifications" description="Choose which e-mails you receive. Changes apply immediately.">
       <Stack gap="lg">
@@ -29,13 +21,14 @@ export function NotificationsTab() {
             key={option.key}
             label={option.label}
             description={option.description}
-            checked={prefs[option.key]}
-            onChange={(checked) => {
-              setPrefs((current) => ({ ...current, [option.key]: checked }));
-              notify.success(TOASTS.notificationsUpdated);
-            }}
+            checked={preferences.value(option.key)}
+            onChange={(checked) => void preferences.set(option.key, checked)}
           />
         ))}
+        <Text size="sm" c="dimmed">
+          Links you ask for (verification, password reset, email change) and notices that protect your account (password or email address
+          changed, two-factor authentication turned off, someone using your address) are always sent.
+        </Text>
       </Stack>
     </SettingsSection>
   );

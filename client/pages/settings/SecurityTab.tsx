@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Select, Stack } from '@mantine/core';
 import { SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
 import { useAuth } from '../../auth/AuthProvider';
@@ -6,10 +5,11 @@ import { SettingSwitch } from '../../components/SettingSwitch';
 import { PasskeysCard } from '../../components/settings/PasskeysCard';
 import { TwoFactorCard } from '../../components/settings/TwoFactorCard';
 import { YourSessionsCard } from '../../components/settings/YourSessionsCard';
+import { usePreferences } from '../../components/settings/usePreferences';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
-import { SESSION_TEXTS, TOASTS } from '../../messages';
+import { ACCOUNT_TEXTS, SESSION_TEXTS, TOASTS } from '../../messages';
 import { ChangePasswordCard } from './ChangePasswordCard';
 import { SettingsSection } from '../../components/settings/SettingsSection';
 
@@ -20,7 +20,7 @@ export function SecurityTab() {
   const { user, setUser } = useAuth();
   const utils = trpc.useUtils();
   const updateProfile = trpc.profile.update.useMutation();
-  const [loginNotifications, setLoginNotifications] = useState(true);
+  const preferences = usePreferences({ saved: TOASTS.securityUpdated, failed: ACCOUNT_TEXTS.securityUpdateFailed });
   const minutes = user?.session_idle_timeout_minutes ?? null;
   const sessionTimeout = minutes === null ? NO_TIMEOUT : String(minutes);
   // A value set through the API that the list does not offer is still shown as it is.
@@ -51,11 +51,8 @@ export function SecurityTab() {
           <SettingSwitch
             label="Login notifications"
             description="E-mail me when my account signs in from a new device."
-            checked={loginNotifications}
-            onChange={(checked) => {
-              setLoginNotifications(checked);
-              notify.success(TOASTS.securityUpdated);
-            }}
+            checked={preferences.value('login_notifications')}
+            onChange={(checked) => void preferences.set('login_notifications', checked)}
           />
           <Select
             label="Session timeout"

@@ -1,11 +1,17 @@
 import { sendInBackground, type Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import type { MailMessage } from '../../mail/mailer.js';
+import { mayMail, type MailPreferences, type MailTemplate } from '../../mail/preferences.js';
 import type { Realm } from '../realms/realm.js';
 import { normalizeEmail } from '../users/users.repo.js';
 
-/** The mails anyone can make us send to an address: capped per recipient, so they cannot be used to flood one. */
-export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset';
+/**
+ * The mails a caller can make us send to an address: capped per recipient, so they cannot be used to
+ * flood one. `email_change` is what a change of address sends the new address (the link, or the notice
+ * that it is taken: one kind, so the cap behaves the same either way); `email_change_notice` what it
+ * sends the old one.
+ */
+export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice';
 
 /** Links are built from APP_URL (or the project's website_url) only, never from request headers. */
 export function appLink(realm: Realm, path: string, token?: string): string {
@@ -30,4 +36,9 @@ export async function sendCappedMail(deps: Deps, kind: CappedMailKind, message: 
     throw error;
   }
   sendInBackground(deps, message);
+}
+
+/** Sends a mail about the account unless its preferences turn that mail off (the rules: mail/preferences.ts). */
+export function sendAccountMail(deps: Deps, account: MailPreferences, template: MailTemplate, message: MailMessage): void {
+  if (mayMail(account, template)) sendInBackground(deps, message);
 }

@@ -1,5 +1,7 @@
 import {
+  ChangeEmailInputSchema,
   ChangePasswordInputSchema,
+  ConfirmEmailChangeInputSchema,
   ResendVerificationInputSchema,
   ForgotPasswordInputSchema,
   LogInInputSchema,
@@ -18,11 +20,22 @@ import { MESSAGES } from '../../../shared/messages.js';
 import { AppError } from '../../errors.js';
 import { EndUserHeadersSchema } from '../../openapi/schemas.js';
 import { clearAuthCookies, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
-import { readAccessToken } from '../../plugins/authenticate.js';
+import { authenticateIfSignedIn, readAccessToken } from '../../plugins/authenticate.js';
 import { defineRoute, type RouteDoc } from '../../rest/route.js';
 import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail, verifyMfaSignIn } from './auth.service.js';
+import {
+  changePassword,
+  confirmEmailChange,
+  forgotPassword,
+  logIn,
+  requestEmailChange,
+  resendVerification,
+  resetPassword,
+  signUp,
+  verifyEmail,
+  verifyMfaSignIn,
+} from './auth.service.js';
 
 /** Where the account routes are mounted: the platform's developers, or (with an API key) a project's end users. */
 export interface AccountMount {
@@ -236,6 +249,61 @@ export function accountRoutes(mount: AccountMount) {
         { operationId: 'publicResetPassword', summary: "Set an end user's new password with the mailed token" },
       ),
       handler: ({ deps, caller, body }) => resetPassword(deps, caller.realm, body),
+    }),
+  ];
+}
+
+/**
+ * Changing the account's e-mail address, one declaration for both realms: the signed-in account asks
+ * (with its password), and the link mailed to the new address confirms, signed in or not.
+ */
+export function emailChangeRoutes(mount: AccountMount) {
+  const platform = mount.realm === 'platform';
+  const prefix = platform ? '/api/v1' : '/public/api/v1';
+  const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
+    platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema };
+
+  return [
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/change-email`,
+      auth: platform ? 'bearer' : 'apiKeyAndBearer',
+      body: ChangeEmailInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'changeEmail',
+          tag: 'Auth',
+          summary: 'Ask to change the e-mail address',
+          description:
+            'Needs the current password (401 otherwise). Mails the new address a link (valid 1 hour, once) that makes the change, and the current address a notice. The answer is the same whether or not the new address already has an account (that address is then told someone tried, and nothing changes). 422 when it is the current address.',
+          errors: [429],
+        },
+        { operationId: 'publicChangeEmail', summary: "Ask to change an end user's e-mail address", description: "The link points at the project's website_url: /confirm-email-change?token=…", errors: [429] },
+      ),
+      handler: ({ deps, caller, body }) => requestEmailChange(deps, caller.realm, caller.session.user, body, caller.info),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/confirm-email-change`,
+      auth: platform ? 'optionalBearer' : 'apiKeyAndOptionalBearer',
+      body: ConfirmEmailChangeInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        {
+          operationId: 'confirmEmailChange',
+          tag: 'Auth',
+          summary: 'Change the e-mail address with the mailed token',
+          description:
+            "The new address counts as verified and the account's pending links end. Signs out every other session of the account (every session, when called without one) and tells the old address. 409 when another account took the address meanwhile.",
+          errors: [400, 409, 429],
+        },
+        { operationId: 'publicConfirmEmailChange', summary: "Change an end user's e-mail address with the mailed token", errors: [400, 409, 429] },
+      ),
+      async handler({ deps, caller, body, request }) {
+        const session = await authenticateIfSignedIn(deps, caller.realm, request);
+        return confirmEmailChange(deps, caller.realm, body, caller.info, session?.sessionId ?? null);
+      },
     }),
   ];
 }

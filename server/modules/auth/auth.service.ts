@@ -1,15 +1,17 @@
 import type { z } from 'zod';
 import type {
+  ChangeEmailInputSchema,
   ChangePasswordInputSchema,
+  ConfirmEmailChangeInputSchema,
   ForgotPasswordInputSchema,
   ResendVerificationInputSchema,
   ResetPasswordInputSchema,
   SignUpInputSchema,
   VerifyEmailInputSchema,
 } from '../../../shared/schemas/auth.js';
-import { EMAIL_VERIFICATION_TTL_S, PASSWORD_RESET_TTL_S } from '../../../shared/constants.js';
+import { EMAIL_CHANGE_TTL_S, EMAIL_VERIFICATION_TTL_S, PASSWORD_RESET_TTL_S } from '../../../shared/constants.js';
 import { MESSAGES, VALIDATION } from '../../../shared/messages.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import type { TokenPurpose, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
@@ -17,12 +19,21 @@ import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { isCommonPassword } from '../../lib/passwords.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { passwordChangedMail, passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.js';
+import {
+  emailChangeConfirmationMail,
+  emailChangedMail,
+  emailChangeRequestedMail,
+  emailTakenMail,
+  passwordChangedMail,
+  passwordResetMail,
+  signupAttemptMail,
+  verificationMail,
+} from '../../mail/templates.js';
 import { recordSignup } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
-import { findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { appLink, sendCappedMail } from './account-mail.js';
+import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
+import { appLink, sendAccountMail, sendCappedMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
@@ -45,7 +56,14 @@ function isListedAdmin(deps: Deps, realm: Realm, email: string): boolean {
  * Issues a one-time link token, stored hashed. Pending links of the same purpose stay valid (a
  * stranger's request must not kill the link the owner is about to click); using one ends the others.
  */
-async function issueOneTimeToken(deps: Deps, userId: string, purpose: TokenPurpose, ttlS: number, passwordHash: string | null = null): Promise<string> {
+async function issueOneTimeToken(
+  deps: Deps,
+  userId: string,
+  purpose: TokenPurpose,
+  ttlS: number,
+  passwordHash: string | null = null,
+  newEmail: string | null = null,
+): Promise<string> {
   const token = randomToken();
   const issuedAt = deps.clock.now();
   await insertOneTimeToken(deps.db, {
@@ -56,6 +74,7 @@ async function issueOneTimeToken(deps: Deps, userId: string, purpose: TokenPurpo
     expires_at: new Date(issuedAt.getTime() + ttlS * 1000).toISOString(),
     created_at: issuedAt.toISOString(),
     password_hash: passwordHash,
+    new_email: newEmail,
   });
   return token;
 }
@@ -184,7 +203,7 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   });
   if (user) {
     await clearSignInFailures(deps, realm, user.email);
-    sendInBackground(deps, passwordChangedMail(user.email));
+    sendAccountMail(deps, user, 'passwordChangedMail', passwordChangedMail(user.email));
   }
   return { message: MESSAGES.passwordResetSuccess };
 }
@@ -205,6 +224,66 @@ export async function changePassword(
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
   });
-  sendInBackground(deps, passwordChangedMail(auth.user.email));
+  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedMail(auth.user.email));
   return { message: MESSAGES.passwordChanged };
+}
+
+/**
+ * Asks to move the signed-in account to a new address; nothing changes until the link mailed there
+ * is used (1 hour, once). The answer, and the work behind it, are the same whether or not another
+ * account of the realm has the address: a free one gets the link, a taken one a notice that someone
+ * tried (one capped kind for both), and the old address is told either way.
+ */
+export async function requestEmailChange(
+  deps: Deps,
+  realm: Realm,
+  user: UserRow,
+  input: z.output<typeof ChangeEmailInputSchema>,
+  request: RequestInfo,
+): Promise<{ message: string }> {
+  const newEmail = normalizeEmail(input.new_email);
+  if (newEmail === normalizeEmail(user.email)) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.emailUnchanged);
+  await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
+  await deps.limiters.emailChangePerAccount.consume(realmKey(realm, user.id));
+
+  const taken = (await findUserByEmail(deps.db, realm.projectId, newEmail)) !== undefined;
+  // Issued for a taken address too (and mailed to nobody), so both answers cost the same.
+  const token = await issueOneTimeToken(deps, user.id, 'change_email', EMAIL_CHANGE_TTL_S, null, newEmail);
+  const toNewAddress = taken ? emailTakenMail(newEmail) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token));
+  await sendCappedMail(deps, 'email_change', toNewAddress);
+  await sendCappedMail(deps, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail));
+  return { message: MESSAGES.emailChangeRequested };
+}
+
+/**
+ * Moves the account to the address its link was mailed to, in one transaction: the address must still
+ * be free in the realm (409 otherwise, and the link stays usable), it counts as verified, the account's
+ * pending links (verification, reset, other changes) end, and every session but the caller's ends
+ * (all of them without one). The old address is told, always.
+ */
+export async function confirmEmailChange(
+  deps: Deps,
+  realm: Realm,
+  input: z.output<typeof ConfirmEmailChangeInputSchema>,
+  request: RequestInfo,
+  callerSessionId: string | null,
+): Promise<{ message: string }> {
+  await deps.limiters.verifyPerIp.consume(realmKey(realm, request.network));
+  const token = await findOneTimeToken(deps.db, realm.projectId, 'change_email', sha256(input.token));
+  const now = isoNow(deps.clock);
+  if (!token?.new_email) throw new AppError('BAD_REQUEST', VALIDATION.emailChangeLinkInvalid);
+  if (token.used_at) throw new AppError('BAD_REQUEST', MESSAGES.emailChangeLinkUsed);
+  if (token.expires_at <= now) throw new AppError('BAD_REQUEST', MESSAGES.emailChangeLinkExpired);
+  const newEmail = token.new_email;
+
+  const before = await withTransaction(deps, async (tx) => {
+    const account = await findUserById(tx.db, token.user_id);
+    if (!account || !(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', MESSAGES.emailChangeLinkUsed);
+    if (!(await changeEmailIfFree(tx.db, account.id, newEmail, { is_verified: 1, updated_at: now }))) throw new AppError('CONFLICT', MESSAGES.emailTaken);
+    for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await expireOneTimeTokens(tx.db, account.id, purpose, now);
+    await revokeSessionsByUserId(tx.db, account.id, now, 'email_changed', callerSessionId ?? undefined);
+    return account;
+  });
+  sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail));
+  return { message: MESSAGES.emailChanged };
 }

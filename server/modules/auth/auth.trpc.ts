@@ -2,7 +2,9 @@ import { z } from 'zod';
 import {
   BrowserSessionSchema,
   BrowserSignInSchema,
+  ChangeEmailInputSchema,
   ChangePasswordInputSchema,
+  ConfirmEmailChangeInputSchema,
   CurrentSessionSchema,
   ResendVerificationInputSchema,
   ForgotPasswordInputSchema,
@@ -19,11 +21,22 @@ import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
 import { clearAuthCookies, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
-import { authenticateRequest, readAccessToken } from '../../plugins/authenticate.js';
+import { authenticateIfSignedIn, authenticateRequest, readAccessToken } from '../../plugins/authenticate.js';
 import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
 import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { changePassword, forgotPassword, logIn, resendVerification, resetPassword, signUp, verifyEmail, verifyMfaSignIn } from './auth.service.js';
+import {
+  changePassword,
+  confirmEmailChange,
+  forgotPassword,
+  logIn,
+  requestEmailChange,
+  resendVerification,
+  resetPassword,
+  signUp,
+  verifyEmail,
+  verifyMfaSignIn,
+} from './auth.service.js';
 
 /** The browser's transport: tokens go into HttpOnly cookies and never into the response body. */
 export const authRouter = router({
@@ -98,4 +111,18 @@ export const authRouter = router({
     .input(inputParser(ChangePasswordInputSchema))
     .output(MessageSchema)
     .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input, ctx.request)),
+
+  changeEmail: authedProcedure
+    .input(inputParser(ChangeEmailInputSchema))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => requestEmailChange(ctx.deps, ctx.deps.platform, ctx.auth.user, input, ctx.request)),
+
+  /** Works signed out too (the link may be opened in another browser); a signed-in tab keeps its session. */
+  confirmEmailChange: publicProcedure
+    .input(inputParser(ConfirmEmailChangeInputSchema))
+    .output(MessageSchema)
+    .mutation(async ({ ctx, input }) => {
+      const session = await authenticateIfSignedIn(ctx.deps, ctx.deps.platform, ctx.req);
+      return confirmEmailChange(ctx.deps, ctx.deps.platform, input, ctx.request, session?.sessionId ?? null);
+    }),
 });

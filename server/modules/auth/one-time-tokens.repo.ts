@@ -3,7 +3,16 @@ import type { TokenPurpose } from '../../db/schema.js';
 
 export async function insertOneTimeToken(
   db: Db,
-  token: { id: string; user_id: string; purpose: TokenPurpose; token_hash: string; expires_at: string; created_at: string; password_hash: string | null },
+  token: {
+    id: string;
+    user_id: string;
+    purpose: TokenPurpose;
+    token_hash: string;
+    expires_at: string;
+    created_at: string;
+    password_hash: string | null;
+    new_email?: string | null;
+  },
 ): Promise<void> {
   await db.insertInto('one_time_tokens').values(token).execute();
 }

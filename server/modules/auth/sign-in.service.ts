@@ -4,7 +4,7 @@ import type { MfaChallenge, MfaVerifyInputSchema } from '../../../shared/schemas
 import type { PasskeyLoginInputSchema } from '../../../shared/schemas/passkeys.js';
 import type { User } from '../../../shared/schemas/user.js';
 import { DEFAULT_LIMITS } from '../../lib/rate-limit.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
@@ -25,6 +25,7 @@ import { revokeSessionsByDeviceId } from '../sessions/sessions.repo.js';
 import { startSession, type IssuedTokens } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
+import { sendAccountMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
@@ -201,8 +202,9 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
   }
 
   // The first sign-in of an account is not news; a later one from an unseen device is.
-  if (signIn.newDevice && user.last_login && user.login_notifications === 1) {
-    sendInBackground(deps, newSignInMail(user.email, { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now }));
+  if (signIn.newDevice && user.last_login) {
+    const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
+    sendAccountMail(deps, user, 'newSignInMail', newSignInMail(user.email, where));
   }
   return { ...signIn.tokens, user: toUser(signIn.signedIn) };
 }

@@ -1,12 +1,13 @@
 import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../../shared/schemas/mfa.js';
 import type { UserRow } from '../../db/schema.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
 import { withTransaction } from '../../db/transaction.js';
+import { sendAccountMail } from '../auth/account-mail.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
 import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
@@ -55,7 +56,7 @@ export async function confirmTotp(deps: Deps, user: UserRow, code: string): Prom
   if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
   const codes = generateRecoveryCodes();
   await enableTotp(deps.db, user.id, { sealedSecret: user.totp_pending_secret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
-  sendInBackground(deps, twoFactorEnabledMail(user.email));
+  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email));
   return { recovery_codes: codes };
 }
 
@@ -74,7 +75,7 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   await requireSecondFactor(deps, user, input.code);
   await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
-  sendInBackground(deps, twoFactorDisabledMail(user.email, false));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false));
 }
 
 /** An admin's (or project owner's) reset for a user who lost their factors (passkeys too); the user is told. */
@@ -83,7 +84,7 @@ export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await deletePasskeysOf(tx.db, user.id);
   });
-  sendInBackground(deps, twoFactorDisabledMail(user.email, true));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true));
 }
 
 /**

@@ -10,11 +10,12 @@ import {
 import type { z } from 'zod';
 import type { Passkey, PasskeyCredentialSchema, PasskeyRegisterInputSchema, WebAuthnOptions } from '../../../shared/schemas/passkeys.js';
 import type { PasskeyRow, UserRow, WebAuthnPurpose } from '../../db/schema.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { newPasskeyMail } from '../../mail/templates.js';
+import { sendAccountMail } from '../auth/account-mail.js';
 import type { Realm, RelyingParty } from '../realms/realm.js';
 import { findUserByEmail, findUserById, normalizeEmail } from '../users/users.repo.js';
 import {
@@ -121,7 +122,7 @@ export async function registerPasskey(deps: Deps, realm: Realm, user: UserRow, i
     last_used_at: null,
   };
   if (!(await insertPasskey(deps.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
-  sendInBackground(deps, newPasskeyMail(user.email, row.name));
+  sendAccountMail(deps, user, 'newPasskeyMail', newPasskeyMail(user.email, row.name));
   return toPasskey(row);
 }
 

@@ -15,7 +15,7 @@ export const profileRoutes = [
     doc: {
       operationId: 'updateProfile',
       tag: 'Profile',
-      summary: 'Update names and the login-notification preference',
+      summary: 'Update names and preferences (mail, session idle timeout)',
       description:
         'Fields left out stay as they are. `session_idle_timeout_minutes` (15–480, or null for none): a session unused for longer is refused, on access and on refresh.',
       errors: [404],

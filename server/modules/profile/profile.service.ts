@@ -13,7 +13,9 @@ import { endIdleSessions } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
 
-/** Names and preferences only: the e-mail is the account's identity and cannot be changed here. */
+const flag = (value: boolean) => (value ? 1 : 0);
+
+/** Names and preferences only: the e-mail address changes through a link mailed to the new one (auth). */
 export async function updateProfile(deps: Deps, user: UserRow, input: z.output<typeof UpdateProfileInputSchema>): Promise<User> {
   const timeout = input.session_idle_timeout_minutes;
   if (timeout !== undefined && timeout !== user.session_idle_timeout_minutes) await endIdleSessions(deps, user);
@@ -22,6 +24,10 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
     ...(input.last_name !== undefined && { last_name: input.last_name }),
     ...(input.login_notifications !== undefined && { login_notifications: input.login_notifications ? 1 : 0 }),
     ...(timeout !== undefined && { session_idle_timeout_minutes: timeout }),
+    ...(input.email_notifications !== undefined && { email_notifications: flag(input.email_notifications) }),
+    ...(input.notify_security_alerts !== undefined && { notify_security_alerts: flag(input.notify_security_alerts) }),
+    ...(input.notify_product_updates !== undefined && { notify_product_updates: flag(input.notify_product_updates) }),
+    ...(input.notify_marketing !== undefined && { notify_marketing: flag(input.notify_marketing) }),
   });
   return toUser(updated);
 }

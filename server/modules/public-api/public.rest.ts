@@ -3,7 +3,7 @@ import { UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
-import { accountRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
+import { accountRoutes, emailChangeRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
@@ -61,4 +61,5 @@ export const publicApiRoutes = [
   ...mfaRoutes(PROJECT_ACCOUNTS),
   ...passkeyRoutes(PROJECT_ACCOUNTS),
   ...ownSessionRoutes(PROJECT_ACCOUNTS),
+  ...emailChangeRoutes(PROJECT_ACCOUNTS),
 ];

@@ -33,6 +33,27 @@ export async function updateUser(db: Db, id: string, changes: UserUpdate): Promi
   return findUserById(db, id);
 }
 
+/** A unique index refused the write (SQLite or PostgreSQL). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
+/**
+ * Moves the account to `email` unless another account of its realm has it; false then. The unique
+ * index decides, so an account created with that address a moment before cannot end up sharing it.
+ * On PostgreSQL the refused write spoils the surrounding transaction: the caller must abandon it.
+ */
+export async function changeEmailIfFree(db: Db, id: string, email: string, changes: Omit<UserUpdate, 'email'>): Promise<boolean> {
+  try {
+    await db.updateTable('users').set({ ...changes, email: normalizeEmail(email) }).where('id', '=', id).execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
 /** ADMIN_EMAILS is the source of truth for listed admins: applied at every start. */
 export async function promoteUsersByEmail(db: Db, emails: readonly string[]): Promise<number> {
   if (emails.length === 0) return 0;
