@@ -13,6 +13,7 @@ const ALWAYS_SENT: MailTemplate[] = [
   'emailTakenMail',
   'emailChangeRequestedMail',
   'emailChangedMail',
+  'newPasskeyMail',
 ];
 
 /** Every combination of the three switches the rules read. */
