@@ -42,7 +42,7 @@ test('change the address in Profile, open the link from the mail, then sign in w
   await expect(page).toHaveURL(/\/login$/);
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(toast(page, 'Incorrect email or password')).toBeVisible();
   await page.goto('/login');
   await logInViaUi(page, newEmail);
@@ -68,7 +68,7 @@ test('the link opened in a browser that is not signed in changes the address and
   await expect(page).toHaveURL(/\/login$/);
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(toast(page, 'Incorrect email or password')).toBeVisible();
 });
 
