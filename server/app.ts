@@ -152,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   const retention = scheduleRetention(deps);
   app.addHook('onClose', () => retention.stop());
+  app.addHook('onClose', () => deps.projectRealms.close());
   app.addHook('onClose', () => deps.mailer.close());
   if (redis) app.addHook('onClose', () => redis.quit().then(() => undefined, () => redis.disconnect()));
   return { app, deps };

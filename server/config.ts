@@ -59,6 +59,7 @@ const EnvSchema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   TRUST_PROXY: trustProxy.default(false),
   REFRESH_REUSE_INTERVAL: z.coerce.number().int().min(0).max(300).default(10),
+  API_USAGE_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOGIN_ATTEMPTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RATE_LIMITS: booleanFlag.default(true),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -101,6 +102,8 @@ export type Config = Readonly<{
   /** Seconds within which the client that rotated a refresh token may present it again (two tabs, a retry); 0 = strict. */
   refreshReuseIntervalS: number;
   loginAttemptsRetentionDays: number;
+  /** How often counted public API calls are written (0: each call as it happens). */
+  apiUsageFlushMs: number;
   /** Without SMTP, print mail links (with their tokens) to the log: only for a loopback APP_URL, the local demo. */
   logMailLinks: boolean;
   rateLimits: boolean;
@@ -165,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     trustProxy: e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
     refreshReuseIntervalS: e.REFRESH_REUSE_INTERVAL,
     loginAttemptsRetentionDays: e.LOGIN_ATTEMPTS_RETENTION_DAYS,
+    apiUsageFlushMs: e.API_USAGE_FLUSH_MS,
     logMailLinks: isLoopbackUrl(appUrl),
     rateLimits: e.RATE_LIMITS,
     redisUrl: e.REDIS_URL ?? null,

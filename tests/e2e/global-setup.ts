@@ -66,6 +66,8 @@ function startServer(name: string, port: number, extraEnv: Record<string, string
       ADMIN_EMAILS: `${E2E.adminEmail},${E2E.unverifiedAdminEmail}`,
       // Every test signs up its own user from one IP; the limits have their own API tests.
       RATE_LIMITS: 'off',
+      // Public API calls are counted at once, so the screens show the traffic a test just made (batching has API tests).
+      API_USAGE_FLUSH_MS: '0',
       LOG_LEVEL: 'warn',
       ...extraEnv,
     },

@@ -68,7 +68,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let built: Awaited<ReturnType<typeof buildApp>>;
   try {
     const config = loadConfig(
-      { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ...options.env },
+      // API usage is written per call unless a test asks for batches, so counts can be read right after a call.
+      { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', API_USAGE_FLUSH_MS: '0', ...options.env },
       { allowWeakHashing: true },
     );
     built = await buildApp({

@@ -3,11 +3,11 @@ import type { Db } from '../../db/connect.js';
 export type DailyCounter = 'signups' | 'logins' | 'failed_logins' | 'refreshes' | 'api_requests';
 
 /** One row per project and UTC day, incremented in place (an upsert, no event log to scan later). */
-export async function bumpDailyCounter(db: Db, projectId: string, day: string, counter: DailyCounter): Promise<void> {
+export async function bumpDailyCounter(db: Db, projectId: string, day: string, counter: DailyCounter, by = 1): Promise<void> {
   await db
     .insertInto('project_daily_stats')
-    .values({ project_id: projectId, day, signups: 0, logins: 0, failed_logins: 0, refreshes: 0, api_requests: 0, [counter]: 1 })
-    .onConflict((oc) => oc.columns(['project_id', 'day']).doUpdateSet((eb) => ({ [counter]: eb(`project_daily_stats.${counter}`, '+', 1) })))
+    .values({ project_id: projectId, day, signups: 0, logins: 0, failed_logins: 0, refreshes: 0, api_requests: 0, [counter]: by })
+    .onConflict((oc) => oc.columns(['project_id', 'day']).doUpdateSet((eb) => ({ [counter]: eb(`project_daily_stats.${counter}`, '+', by) })))
     .execute();
 }
 
@@ -15,10 +15,10 @@ export async function markUserActive(db: Db, projectId: string, day: string, use
   await db.insertInto('project_active_users').values({ project_id: projectId, day, user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
 }
 
-export async function bumpApiKeyUsage(db: Db, apiKeyId: string, day: string): Promise<void> {
+export async function bumpApiKeyUsage(db: Db, apiKeyId: string, day: string, by = 1): Promise<void> {
   await db
     .insertInto('api_key_daily_usage')
-    .values({ api_key_id: apiKeyId, day, requests: 1 })
-    .onConflict((oc) => oc.columns(['api_key_id', 'day']).doUpdateSet((eb) => ({ requests: eb('api_key_daily_usage.requests', '+', 1) })))
+    .values({ api_key_id: apiKeyId, day, requests: by })
+    .onConflict((oc) => oc.columns(['api_key_id', 'day']).doUpdateSet((eb) => ({ requests: eb('api_key_daily_usage.requests', '+', by) })))
     .execute();
 }

@@ -38,7 +38,8 @@ export async function recordRefresh(deps: Writer, realm: Realm): Promise<void> {
   if (realm.projectId) await bumpDailyCounter(deps.db, realm.projectId, today(deps), 'refreshes');
 }
 
-export async function recordApiRequest(deps: Writer, projectId: string, apiKeyId: string): Promise<void> {
-  await bumpDailyCounter(deps.db, projectId, today(deps), 'api_requests');
-  await bumpApiKeyUsage(deps.db, apiKeyId, today(deps));
+/** `count` calls made with one API key on one UTC day (the public API counts them in memory and writes them in batches). */
+export async function recordApiRequests(deps: Pick<Deps, 'db'>, usage: { projectId: string; apiKeyId: string; day: string; count: number }): Promise<void> {
+  await bumpDailyCounter(deps.db, usage.projectId, usage.day, 'api_requests', usage.count);
+  await bumpApiKeyUsage(deps.db, usage.apiKeyId, usage.day, usage.count);
 }

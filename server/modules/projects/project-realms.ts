@@ -2,13 +2,12 @@ import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../deps.js';
 import type { ProjectRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { isoNow } from '../../lib/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import { signingKeyFromPem } from '../../lib/signing-keys.js';
-import { recordApiRequest } from '../analytics/analytics.service.js';
 import { relyingPartyAt, type ProjectRealms, type Realm } from '../realms/realm.js';
 import { createAccessTokens, type AccessTokens } from '../sessions/access-tokens.js';
-import { findLiveApiKeyWithProject, findProjectByKey, touchApiKey } from './projects.repo.js';
+import { createApiUsage } from './api-usage.js';
+import { findLiveApiKeyWithProject, findProjectByKey } from './projects.repo.js';
 
 export const INVALID_API_KEY = 'Invalid API key';
 
@@ -17,7 +16,8 @@ export const INVALID_API_KEY = 'Invalid API key';
  * audience <project_key>), so they are refused by other projects and by the platform. Unsealing
  * the key is done once per project and kept.
  */
-export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox'>): ProjectRealms {
+export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox' | 'logger'>): ProjectRealms {
+  const usage = createApiUsage(deps, deps.config.apiUsageFlushMs);
   const signers = new LRUCache<string, AccessTokens>({ max: 1000 });
 
   const signerFor = (project: ProjectRow): AccessTokens => {
@@ -53,10 +53,12 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
       // A deactivated developer's keys stop working with the account, until it is reactivated.
       if (ownerIsActive !== 1) throw new AppError('FORBIDDEN', "This project is unavailable: its owner's account is deactivated");
-      await touchApiKey(deps.db, apiKeyId, isoNow(deps.clock));
-      await recordApiRequest(deps, project.id, apiKeyId);
+      await usage.record(project.id, apiKeyId);
       return { realm: realmOf(project), project, apiKeyId };
     },
+
+    flushUsage: () => usage.flush(),
+    close: () => usage.close(),
 
     async jwks(projectKey) {
       const project = await findProjectByKey(deps.db, projectKey);

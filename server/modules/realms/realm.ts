@@ -38,6 +38,10 @@ export interface ProjectRealms {
   /** X-API-Key → its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
   authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }>;
   jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
+  /** Writes the API calls counted in memory so far (keys' last use, daily analytics). */
+  flushUsage(): Promise<void>;
+  /** Writes what is left and stops counting in the background (on shutdown). */
+  close(): Promise<void>;
 }
 
 /** Keys rate limits and throttles per realm, so one project's traffic never locks out another's users. */
