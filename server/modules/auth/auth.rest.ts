@@ -45,6 +45,26 @@ export const PLATFORM_ACCOUNTS: AccountMount = { realm: 'platform' };
 export const PROJECT_ACCOUNTS: AccountMount = { realm: 'project' };
 
 /**
+ * What a route declared once for both realms needs: its prefix, the credentials of a caller (signed
+ * in: a developer's bearer or cookie, or a project's key with its end user's bearer; anonymous: none,
+ * or the key), and its document entry (the project's version is tagged Public API and names the
+ * end-user headers).
+ */
+export function accountMountOf(mount: AccountMount) {
+  const platform = mount.realm === 'platform';
+  const signedIn: 'bearer' | 'apiKeyAndBearer' = platform ? 'bearer' : 'apiKeyAndBearer';
+  const anonymous: 'none' | 'apiKey' = platform ? 'none' : 'apiKey';
+  return {
+    platform,
+    prefix: platform ? '/api/v1' : '/public/api/v1',
+    signedIn,
+    anonymous,
+    doc: (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
+      platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema },
+  };
+}
+
+/**
  * Sign-up, verification, sign-in, refresh, sign-out and password reset, one declaration for both
  * realms. The platform is the browser's realm: tokens also travel in HttpOnly cookies, and signing
  * out always succeeds so a stale tab can clear its cookies. A project's end users are reached by
@@ -258,16 +278,13 @@ export function accountRoutes(mount: AccountMount) {
  * (with its password), and the link mailed to the new address confirms, signed in or not.
  */
 export function emailChangeRoutes(mount: AccountMount) {
-  const platform = mount.realm === 'platform';
-  const prefix = platform ? '/api/v1' : '/public/api/v1';
-  const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
-    platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema };
+  const { platform, prefix, signedIn, doc } = accountMountOf(mount);
 
   return [
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/change-email`,
-      auth: platform ? 'bearer' : 'apiKeyAndBearer',
+      auth: signedIn,
       body: ChangeEmailInputSchema,
       response: { 200: MessageSchema },
       doc: doc(

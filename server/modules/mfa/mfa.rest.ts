@@ -2,9 +2,8 @@ import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MfaDisableInputSchema, RecoveryCodesInputSchema, RecoveryCodesSchema, TotpConfirmInputSchema, TotpSetupSchema } from '../../../shared/schemas/mfa.js';
-import { EndUserHeadersSchema } from '../../openapi/schemas.js';
-import { defineRoute, type RouteDoc } from '../../rest/route.js';
-import type { AccountMount } from '../auth/auth.rest.js';
+import { defineRoute } from '../../rest/route.js';
+import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
 import { confirmTotp, disableMfa, regenerateRecoveryCodes, setUpTotp } from './mfa.service.js';
 
 /**
@@ -12,11 +11,7 @@ import { confirmTotp, disableMfa, regenerateRecoveryCodes, setUpTotp } from './m
  * (bearer or cookie), or a project's end user (X-API-Key and the end user's bearer token).
  */
 export function mfaRoutes(mount: AccountMount) {
-  const platform = mount.realm === 'platform';
-  const prefix = platform ? '/api/v1' : '/public/api/v1';
-  const auth = platform ? 'bearer' : 'apiKeyAndBearer';
-  const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
-    platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema };
+  const { prefix, signedIn: auth, doc } = accountMountOf(mount);
 
   return [
     defineRoute({

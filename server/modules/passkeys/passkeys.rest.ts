@@ -13,10 +13,9 @@ import {
   WebAuthnOptionsSchema,
 } from '../../../shared/schemas/passkeys.js';
 import { MESSAGES } from '../../../shared/messages.js';
-import { EndUserHeadersSchema } from '../../openapi/schemas.js';
 import { setAuthCookies } from '../../plugins/auth-cookies.js';
 import { defineRoute, type RouteDoc } from '../../rest/route.js';
-import type { AccountMount } from '../auth/auth.rest.js';
+import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
 import { logInWithPasskey } from '../auth/auth.service.js';
 import { passkeyOptionsForSignIn } from '../mfa/mfa.service.js';
 import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistrationOptions, registerPasskey, renameOwnPasskey } from './passkeys.service.js';
@@ -27,12 +26,9 @@ import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistra
  * ceremonies on the developer's site; the developer's backend relays options and answers).
  */
 export function passkeyRoutes(mount: AccountMount) {
-  const platform = mount.realm === 'platform';
-  const prefix = platform ? '/api/v1' : '/public/api/v1';
-  const signedIn = platform ? 'bearer' : 'apiKeyAndBearer';
-  const anonymous = platform ? 'none' : 'apiKey';
-  const doc = (forPlatform: Omit<RouteDoc, 'tag'>, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
-    platform ? { ...forPlatform, tag: 'Auth' } : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema };
+  const mounted = accountMountOf(mount);
+  const { platform, prefix, signedIn, anonymous } = mounted;
+  const doc = (forPlatform: Omit<RouteDoc, 'tag'>, forProject: Omit<RouteDoc, 'tag'>): RouteDoc => mounted.doc({ ...forPlatform, tag: 'Auth' }, forProject);
   const ceremonyNote = platform ? '' : " The project needs a website_url: it is the passkeys' relying party (400 otherwise).";
 
   return [

@@ -3,9 +3,8 @@ import { IdParamSchema } from '../../../shared/schemas/admin.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { OwnSessionListSchema, RevokedSessionsSchema } from '../../../shared/schemas/sessions.js';
-import { EndUserHeadersSchema } from '../../openapi/schemas.js';
-import { defineRoute, type RouteDoc } from '../../rest/route.js';
-import type { AccountMount } from '../auth/auth.rest.js';
+import { defineRoute } from '../../rest/route.js';
+import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
 import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own-sessions.service.js';
 
 /**
@@ -13,11 +12,7 @@ import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own
  * cookie), or a project's end user (X-API-Key and the end user's bearer token).
  */
 export function ownSessionRoutes(mount: AccountMount) {
-  const platform = mount.realm === 'platform';
-  const prefix = platform ? '/api/v1' : '/public/api/v1';
-  const auth = platform ? 'bearer' : 'apiKeyAndBearer';
-  const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
-    platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema };
+  const { prefix, signedIn: auth, doc } = accountMountOf(mount);
 
   return [
     defineRoute({
