@@ -141,6 +141,8 @@ test('API docs: public endpoints, and the copy hint disappears after 2 s', async
   await expect(endpoints.getByText('/public/api/v1/auth/signup')).toBeVisible();
   await expect(endpoints.getByText('/public/api/v1/profile')).toHaveCount(2);
   const card = page.getByRole('region', { name: 'Start the server' });
+  // The async clipboard refuses a document without focus, which a page of a parallel worker can lack.
+  await page.bringToFront();
   await card.getByRole('button', { name: 'Copy Start the server script' }).click();
   await expect(card.getByText('Copied!')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('npm start');
