@@ -69,8 +69,11 @@ test('"Sign out all other sessions" ends every other browser, and the timeout se
 
   const timeout = page.getByRole('textbox', { name: 'Session timeout' });
   await expect(timeout).toHaveValue('No timeout');
-  await timeout.click();
-  await page.getByRole('option', { name: '60 minutes' }).click();
+  // The sessions card re-renders as the list settles, which can close a dropdown just opened: retry until chosen.
+  await expect(async () => {
+    await timeout.click();
+    await page.getByRole('option', { name: '60 minutes' }).click({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
   await expect(toast(page, 'Security settings updated')).toBeVisible();
   await openSessions(page);
   await expect(page.getByRole('textbox', { name: 'Session timeout' })).toHaveValue('60 minutes');
