@@ -193,8 +193,9 @@ export async function checkPasskey(deps: Deps, realm: Realm, response: Credentia
 
   const now = isoNow(deps.clock);
   const owner = ceremony.purpose === 'login' ? { projectId: realm.projectId } : { userId: user.id, mfaChallengeId: ceremony.mfaChallengeId };
+  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
-    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+    verification = await verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge: (challenge) => spendWebAuthnChallenge(deps.db, challenge, ceremony.purpose, owner, now),
       expectedOrigin: rp.origin,
@@ -202,10 +203,11 @@ export async function checkPasskey(deps: Deps, realm: Realm, response: Credentia
       credential: { id: passkey.credential_id, publicKey: Buffer.from(passkey.public_key, 'base64url'), counter: Number(passkey.counter), transports: transportsOf(passkey) },
       requireUserVerification: ceremony.purpose === 'login',
     });
-    if (!verified) return { user, verified: false };
-    return { user, verified: await recordPasskeyUse(deps.db, passkey.id, Number(passkey.counter), authenticationInfo.newCounter, now) };
   } catch (error) {
     deps.logger.info({ err: error }, 'passkey assertion refused');
     return { user, verified: false };
   }
+  if (!verification.verified) return { user, verified: false };
+  // Outside the try: a database failure here is a 500, not a refused passkey.
+  return { user, verified: await recordPasskeyUse(deps.db, passkey.id, Number(passkey.counter), verification.authenticationInfo.newCounter, now) };
 }
