@@ -26,10 +26,13 @@ export function openSqlite(file: string): SQLite.Database {
  * Kysely prepares every query anew; better-sqlite3 statements are reusable, so keep the compiled
  * ones (keyed by SQL text, bounded) and skip SQLite's parser on hot paths like the session lookup.
  */
-function withStatementCache(database: SQLite.Database, max = 500) {
+function withStatementCache(database: SQLite.Database, max = 500, onClose?: () => void) {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => database.close(),
+    close: () => {
+      database.close();
+      onClose?.();
+    },
     prepare(sql: string) {
       let statement = cache.get(sql);
       if (!statement) {
@@ -58,8 +61,36 @@ export function connectDatabase(target: DatabaseTarget, options: ConnectOptions 
     pool.on('error', options.onIdleConnectionError ?? warnIdleConnectionError);
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  const database = withStatementCache(openSqlite(target.file));
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+  // An in-memory database exists once per connection, so it cannot have a second one.
+  const reader = target.file === ':memory:' ? null : withStatementCache(openReadConnection(target.file));
+  const database = withStatementCache(openSqlite(target.file), 500, () => reader?.close());
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  if (reader) readConnections.set(db, reader);
+  return { db, dialect: 'sqlite' };
+}
+
+export interface ReadConnection {
+  prepare(sql: string): SQLite.Statement;
+}
+
+const readConnections = new WeakMap<Db, ReadConnection>();
+
+/**
+ * A second connection to the same SQLite file, for reads only (`query_only`). Kysely serialises
+ * every query of the one connection it has behind a mutex, transactions included, which costs more
+ * than the point lookups made on every request; this connection answers them synchronously without
+ * waiting for that mutex, and (WAL) sees exactly what is committed: never a transaction in progress.
+ */
+function openReadConnection(file: string): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('query_only = ON');
+  return sqlite;
+}
+
+/** The read-only connection of a SQLite file database; none for PostgreSQL, in-memory SQLite, or a transaction. */
+export function readConnectionOf(db: Db): ReadConnection | undefined {
+  return readConnections.get(db);
 }
 
 /** One round trip to the database; throws when it does not answer. */

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../server/config.js';
 import { connectDatabase, type Db, type Dialect } from '../../server/db/connect.js';
@@ -10,13 +13,25 @@ export function testDialect(): Dialect {
   return process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 }
 
-/** A fresh, migrated database: in-memory SQLite, or a throwaway PostgreSQL database when TEST_DATABASE=postgres. */
+/**
+ * A fresh, migrated database: a SQLite file in a throwaway directory (a file, as the server runs on,
+ * so its read connection is in play), or a throwaway PostgreSQL database when TEST_DATABASE=postgres.
+ */
 export async function createTestDatabase(): Promise<{ db: Db; dialect: Dialect; target: DatabaseTarget; drop: () => Promise<void> }> {
   if (testDialect() === 'sqlite') {
-    const target: DatabaseTarget = { kind: 'sqlite', file: ':memory:' };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-test-db-'));
+    const target: DatabaseTarget = { kind: 'sqlite', file: path.join(dir, 'test.db') };
     const { db, dialect } = connectDatabase(target);
     await migrateToLatest(db);
-    return { db, dialect, target, drop: () => db.destroy() };
+    return {
+      db,
+      dialect,
+      target,
+      drop: async () => {
+        await db.destroy();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `authplatform_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });

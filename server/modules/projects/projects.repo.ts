@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { preparedLookup } from '../../db/prepared-lookup.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { ApiKeysTable, ProjectRow, ProjectsTable } from '../../db/schema.js';
 
@@ -95,17 +96,16 @@ export async function findApiKey(db: Db, projectId: string, keyId: string) {
 }
 
 /** The live key, its project and whether the project's owner is active, by the key's hash: the per-request cost of the public API. */
-export async function findLiveApiKeyWithProject(db: Db, keyHash: string) {
-  return db
+export const findLiveApiKeyWithProject = preparedLookup((db: Db, keyHash: string) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('projects', 'projects.id', 'api_keys.project_id')
     .innerJoin('users as owners', 'owners.id', 'projects.owner_id')
     .selectAll('projects')
     .select(['api_keys.id as api_key_id', 'owners.is_active as owner_is_active'])
     .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
-}
+    .where('api_keys.revoked_at', 'is', null),
+);
 
 export async function touchApiKey(db: Db, keyId: string, now: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute();

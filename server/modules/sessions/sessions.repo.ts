@@ -1,5 +1,5 @@
-import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { preparedLookup } from '../../db/prepared-lookup.js';
 import { inTransaction } from '../../db/transaction.js';
 
 export async function insertSessionWithRefreshToken(
@@ -37,38 +37,20 @@ export async function addRefreshToken(db: Db, rotation: Rotation): Promise<void>
   await inTransaction(db, (trx) => insertSuccessor(trx, rotation));
 }
 
-function liveSessionWithUserQuery(db: Db, sessionId: string, now: string) {
-  return db
+/**
+ * The live session's user, with the session's last use: the per-request cost of authentication,
+ * one indexed lookup. The row is the user's (UserRow) plus `session_last_used_at`.
+ */
+export const findLiveSessionWithUser = preparedLookup((db: Db, sessionId: string, now: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at', 'sessions.last_used_at as session_last_used_at'])
+    .select('sessions.last_used_at as session_last_used_at')
     .where('sessions.id', '=', sessionId)
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now);
-}
-
-type LiveSessionWithUser = NonNullable<Awaited<ReturnType<ReturnType<typeof liveSessionWithUserQuery>['executeTakeFirst']>>>;
-
-const SESSION_ID = '\u0000session-id';
-const NOW = '\u0000now';
-const compiledLookups = new WeakMap<Db, CompiledQuery<LiveSessionWithUser>>();
-
-/**
- * The live session and its user in one indexed lookup: the per-request cost of authentication.
- * Built and compiled once per database (with placeholders swapped for the values on each call),
- * since building a Kysely query costs more than running this one.
- */
-export async function findLiveSessionWithUser(db: Db, sessionId: string, now: string): Promise<LiveSessionWithUser | undefined> {
-  let compiled = compiledLookups.get(db);
-  if (!compiled) {
-    compiled = liveSessionWithUserQuery(db, SESSION_ID, NOW).compile();
-    compiledLookups.set(db, compiled);
-  }
-  const parameters = compiled.parameters.map((p) => (p === SESSION_ID ? sessionId : p === NOW ? now : p));
-  const result = await db.executeQuery<LiveSessionWithUser>({ ...compiled, parameters });
-  return result.rows[0];
-}
+    .where('sessions.expires_at', '>', now),
+);
 
 export async function findRefreshToken(db: Db, tokenHash: string) {
   return db

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, readConnectionOf, type Db } from '../../server/db/connect.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { preparedLookup } from '../../server/db/prepared-lookup.js';
+
+const NOW = '2026-11-23T12:00:00.000Z';
+
+const findProjectName = preparedLookup((db: Db, id: string, ownerId: string) =>
+  db.selectFrom('projects').select(['id', 'name', 'is_active']).where('id', '=', id).where('is_active', '=', 1).where('owner_id', '=', ownerId),
+);
+
+async function insertOwnerAndProject(db: Db, id: string, name: string) {
+  await db
+    .insertInto('users')
+    .values({ id: `owner-${id}`, email: `${id}@example.com`, password_hash: 'x', created_at: NOW, updated_at: NOW } as never)
+    .execute();
+  await db
+    .insertInto('projects')
+    .values({ id, owner_id: `owner-${id}`, name, project_key: `pk_${id}`, signing_key: 'sealed', is_active: 1, created_at: NOW, updated_at: NOW } as never)
+    .execute();
+}
+
+describe('prepared lookups on a SQLite file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-lookup-'));
+  let db: Db;
+  beforeAll(async () => {
+    db = connectDatabase({ kind: 'sqlite', file: path.join(dir, 'lookup.db') }).db;
+    await migrateToLatest(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('run on a read-only second connection', () => {
+    const reader = readConnectionOf(db);
+    expect(reader).toBeDefined();
+    expect(() => reader!.prepare("delete from projects where id = 'x'").run()).toThrow(/readonly|query_only|attempt to write/i);
+  });
+
+  it('bind each call its own values, around the constants the query was built with', async () => {
+    await insertOwnerAndProject(db, 'p1', 'First');
+    await insertOwnerAndProject(db, 'p2', 'Second');
+    expect(await findProjectName(db, 'p1', 'owner-p1')).toEqual({ id: 'p1', name: 'First', is_active: 1 });
+    expect(await findProjectName(db, 'p2', 'owner-p2')).toEqual({ id: 'p2', name: 'Second', is_active: 1 });
+    expect(await findProjectName(db, 'p2', 'owner-p1')).toBeUndefined();
+    expect(await findProjectName(db, 'nope', 'owner-p1')).toBeUndefined();
+    await db.updateTable('projects').set({ is_active: 0 }).where('id', '=', 'p2').execute();
+    expect(await findProjectName(db, 'p2', 'owner-p2')).toBeUndefined();
+  });
+
+  it('see what is committed, never a transaction in progress; inside it, the transaction sees its own writes', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const seenInside: unknown[] = [];
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.updateTable('projects').set({ name: 'Renamed' }).where('id', '=', 'p1').execute();
+      seenInside.push((await findProjectName(trx, 'p1', 'owner-p1'))?.name);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seenInside).toEqual(['Renamed']);
+    expect((await findProjectName(db, 'p1', 'owner-p1'))?.name).toBe('First');
+    release();
+    await transaction;
+    expect((await findProjectName(db, 'p1', 'owner-p1'))?.name).toBe('Renamed');
+  });
+});
+
+describe('prepared lookups without a read connection', () => {
+  it('run through Kysely on an in-memory database', async () => {
+    const { db } = connectDatabase({ kind: 'sqlite', file: ':memory:' });
+    await migrateToLatest(db);
+    expect(readConnectionOf(db)).toBeUndefined();
+    await insertOwnerAndProject(db, 'p1', 'Only');
+    expect(await findProjectName(db, 'p1', 'owner-p1')).toEqual({ id: 'p1', name: 'Only', is_active: 1 });
+    await db.destroy();
+  });
+});
