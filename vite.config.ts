@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'server',
           root: '.',
-          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'sdk/tests/**/*.test.ts'],
           exclude: ['tests/api/**/*.postgres.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
