@@ -12,6 +12,7 @@ import type { Db, Dialect } from './db/connect.js';
 import type { Deps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { PRETTY_TRANSPORT, prettyLogs } from './lib/logging.js';
+import { createInvalidations } from './lib/invalidations.js';
 import { createBcryptHasher } from './lib/passwords.js';
 import { createLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
 import { connectRedis } from './lib/redis.js';
@@ -103,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       clock,
       spentTokens: shared ? (memory) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined,
     }),
+    invalidations: await createInvalidations(shared, app.log),
     version: VERSION,
     startedAt: clock.now(),
   };
@@ -154,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.addHook('onClose', () => retention.stop());
   app.addHook('onClose', () => deps.projectRealms.close());
   app.addHook('onClose', () => deps.mailer.close());
+  app.addHook('onClose', () => deps.invalidations.close());
   if (redis) app.addHook('onClose', () => redis.quit().then(() => undefined, () => redis.disconnect()));
   return { app, deps };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db, Dialect } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
+import type { Invalidations } from './lib/invalidations.js';
 import type { PasswordHasher } from './lib/passwords.js';
 import type { Limiters } from './lib/rate-limit.js';
 import type { SecretBox } from './lib/secret-box.js';
@@ -33,6 +34,8 @@ export interface Deps {
   projectRealms: ProjectRealms;
   ipIntel: IpIntel;
   captcha: CaptchaVerifier;
+  /** Drops what instances cache when it changes (over Redis when several share it). */
+  invalidations: Invalidations;
   /** package.json's version, for /health and the OpenAPI document. */
   version: string;
   startedAt: Date;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import type { Db, Dialect } from '../../server/db/connect.js';
+import type { DatabaseTarget } from '../../server/config.js';
+import { connectDatabase, type Db, type Dialect } from '../../server/db/connect.js';
 import type { Deps } from '../../server/deps.js';
 import type { Clock } from '../../server/lib/clock.js';
 import type { LimitName, LimitRule } from '../../server/lib/rate-limit.js';
@@ -20,7 +21,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   limits?: Partial<Record<LimitName, LimitRule>>;
   clock?: Clock;
-  /** Runs on that app's database instead of a fresh one, as a second instance of one deployment would. */
+  /** Runs on that app's database (through connections of its own) instead of a fresh one, as a second instance of one deployment would. */
   sameDatabaseAs?: TestApp;
 }
 
@@ -29,6 +30,9 @@ export interface TestApp {
   deps: Deps;
   db: Db;
   dialect: Dialect;
+  target: DatabaseTarget;
+  /** The platform's signing key, which a second instance (sameDatabaseAs) shares. */
+  signingKeyPem: string;
   mail: SmtpCatcher;
   /** app.inject with a JSON body and a per-call client address (default 203.0.113.10). */
   call(method: InjectOptions['method'], url: string, options?: { body?: unknown; token?: string; ip?: string; headers?: Record<string, string>; cookies?: Record<string, string> }): Promise<LightMyRequestResponse>;
@@ -56,9 +60,11 @@ export function uniqueEmail(tag = 'user'): string {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const mail = await new SmtpCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-test-'));
-  const database = options.sameDatabaseAs
-    ? { db: options.sameDatabaseAs.db, dialect: options.sameDatabaseAs.dialect, drop: async () => {} }
-    : await createTestDatabase();
+  const database = options.sameDatabaseAs ? secondConnection(options.sameDatabaseAs.target) : await createTestDatabase();
+  // A second instance of one deployment holds the same keys: the master key (data/keys) and the platform's signing key.
+  const firstKeys = options.sameDatabaseAs && path.join(options.sameDatabaseAs.deps.config.dataDir, 'keys');
+  if (firstKeys && fs.existsSync(firstKeys)) fs.cpSync(firstKeys, path.join(dataDir, 'keys'), { recursive: true });
+  const signingKeyPem = options.sameDatabaseAs?.signingKeyPem ?? generateSigningKeyPem();
   const cleanUp = async () => {
     await database.drop();
     await mail.stop();
@@ -78,7 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       dialect: database.dialect,
       clock: options.clock,
       limits: options.limits,
-      signingKey: signingKeyFromPem(generateSigningKeyPem()),
+      signingKey: signingKeyFromPem(signingKeyPem),
       clientDir: path.join(dataDir, 'no-client'),
     });
   } catch (error) {
@@ -126,6 +132,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deps,
     db: database.db,
     dialect: database.dialect,
+    target: database.target,
+    signingKeyPem,
     mail,
     call,
     trpc: (tabOptions) => createTrpcTab(app, tabOptions),
@@ -135,6 +143,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await cleanUp();
     },
   };
+}
+
+function secondConnection(target: DatabaseTarget) {
+  const { db, dialect } = connectDatabase(target, { onIdleConnectionError: () => {} });
+  return { db, dialect, target, drop: () => db.destroy() };
 }
 
 /** A clock the test moves by hand. */

@@ -83,6 +83,8 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: U
   const is_active = user.is_active === 1 ? 0 : 1;
   const updated = await changeUser(deps, id, { is_active });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
+  // A developer's keys follow the account (cached lookups carry whether the owner is active).
+  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return toUser(updated);
 }
 

@@ -48,5 +48,6 @@ export async function deleteAccount(
     await deleteProjectsOwnedBy(tx, user.id);
     await deleteUser(tx, user.id);
   });
+  await deps.projectRealms.apiKeysChanged();
   return { message: MESSAGES.accountDeleted };
 }

@@ -12,13 +12,47 @@ import { findLiveApiKeyWithProject, findProjectByKey } from './projects.repo.js'
 export const INVALID_API_KEY = 'Invalid API key';
 
 /**
+ * How long a key's lookup (its project and owner) is kept in memory. Every change that can refuse
+ * a key (revoked, project changed, deactivated or deleted, owner deactivated or deleted) drops the
+ * copies at once on every instance (apiKeysChanged); this bounds an entry's life when that message
+ * cannot reach an instance (Redis away).
+ */
+export const API_KEY_CACHE_TTL_MS = 5_000;
+
+interface CachedKey {
+  project: ProjectRow;
+  apiKeyId: string;
+  ownerIsActive: boolean;
+}
+
+/**
  * Each project signs its end users' tokens with its own key (issuer APP_URL/projects/<project_key>,
  * audience <project_key>), so they are refused by other projects and by the platform. Unsealing
  * the key is done once per project and kept.
  */
-export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox' | 'logger'>): ProjectRealms {
+export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox' | 'logger' | 'invalidations'>): ProjectRealms {
   const usage = createApiUsage(deps, deps.config.apiUsageFlushMs);
   const signers = new LRUCache<string, AccessTokens>({ max: 1000 });
+  // Unknown keys are not kept, so guessing cannot fill the cache.
+  const keys = new LRUCache<string, CachedKey>({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS, ttlAutopurge: false });
+  // A lookup that started before a change must not put what it read back after the change dropped it.
+  let generation = 0;
+  deps.invalidations.subscribe('api-keys', () => {
+    generation += 1;
+    keys.clear();
+  });
+
+  const lookUpKey = async (keyHash: string): Promise<CachedKey | undefined> => {
+    const cached = keys.get(keyHash);
+    if (cached) return cached;
+    const startedAt = generation;
+    const found = await findLiveApiKeyWithProject(deps.db, keyHash);
+    if (!found) return undefined;
+    const { api_key_id: apiKeyId, owner_is_active: ownerIsActive, ...project } = found;
+    const entry = { project, apiKeyId, ownerIsActive: ownerIsActive === 1 };
+    if (generation === startedAt) keys.set(keyHash, entry);
+    return entry;
+  };
 
   const signerFor = (project: ProjectRow): AccessTokens => {
     let signer = signers.get(project.id);
@@ -47,15 +81,17 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
 
     async authenticateApiKey(apiKey) {
       if (!apiKey || apiKey.length > 200) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
-      const found = await findLiveApiKeyWithProject(deps.db, sha256(apiKey));
+      const found = await lookUpKey(sha256(apiKey));
       if (!found) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
-      const { api_key_id: apiKeyId, owner_is_active: ownerIsActive, ...project } = found;
+      const { project, apiKeyId } = found;
       if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
       // A deactivated developer's keys stop working with the account, until it is reactivated.
-      if (ownerIsActive !== 1) throw new AppError('FORBIDDEN', "This project is unavailable: its owner's account is deactivated");
+      if (!found.ownerIsActive) throw new AppError('FORBIDDEN', "This project is unavailable: its owner's account is deactivated");
       await usage.record(project.id, apiKeyId);
       return { realm: realmOf(project), project, apiKeyId };
     },
+
+    apiKeysChanged: () => deps.invalidations.publish('api-keys'),
 
     flushUsage: () => usage.flush(),
     close: () => usage.close(),

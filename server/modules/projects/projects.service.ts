@@ -124,6 +124,8 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
     ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
     updated_at: isoNow(deps.clock),
   });
+  // Its keys' cached lookups carry the project (active or not, its website as the relying party).
+  await deps.projectRealms.apiKeysChanged();
   return getProject(deps, owner, id);
 }
 
@@ -131,10 +133,14 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
 export async function deleteProject(deps: Deps, owner: UserRow, id: string): Promise<{ message: string }> {
   await requireOwnedProject(deps, owner, id);
   await deleteProjectCascade(deps.db, id);
+  await deps.projectRealms.apiKeysChanged();
   return { message: 'Project deleted successfully' };
 }
 
-/** For account deletion: every project of the owner goes, with everything in it (joins the caller's transaction). */
+/**
+ * For account deletion: every project of the owner goes, with everything in it (joins the caller's
+ * transaction; the caller tells projectRealms.apiKeysChanged once it is committed).
+ */
 export async function deleteProjectsOwnedBy(deps: Deps, ownerId: string): Promise<void> {
   for (const id of await listProjectIdsByOwner(deps.db, ownerId)) await deleteProjectCascade(deps.db, id);
 }
@@ -172,12 +178,13 @@ export async function createApiKey(
   return { ...toApiKey(row), secret };
 }
 
-/** A revoked key stops working on the next request: every request looks the key up. */
+/** A revoked key stops working on the next request, on every instance (apiKeysChanged drops the cached lookups). */
 export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId: string, keyId: string): Promise<ApiKey> {
   await requireOwnedProject(deps, owner, projectId);
   const key = await findApiKey(deps.db, projectId, keyId);
   if (!key) throw new AppError('NOT_FOUND', 'API key not found');
   await revokeApiKey(deps.db, projectId, keyId, isoNow(deps.clock));
+  await deps.projectRealms.apiKeysChanged();
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);
 }
 

@@ -38,6 +38,11 @@ export interface ProjectRealms {
   /** X-API-Key → its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
   authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }>;
   jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
+  /**
+   * To call once a change that can refuse API keys is committed (a key revoked; a project changed,
+   * deactivated or deleted; a developer deactivated or deleted): every instance drops its cached lookups.
+   */
+  apiKeysChanged(): Promise<void>;
   /** Writes the API calls counted in memory so far (keys' last use, daily analytics). */
   flushUsage(): Promise<void>;
   /** Writes what is left and stops counting in the background (on shutdown). */

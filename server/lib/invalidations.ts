@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+
+/** What an instance may keep in memory and must drop when another changes it. */
+export type InvalidationTopic = 'api-keys';
+
+/** How long a change waits for the other instances to confirm they dropped their copies. */
+export const INVALIDATION_ACK_TIMEOUT_MS = 250;
+
+/**
+ * Tells every instance that something they cache has changed: this one at once, the others over
+ * Redis pub/sub when REDIS_URL is set (a single instance needs nothing more). Each instance that
+ * receives the message drops its copies and confirms; `publish` resolves once every instance Redis
+ * delivered it to has confirmed (or INVALIDATION_ACK_TIMEOUT_MS passed), so the change's answer goes
+ * out only after no instance can serve the old copy. Each cache also bounds how long an entry lives,
+ * which is what holds while Redis is away; a subscriber that reconnects drops everything, since it
+ * may have missed messages.
+ */
+export interface Invalidations {
+  publish(topic: InvalidationTopic): Promise<void>;
+  subscribe(topic: InvalidationTopic, drop: () => void): void;
+  close(): Promise<void>;
+}
+
+export async function createInvalidations(shared: { redis: Redis; keyPrefix: string } | null, logger: FastifyBaseLogger): Promise<Invalidations> {
+  const subscribers = new Map<InvalidationTopic, Array<() => void>>();
+  const dropLocally = (topic: InvalidationTopic) => subscribers.get(topic)?.forEach((drop) => drop());
+  const dropAll = () => subscribers.forEach((drops) => drops.forEach((drop) => drop()));
+  const subscribe = (topic: InvalidationTopic, drop: () => void) => subscribers.set(topic, [...(subscribers.get(topic) ?? []), drop]);
+
+  if (!shared) {
+    return { publish: async (topic) => dropLocally(topic), subscribe, close: async () => {} };
+  }
+
+  const { redis } = shared;
+  const changes = `${shared.keyPrefix}invalidate`;
+  const confirmations = `${shared.keyPrefix}invalidated`;
+  /** Changes this instance published, by id: confirmations still awaited. */
+  const waiting = new Map<string, { confirmed: number; expected: number | null; done: () => void }>();
+  const settle = (pending: { confirmed: number; expected: number | null; done: () => void }) => {
+    if (pending.expected !== null && pending.confirmed >= pending.expected) pending.done();
+  };
+
+  // A connection in subscriber mode can run no other command: a second one, kept only for this.
+  const listener = redis.duplicate({ lazyConnect: true });
+  listener.on('error', () => {}); // the main connection reports Redis outages
+  let connectedBefore = false;
+  listener.on('ready', () => {
+    if (connectedBefore) dropAll();
+    connectedBefore = true;
+  });
+  listener.on('message', (channel: string, message: string) => {
+    if (channel === changes) {
+      const { id, topic } = JSON.parse(message) as { id: string; topic: InvalidationTopic };
+      dropLocally(topic);
+      redis.publish(confirmations, id).catch(() => {});
+    } else if (channel === confirmations) {
+      const pending = waiting.get(message);
+      if (pending) {
+        pending.confirmed += 1;
+        settle(pending);
+      }
+    }
+  });
+  await listener.connect();
+  await listener.subscribe(changes, confirmations);
+
+  return {
+    async publish(topic) {
+      dropLocally(topic);
+      const id = randomUUID();
+      let timer: NodeJS.Timeout | undefined;
+      const confirmed = new Promise<void>((resolve) => {
+        const done = () => {
+          waiting.delete(id);
+          clearTimeout(timer);
+          resolve();
+        };
+        waiting.set(id, { confirmed: 0, expected: null, done });
+        timer = setTimeout(done, INVALIDATION_ACK_TIMEOUT_MS);
+      });
+      try {
+        const receivers = await redis.publish(changes, JSON.stringify({ id, topic }));
+        // Confirmations may come in before PUBLISH's answer (the count of receivers, this instance included).
+        const pending = waiting.get(id);
+        if (pending) {
+          pending.expected = receivers;
+          settle(pending);
+        }
+        await confirmed;
+      } catch (error) {
+        waiting.get(id)?.done();
+        logger.warn({ err: error, topic }, 'could not tell the other instances over Redis; their cached copies expire on their own');
+      }
+    },
+    subscribe,
+    async close() {
+      await listener.quit().catch(() => listener.disconnect());
+    },
+  };
+}
