@@ -61,9 +61,11 @@ export function connectDatabase(target: DatabaseTarget, options: ConnectOptions 
     pool.on('error', options.onIdleConnectionError ?? warnIdleConnectionError);
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  // An in-memory database exists once per connection, so it cannot have a second one.
+  // The writer first: it creates the file (and its directory) and puts it in WAL mode. An in-memory
+  // database exists once per connection, so it cannot have a second one.
+  const writer = openSqlite(target.file);
   const reader = target.file === ':memory:' ? null : withStatementCache(openReadConnection(target.file));
-  const database = withStatementCache(openSqlite(target.file), 500, () => reader?.close());
+  const database = withStatementCache(writer, 500, () => reader?.close());
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   if (reader) readConnections.set(db, reader);
   return { db, dialect: 'sqlite' };

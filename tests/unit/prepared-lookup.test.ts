@@ -70,6 +70,19 @@ describe('prepared lookups on a SQLite file', () => {
   });
 });
 
+describe('a SQLite file in a directory that does not exist yet (a fresh clone)', () => {
+  it('is created with its directory, and its read connection opens', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-fresh-'));
+    const { db } = connectDatabase({ kind: 'sqlite', file: path.join(dir, 'data', 'nested', 'app.db') });
+    await migrateToLatest(db);
+    expect(readConnectionOf(db)).toBeDefined();
+    await insertOwnerAndProject(db, 'p1', 'Fresh');
+    expect(await findProjectName(db, 'p1', 'owner-p1')).toEqual({ id: 'p1', name: 'Fresh', is_active: 1 });
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('prepared lookups without a read connection', () => {
   it('run through Kysely on an in-memory database', async () => {
     const { db } = connectDatabase({ kind: 'sqlite', file: ':memory:' });
