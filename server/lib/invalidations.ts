@@ -36,9 +36,14 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
   const { redis } = shared;
   const changes = `${shared.keyPrefix}invalidate`;
   const confirmations = `${shared.keyPrefix}invalidated`;
-  /** Changes this instance published, by id: confirmations still awaited. */
-  const waiting = new Map<string, { confirmed: number; expected: number | null; done: () => void }>();
-  const settle = (pending: { confirmed: number; expected: number | null; done: () => void }) => {
+  /** Changes this instance published, by id: confirmations counted so far, and how many Redis delivered (once it says). */
+  interface Pending {
+    confirmed: number;
+    expected: number | null;
+    done: () => void;
+  }
+  const waiting = new Map<string, Pending>();
+  const settle = (pending: Pending) => {
     if (pending.expected !== null && pending.confirmed >= pending.expected) pending.done();
   };
 
@@ -52,9 +57,16 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
   });
   listener.on('message', (channel: string, message: string) => {
     if (channel === changes) {
-      const { id, topic } = JSON.parse(message) as { id: string; topic: InvalidationTopic };
-      dropLocally(topic);
-      redis.publish(confirmations, id).catch(() => {});
+      let change: { id: string; topic: InvalidationTopic };
+      try {
+        change = JSON.parse(message) as typeof change;
+      } catch {
+        // Not one of ours (another deployment on the same key prefix?): drop everything to be safe.
+        dropAll();
+        return;
+      }
+      dropLocally(change.topic);
+      redis.publish(confirmations, change.id).catch(() => {});
     } else if (channel === confirmations) {
       const pending = waiting.get(message);
       if (pending) {

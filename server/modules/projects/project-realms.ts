@@ -34,7 +34,7 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
   const usage = createApiUsage(deps, deps.config.apiUsageFlushMs);
   const signers = new LRUCache<string, AccessTokens>({ max: 1000 });
   // Unknown keys are not kept, so guessing cannot fill the cache.
-  const keys = new LRUCache<string, CachedKey>({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS, ttlAutopurge: false });
+  const keys = new LRUCache<string, CachedKey>({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS });
   // A lookup that started before a change must not put what it read back after the change dropped it.
   let generation = 0;
   deps.invalidations.subscribe('api-keys', () => {
