@@ -32,7 +32,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
-import { REST_ROUTES } from './rest/routes.js';
+import { HOSTED_ROUTES, REST_ROUTES } from './rest/routes.js';
+import { registerOidcProvider } from './modules/oidc/oidc.http.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
 
@@ -139,7 +140,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerErrorHandling(app);
   registerRequestGuard(app, config);
 
-  await mountRoutes(app, deps, REST_ROUTES);
+  await mountRoutes(app, deps, [...REST_ROUTES, ...HOSTED_ROUTES]);
+  await registerOidcProvider(app, deps);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {

@@ -1429,6 +1429,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an end user's password
+         * @description Needs the current password (400 otherwise). Signs out the other sessions of the account.
+         */
+        post: operations["publicChangePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/api/v1/auth/mfa/totp/setup": {
         parameters: {
             query?: never;
@@ -1809,6 +1829,11 @@ export interface components {
              * @enum {string}
              */
             environment: "development" | "staging" | "production";
+            redirect_uris?: string[];
+            post_logout_redirect_uris?: string[];
+            allowed_origins?: string[];
+            logo_url?: string | null;
+            accent_color?: string | null;
         };
         DashboardStats: {
             total_projects: number;
@@ -2005,6 +2030,13 @@ export interface components {
             total_users: number;
             total_logins: number;
             total_signups: number;
+            issuer: string;
+            redirect_uris: string[];
+            post_logout_redirect_uris: string[];
+            allowed_origins: string[];
+            logo_url: string | null;
+            accent_color: string | null;
+            hosted_pages_url: string;
             created_at: string;
             updated_at: string;
         };
@@ -2092,6 +2124,11 @@ export interface components {
             /** @enum {string} */
             environment?: "development" | "staging" | "production";
             is_active?: boolean;
+            redirect_uris?: string[];
+            post_logout_redirect_uris?: string[];
+            allowed_origins?: string[];
+            logo_url?: string | null;
+            accent_color?: string | null;
         };
         User: {
             id: string;
@@ -7859,6 +7896,87 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publicChangePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-End-User-IP"?: string;
+                "X-End-User-Agent"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

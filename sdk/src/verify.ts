@@ -90,6 +90,8 @@ export async function verifyAccessToken(token: string, options: VerifyAccessToke
       algorithms: ['ES256'],
       issuer: `${appUrl}/projects/${options.projectKey}`,
       audience: options.projectKey,
+      // Access tokens are typed (RFC 9068); an ID token of the same project is refused.
+      typ: 'at+jwt',
       requiredClaims: ['sub', 'sid', 'iat', 'exp'],
       clockTolerance: options.clockTolerance,
     }));

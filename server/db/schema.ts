@@ -131,6 +131,12 @@ export interface SessionsTable {
   expires_at: string;
   revoked_at: string | null;
   revoked_reason: string | null;
+  /** How the sign-in was proven, as space-separated OIDC `amr` values (pwd, otp, hwk); null before they were recorded. */
+  auth_methods: string | null;
+  /** When the user proved it; null means created_at (a session handed to an app keeps the hosted sign-in's time). */
+  authenticated_at: string | null;
+  /** The scopes granted to an app through the OpenID Connect provider; null for every other session. */
+  oauth_scope: string | null;
 }
 
 /** Every refresh token a session has issued; a used one presented again is a reuse. */
@@ -173,6 +179,13 @@ export interface ProjectsTable {
   is_active: Flag;
   /** The project's ES256 private key, sealed with the server's master key. */
   signing_key: string;
+  /** OpenID Connect client settings: JSON arrays of exact redirect URLs, post-logout URLs and CORS origins. */
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  allowed_origins: string;
+  /** The hosted pages' branding. */
+  logo_url: string | null;
+  accent_color: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -210,6 +223,35 @@ export interface ProjectActiveUsersTable {
   user_id: string;
 }
 
+/** An authorization request of the OpenID Connect provider waiting for the hosted sign-in. */
+export interface OAuthInteractionsTable {
+  id: string;
+  project_id: string;
+  /** The validated request (AuthorizationRequest) as JSON. */
+  params: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** An authorization code: stored hashed, used once within 60 seconds. */
+export interface OAuthCodesTable {
+  code_hash: string;
+  project_id: string;
+  user_id: string;
+  /** The hosted pages' session the user signed in with. */
+  hosted_session_id: string;
+  redirect_uri: string;
+  /** PKCE S256 challenge. */
+  code_challenge: string;
+  scope: string;
+  nonce: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** The session its first use made; revoked when the code is presented again. */
+  issued_session_id: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
@@ -226,6 +268,8 @@ export interface Database {
   mfa_challenges: MfaChallengesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebAuthnChallengesTable;
+  oauth_interactions: OAuthInteractionsTable;
+  oauth_codes: OAuthCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -58,6 +58,9 @@ const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
   apiKey: [{ apiKeyAuth: [] }],
   apiKeyAndBearer: [{ apiKeyAuth: [], bearerAuth: [] }],
   apiKeyAndOptionalBearer: [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }],
+  // The hosted pages' own browser API is not part of the document (see HOSTED_ROUTES).
+  hosted: undefined,
+  hostedSession: undefined,
 };
 
 const DESCRIPTION = [

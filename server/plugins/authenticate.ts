@@ -33,8 +33,7 @@ export function authenticateRequest(deps: Deps, realm: Realm, request: FastifyRe
  * The caller's session when it presents one that works, else null: for the calls that serve the
  * signed-out too and only treat a signed-in caller differently.
  */
-export async function authenticateIfSignedIn(deps: Deps, realm: Realm, request: FastifyRequest): Promise<Authenticated | null> {
-  const token = readAccessToken(request, realm);
+export async function authenticateIfSignedIn(deps: Deps, realm: Realm, token: string | undefined): Promise<Authenticated | null> {
   if (!token) return null;
   try {
     return await authenticate(deps, realm, token);

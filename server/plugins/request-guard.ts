@@ -13,7 +13,8 @@ export function registerRequestGuard(app: FastifyInstance, config: Config): void
   const allowedOrigins = new Set([new URL(config.appUrl).origin, ...config.corsOrigins]);
 
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+    // OAuth endpoints take form bodies from apps' backends and browsers, carry no cookies, and answer CORS by project.
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.oauthEndpoint) return;
     const origin = request.headers.origin;
     if (origin && origin !== 'null') {
       const sameOrigin = origin === `${request.protocol}://${request.headers.host}`;
@@ -31,7 +32,8 @@ export function registerRequestGuard(app: FastifyInstance, config: Config): void
   // API answers are private unless a route says otherwise (the OpenAPI document, JWKS).
   app.addHook('onSend', async (request, reply) => {
     const url = request.url;
-    if ((url.startsWith('/api/') || url.startsWith('/trpc/') || url.startsWith('/public/api/')) && !reply.hasHeader('cache-control')) {
+    const isApi = url.startsWith('/api/') || url.startsWith('/trpc/') || url.startsWith('/public/api/') || (url.startsWith('/hosted/') && url.includes('/api/'));
+    if (isApi && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
     }
   });

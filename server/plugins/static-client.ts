@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 const API_PREFIXES = ['/api/', '/trpc/', '/public/api/', '/.well-known/'];
+/** The hosted pages' browser API (/hosted/{project_key}/api/…) and the OpenID Connect endpoints answer JSON, never the client. */
+const API_PATTERN = /^\/(hosted\/[^/]+\/api|projects\/[^/]+\/(oauth|\.well-known))\//;
 
 /** Serves the built client; any other GET that wants HTML gets index.html so client routes work on reload. */
 export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<boolean> {
@@ -24,7 +26,7 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
 
   app.get('/*', async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
-    if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix))) {
+    if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix)) || API_PATTERN.test(urlPath)) {
       return reply.code(404).send({ detail: `Not Found: GET ${urlPath}` });
     }
     const candidate = path.resolve(assetsDir, `.${urlPath}`);

@@ -5,7 +5,9 @@ import type { RequestInfo } from '../lib/request-info.js';
 import { parseInput } from '../lib/validate.js';
 import { projectScopeOf } from '../modules/projects/projects.service.js';
 import { PLATFORM_SCOPE, type Realm } from '../modules/realms/realm.js';
-import { authenticateRequest, requireAdmin } from '../plugins/authenticate.js';
+import { authenticate } from '../modules/sessions/sessions.service.js';
+import { HOSTED_COOKIES, hostedProjectKeyOf } from '../plugins/auth-cookies.js';
+import { authenticateRequest, readBearer, requireAdmin } from '../plugins/authenticate.js';
 import { endUserInfoOf, requestInfoOf } from '../plugins/request-info.js';
 import { successStatus, type Anonymous, type AnyRoute, type ApiClient, type Auth, type Monitoring } from './route.js';
 
@@ -67,7 +69,7 @@ const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> =
     return JSON.stringify(result.data);
   };
 
-const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health'];
+const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/hosted/:project_key/api/'];
 
 /**
  * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked
@@ -89,6 +91,12 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
     caller.project = project;
     return caller;
   };
+  const hostedVisitor = async (request: FastifyRequest): Promise<Caller> => {
+    const { realm, project } = await deps.projectRealms.hostedRealm(hostedProjectKeyOf(request));
+    const caller = callerOf(request, realm, requestInfoOf);
+    caller.project = project;
+    return caller;
+  };
   const anonymous = async (request: FastifyRequest) => callerOf(request, deps.platform, requestInfoOf);
   const callers: Record<Auth, (request: FastifyRequest) => Promise<Caller>> = {
     none: anonymous,
@@ -107,6 +115,13 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
     apiKeyAndBearer: async (request) => {
       const caller = await apiClient(request);
       caller.session = await authenticateRequest(deps, caller.realm, request);
+      return caller;
+    },
+    hosted: hostedVisitor,
+    hostedSession: async (request) => {
+      const caller = await hostedVisitor(request);
+      const token = request.headers.authorization !== undefined ? readBearer(request) : HOSTED_COOKIES.readAccess(request);
+      caller.session = await authenticate(deps, caller.realm, token);
       return caller;
     },
   };

@@ -21,9 +21,21 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `admin`: the same, with the admin role; the monitoring scope is the platform's accounts;
  * - `projectOwner`: the same, owning the project of the `:id` path parameter; the monitoring scope is its end users;
  * - `apiKey…`: a project's key in X-API-Key (the realm is that project's end users), with an end
- *   user's access token required, optional, or not read.
+ *   user's access token required, optional, or not read;
+ * - `hosted…`: a project's hosted pages in the browser: the realm is the project of the
+ *   `:project_key` path parameter, the end user's token its hosted cookie (or a Bearer header).
  */
-export type Auth = 'none' | 'optionalBearer' | 'bearer' | 'admin' | 'projectOwner' | 'apiKey' | 'apiKeyAndBearer' | 'apiKeyAndOptionalBearer';
+export type Auth =
+  | 'none'
+  | 'optionalBearer'
+  | 'bearer'
+  | 'admin'
+  | 'projectOwner'
+  | 'apiKey'
+  | 'apiKeyAndBearer'
+  | 'apiKeyAndOptionalBearer'
+  | 'hosted'
+  | 'hostedSession';
 
 /** Error statuses a route answers `{"detail"}` with besides the ones its kind always has (see openapi/document.ts). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
@@ -57,6 +69,7 @@ export interface SignedIn extends Anonymous {
 export interface Monitoring extends SignedIn {
   scope: MonitorScope;
 }
+/** A project's caller: its backend (API key) or its hosted pages. */
 export interface ApiClient extends Anonymous {
   project: ProjectRow;
 }
@@ -68,9 +81,9 @@ export type CallerOf<A extends Auth> = A extends 'bearer'
   ? SignedIn
   : A extends 'admin' | 'projectOwner'
     ? Monitoring
-    : A extends 'apiKeyAndBearer'
+    : A extends 'apiKeyAndBearer' | 'hostedSession'
       ? ApiClientWithUser
-      : A extends 'apiKey' | 'apiKeyAndOptionalBearer'
+      : A extends 'apiKey' | 'apiKeyAndOptionalBearer' | 'hosted'
         ? ApiClient
         : Anonymous;
 

@@ -1,4 +1,4 @@
-import { accountRoutes, emailChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
+import { accountRoutes, emailChangeRoutes, HOSTED_ACCOUNTS, passwordChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
 import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
 import { healthRoutes } from '../modules/health/health.rest.js';
 import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
@@ -6,7 +6,8 @@ import { passkeyRoutes } from '../modules/passkeys/passkeys.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
-import { publicApiRoutes } from '../modules/public-api/public.rest.js';
+import { hostedProjectRoutes } from '../modules/hosted/hosted.rest.js';
+import { endUserProfileRoutes, publicApiRoutes } from '../modules/public-api/public.rest.js';
 import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
 import { openApiRoute } from '../openapi/openapi.rest.js';
 import type { AnyRoute } from './route.js';
@@ -17,6 +18,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   openApiRoute(() => REST_ROUTES),
   ...accountRoutes(PLATFORM_ACCOUNTS),
   ...platformAuthRoutes,
+  ...passwordChangeRoutes(PLATFORM_ACCOUNTS),
   ...emailChangeRoutes(PLATFORM_ACCOUNTS),
   ...mfaRoutes(PLATFORM_ACCOUNTS),
   ...passkeyRoutes(PLATFORM_ACCOUNTS),
@@ -27,4 +29,21 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...projectsRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),
   ...publicApiRoutes,
+];
+
+/**
+ * The browser API of each project's hosted pages (/hosted/{project_key}/api/v1): the same account
+ * routes in the project's realm, tokens in the hosted pages' own cookies. Served, guarded and
+ * validated like every REST route, but not part of the OpenAPI document: it is the hosted pages'
+ * own, and apps reach their end users through OpenID Connect or the public API instead.
+ */
+export const HOSTED_ROUTES: readonly AnyRoute[] = [
+  ...hostedProjectRoutes,
+  ...accountRoutes(HOSTED_ACCOUNTS),
+  ...passwordChangeRoutes(HOSTED_ACCOUNTS),
+  ...emailChangeRoutes(HOSTED_ACCOUNTS),
+  ...endUserProfileRoutes(HOSTED_ACCOUNTS),
+  ...mfaRoutes(HOSTED_ACCOUNTS),
+  ...passkeyRoutes(HOSTED_ACCOUNTS),
+  ...ownSessionRoutes(HOSTED_ACCOUNTS),
 ];

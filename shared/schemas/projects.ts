@@ -18,11 +18,72 @@ const DescriptionSchema = z
   .nullish()
   .transform((v) => v || null);
 
+/** Schemes a redirect may never use: they run code or read files instead of reaching an app. */
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
+
+/**
+ * A redirect URI an app registers: an absolute URL without a fragment, compared exactly. Web apps use
+ * http(s); native apps may use a private-use scheme (RFC 8252, e.g. com.example.app:/callback).
+ */
+export function isRegistrableRedirectUri(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (FORBIDDEN_SCHEMES.has(url.protocol) || url.hash || value.includes('#')) return false;
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.hostname !== '';
+    return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/i.test(url.protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** An origin for CORS: scheme, host and port only, exactly as a browser sends it. */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const urlList = (name: string, isValid: (value: string) => boolean, rule: string) =>
+  z
+    .array(z.string({ error: `${name} must be a list of addresses` }).trim().max(2000, { error: `Each of ${name} must be at most 2000 characters` }), {
+      error: `${name} must be a list of addresses`,
+    })
+    .max(20, { error: `${name} can hold at most 20 addresses` })
+    .refine((values) => values.every(isValid), { error: `Each of ${name} must be ${rule}` })
+    .transform((values) => [...new Set(values)]);
+
+export const RedirectUrisSchema = urlList('redirect_uris', isRegistrableRedirectUri, 'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)');
+export const PostLogoutRedirectUrisSchema = urlList(
+  'post_logout_redirect_uris',
+  isRegistrableRedirectUri,
+  'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)',
+);
+export const AllowedOriginsSchema = urlList('allowed_origins', isOrigin, 'an origin such as https://app.example.com (scheme, host and port only)');
+export const AccentColorSchema = z
+  .string({ error: 'accent_color must be a colour like #3b5bdb' })
+  .trim()
+  .nullish()
+  .refine((value) => !value || /^#[0-9a-f]{6}$/i.test(value), { error: 'accent_color must be a colour like #3b5bdb' })
+  .transform((value) => (value ? value.toLowerCase() : null));
+
+/** The project's OpenID Connect client and hosted pages settings, all optional on create and update. */
+const ClientSettingsInput = {
+  redirect_uris: RedirectUrisSchema.optional(),
+  post_logout_redirect_uris: PostLogoutRedirectUrisSchema.optional(),
+  allowed_origins: AllowedOriginsSchema.optional(),
+  logo_url: OptionalUrlSchema.optional(),
+  accent_color: AccentColorSchema.optional(),
+};
+
 export const CreateProjectInputSchema = z.object({
   name: ProjectNameSchema,
   description: DescriptionSchema,
   website_url: OptionalUrlSchema,
   environment: EnvironmentSchema.default('development'),
+  ...ClientSettingsInput,
 });
 export type CreateProjectInput = z.input<typeof CreateProjectInputSchema>;
 
@@ -32,6 +93,7 @@ export const UpdateProjectInputSchema = z.object({
   website_url: OptionalUrlSchema.optional(),
   environment: EnvironmentSchema.optional(),
   is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
+  ...ClientSettingsInput,
 });
 
 export const ProjectSchema = z.object({
@@ -45,6 +107,16 @@ export const ProjectSchema = z.object({
   total_users: z.number(),
   total_logins: z.number(),
   total_signups: z.number(),
+  /** OpenID Connect: the issuer (discovery at {issuer}/.well-known/openid-configuration); client_id is project_key. */
+  issuer: z.string(),
+  redirect_uris: z.array(z.string()),
+  post_logout_redirect_uris: z.array(z.string()),
+  allowed_origins: z.array(z.string()),
+  /** Branding of the hosted sign-in pages. */
+  logo_url: z.string().nullable(),
+  accent_color: z.string().nullable(),
+  /** Where the project's hosted sign-in pages live. */
+  hosted_pages_url: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -2,25 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import type { Project } from '../../shared/schemas/projects';
 import type { User } from '../../shared/schemas/user';
-import { callsTo, currentPath, renderApp, sampleUser, type Handlers } from './utils';
+import { callsTo, currentPath, renderApp, sampleProject, sampleUser, type Handlers } from './utils';
 
 // Async waits allow for a loaded machine (the screens render after their mocked calls answer).
 configure({ asyncUtilTimeout: 4000 });
 
-const project = (id: string, name: string): Project => ({
-  id,
-  name,
-  description: null,
-  website_url: null,
-  environment: 'development',
-  project_key: `pk_${id}`,
-  is_active: true,
-  total_users: 1,
-  total_logins: 1,
-  total_signups: 1,
-  created_at: '2025-01-01T00:00:00.000Z',
-  updated_at: '2025-01-01T00:00:00.000Z',
-});
+const project = (id: string, name: string): Project => sampleProject({ id, name });
 
 const endUser: User = { ...sampleUser, id: 'eu_1', email: 'player@example.com', first_name: 'Pat', last_name: 'Player', company_name: null };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen, within } from '@testing-library/react';
 import type { DashboardStats, Project } from '../../shared/schemas/projects';
-import { callsTo, renderApp, sampleUser } from './utils';
+import { callsTo, renderApp, sampleProject, sampleUser } from './utils';
 import { usageLevel, usageOf } from '../../client/lib/format';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -20,21 +20,8 @@ const stats = (overrides: Partial<DashboardStats> = {}): DashboardStats => ({
   ...overrides,
 });
 
-const project = (id: string, name: string, overrides: Partial<Project> = {}): Project => ({
-  id,
-  name,
-  description: null,
-  website_url: null,
-  environment: 'development',
-  project_key: `pk_${id}`,
-  is_active: true,
-  total_users: 10,
-  total_logins: 20,
-  total_signups: 10,
-  created_at: '2025-01-15T10:30:00.000Z',
-  updated_at: '2025-01-15T10:30:00.000Z',
-  ...overrides,
-});
+const project = (id: string, name: string, overrides: Partial<Project> = {}): Project =>
+  sampleProject({ id, name, total_users: 10, total_logins: 20, total_signups: 10, created_at: '2025-01-15T10:30:00.000Z', updated_at: '2025-01-15T10:30:00.000Z', ...overrides });
 
 /** Seven days, oldest first, as projects.dashboardStats answers them. */
 const lastWeek = (requests: number[]) => requests.map((count, index) => ({ day: `2025-06-0${index + 1}`, requests: count }));

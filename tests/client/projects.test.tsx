@@ -1,28 +1,27 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import type { Analytics, ApiKey, Project } from '../../shared/schemas/projects';
-import { callsTo, currentPath, renderApp, sampleUser, trpcError } from './utils';
+import { callsTo, currentPath, renderApp, sampleProject, sampleUser, trpcError } from './utils';
 
 // Lazy screens, a modal and many keystrokes: slower than the default budgets on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
 function project(overrides: Partial<Project> = {}): Project {
-  return {
+  return sampleProject({
     id: 'p_1',
     name: 'Acme Storefront',
     description: 'Customer sign-in for the store.',
     website_url: 'https://acme.example',
     environment: 'production',
     project_key: 'pk_0123456789abcdef',
-    is_active: true,
     total_users: 1284,
     total_logins: 9432,
     total_signups: 312,
     created_at: '2025-01-15T10:30:00.000Z',
     updated_at: '2025-01-16T10:30:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {

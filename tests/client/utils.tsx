@@ -6,6 +6,7 @@ import { TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { vi } from 'vitest';
 import type { AppRouter } from '../../server/trpc/router';
+import type { Project } from '../../shared/schemas/projects';
 import { AppProviders, createQueryClient } from '../../client/App';
 import { SessionEvents } from '../../client/auth/AuthProvider';
 import { trpc } from '../../client/lib/trpc';
@@ -64,6 +65,31 @@ export const sampleUser: User = {
   created_at: '2025-01-02T10:00:00.000Z',
   last_login: '2025-06-01T09:30:00.000Z',
 };
+
+/** A project as projects.* answer it; the OpenID Connect fields follow the key, as the server builds them. */
+export function sampleProject(overrides: Partial<Project> & Pick<Project, 'id' | 'name'>): Project {
+  const projectKey = overrides.project_key ?? `pk_${overrides.id}`;
+  return {
+    description: null,
+    website_url: null,
+    environment: 'development',
+    project_key: projectKey,
+    is_active: true,
+    total_users: 1,
+    total_logins: 1,
+    total_signups: 1,
+    issuer: `http://localhost:3000/projects/${projectKey}`,
+    redirect_uris: [],
+    post_logout_redirect_uris: [],
+    allowed_origins: [],
+    logo_url: null,
+    accent_color: null,
+    hosted_pages_url: `http://localhost:3000/hosted/${projectKey}`,
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
 
 export function LocationProbe() {
   const location = useLocation();

@@ -19,9 +19,10 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { AppError } from '../../errors.js';
 import { EndUserHeadersSchema } from '../../openapi/schemas.js';
-import { clearAuthCookies, readRefreshCookie, setAuthCookies } from '../../plugins/auth-cookies.js';
-import { authenticateIfSignedIn, readAccessToken } from '../../plugins/authenticate.js';
-import { defineRoute, type RouteDoc } from '../../rest/route.js';
+import type { FastifyRequest } from 'fastify';
+import { HOSTED_COOKIES, PLATFORM_COOKIES, type TokenCookies } from '../../plugins/auth-cookies.js';
+import { authenticateIfSignedIn, readBearer } from '../../plugins/authenticate.js';
+import { defineRoute, type Auth, type RouteDoc } from '../../rest/route.js';
 import { endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import {
@@ -37,43 +38,57 @@ import {
   verifyMfaSignIn,
 } from './auth.service.js';
 
-/** Where the account routes are mounted: the platform's developers, or (with an API key) a project's end users. */
+/**
+ * Where the account routes are mounted: the platform's developers (browser cookies or Bearer), a
+ * project's end users reached by the developer's backend (X-API-Key), or a project's end users in its
+ * hosted pages (the realm from the path, tokens in the hosted pages' own cookies).
+ */
 export interface AccountMount {
-  realm: 'platform' | 'project';
+  realm: 'platform' | 'project' | 'hosted';
 }
 export const PLATFORM_ACCOUNTS: AccountMount = { realm: 'platform' };
 export const PROJECT_ACCOUNTS: AccountMount = { realm: 'project' };
+export const HOSTED_ACCOUNTS: AccountMount = { realm: 'hosted' };
+
+const MOUNTS = {
+  platform: { prefix: '/api/v1', signedIn: 'bearer', anonymous: 'none', optionalSession: 'optionalBearer', cookies: PLATFORM_COOKIES },
+  project: { prefix: '/public/api/v1', signedIn: 'apiKeyAndBearer', anonymous: 'apiKey', optionalSession: 'apiKeyAndOptionalBearer', cookies: null },
+  hosted: { prefix: '/hosted/:project_key/api/v1', signedIn: 'hostedSession', anonymous: 'hosted', optionalSession: 'hosted', cookies: HOSTED_COOKIES },
+} as const satisfies Record<AccountMount['realm'], { prefix: string; signedIn: Auth; anonymous: Auth; optionalSession: Auth; cookies: TokenCookies | null }>;
 
 /**
- * What a route declared once for both realms needs: its prefix, the credentials of a caller (signed
- * in: a developer's bearer or cookie, or a project's key with its end user's bearer; anonymous: none,
- * or the key), and its document entry (the project's version is tagged Public API and names the
- * end-user headers).
+ * What a route declared once for every realm needs: its prefix, the credentials of a caller (signed
+ * in, anonymous, or either), where a browser realm keeps its tokens (`cookies`, null on the public
+ * API), and its document entry (the project's version is tagged Public API and names the end-user
+ * headers; the hosted pages' routes are not in the document).
  */
 export function accountMountOf(mount: AccountMount) {
+  const kind = MOUNTS[mount.realm];
   const platform = mount.realm === 'platform';
-  const signedIn: 'bearer' | 'apiKeyAndBearer' = platform ? 'bearer' : 'apiKeyAndBearer';
-  const anonymous: 'none' | 'apiKey' = platform ? 'none' : 'apiKey';
+  const cookies: TokenCookies | null = kind.cookies;
   return {
     platform,
-    prefix: platform ? '/api/v1' : '/public/api/v1',
-    signedIn,
-    anonymous,
+    prefix: kind.prefix,
+    signedIn: kind.signedIn,
+    anonymous: kind.anonymous,
+    optionalSession: kind.optionalSession,
+    cookies,
+    /** The caller's access token: a Bearer header wins, else the browser realm's cookie. */
+    accessTokenOf: (request: FastifyRequest): string | undefined =>
+      request.headers.authorization !== undefined ? readBearer(request) : cookies?.readAccess(request),
     doc: (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
       platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema },
   };
 }
 
 /**
- * Sign-up, verification, sign-in, refresh, sign-out and password reset, one declaration for both
- * realms. The platform is the browser's realm: tokens also travel in HttpOnly cookies, and signing
- * out always succeeds so a stale tab can clear its cookies. A project's end users are reached by
- * the developer's backend with X-API-Key; tokens travel in bodies and headers only.
+ * Sign-up, verification, sign-in, refresh, sign-out and password reset, one declaration for every
+ * realm. The platform and the hosted pages are browser realms: tokens also travel in HttpOnly
+ * cookies, and signing out always succeeds so a stale tab can clear its cookies. A project's end
+ * users are reached by the developer's backend with X-API-Key; tokens travel in bodies and headers only.
  */
 export function accountRoutes(mount: AccountMount) {
-  const platform = mount.realm === 'platform';
-  const prefix = platform ? '/api/v1' : '/public/api/v1';
-  const auth = platform ? 'none' : 'apiKey';
+  const { platform, prefix, anonymous: auth, optionalSession, cookies, accessTokenOf } = accountMountOf(mount);
   /** The same route documented for developers, or for a developer's backend acting for its end users. */
   const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
     platform ? forPlatform : { ...forProject, tag: 'Public API' };
@@ -122,9 +137,9 @@ export function accountRoutes(mount: AccountMount) {
           errors: [429],
         },
       ),
-      async handler({ deps, caller, body, reply }) {
+      async handler({ deps, caller, body, request, reply }) {
         const result = await logIn(deps, caller.realm, body, caller.info);
-        if (platform && !('mfa_required' in result)) setAuthCookies(reply, deps.config, result);
+        if (!('mfa_required' in result)) cookies?.set(reply, request, deps.config, result);
         return result;
       },
     }),
@@ -145,9 +160,9 @@ export function accountRoutes(mount: AccountMount) {
         },
         { operationId: 'publicVerifyMfa', summary: "Finish an end user's sign-in with the second factor", ...endUserHeaders, errors: [400, 429] },
       ),
-      async handler({ deps, caller, body, reply }) {
+      async handler({ deps, caller, body, request, reply }) {
         const result = await verifyMfaSignIn(deps, caller.realm, body, caller.info);
-        if (platform) setAuthCookies(reply, deps.config, result);
+        cookies?.set(reply, request, deps.config, result);
         return result;
       },
     }),
@@ -169,13 +184,13 @@ export function accountRoutes(mount: AccountMount) {
         { operationId: 'publicRefreshTokens', summary: "Rotate an end user's refresh token", ...endUserHeaders, errors: [429] },
       ),
       async handler({ deps, caller, body, request, reply }) {
-        const token = body.refresh_token ?? (platform ? readRefreshCookie(request) : undefined);
+        const token = body.refresh_token ?? cookies?.readRefresh(request);
         try {
           const tokens = await refreshSession(deps, caller.realm, token, caller.info);
-          if (platform) setAuthCookies(reply, deps.config, tokens);
+          cookies?.set(reply, request, deps.config, tokens);
           return tokens;
         } catch (error) {
-          if (platform) clearAuthCookies(reply, deps.config);
+          cookies?.clear(reply, request, deps.config);
           throw error;
         }
       },
@@ -183,7 +198,7 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/logout`,
-      auth: platform ? 'optionalBearer' : 'apiKeyAndOptionalBearer',
+      auth: optionalSession,
       body: RefreshInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -202,11 +217,11 @@ export function accountRoutes(mount: AccountMount) {
         },
       ),
       async handler({ deps, caller, body, request, reply }) {
-        const refreshToken = body.refresh_token ?? (platform ? readRefreshCookie(request) : undefined);
-        const accessToken = readAccessToken(request, caller.realm);
-        if (!platform && !accessToken && !refreshToken) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+        const refreshToken = body.refresh_token ?? cookies?.readRefresh(request);
+        const accessToken = accessTokenOf(request);
+        if (!cookies && !accessToken && !refreshToken) throw new AppError('UNAUTHORIZED', 'Not authenticated');
         await endSession(deps, caller.realm, { accessToken, refreshToken });
-        if (platform) clearAuthCookies(reply, deps.config);
+        cookies?.clear(reply, request, deps.config);
         return { message: MESSAGES.loggedOut };
       },
     }),
@@ -278,7 +293,7 @@ export function accountRoutes(mount: AccountMount) {
  * (with its password), and the link mailed to the new address confirms, signed in or not.
  */
 export function emailChangeRoutes(mount: AccountMount) {
-  const { platform, prefix, signedIn, doc } = accountMountOf(mount);
+  const { prefix, signedIn, optionalSession, accessTokenOf, doc } = accountMountOf(mount);
 
   return [
     defineRoute({
@@ -303,7 +318,7 @@ export function emailChangeRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/confirm-email-change`,
-      auth: platform ? 'optionalBearer' : 'apiKeyAndOptionalBearer',
+      auth: optionalSession,
       body: ConfirmEmailChangeInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -318,14 +333,14 @@ export function emailChangeRoutes(mount: AccountMount) {
         { operationId: 'publicConfirmEmailChange', summary: "Change an end user's e-mail address with the mailed token", errors: [400, 409, 429] },
       ),
       async handler({ deps, caller, body, request }) {
-        const session = await authenticateIfSignedIn(deps, caller.realm, request);
+        const session = await authenticateIfSignedIn(deps, caller.realm, accessTokenOf(request));
         return confirmEmailChange(deps, caller.realm, body, caller.info, session?.sessionId ?? null);
       },
     }),
   ];
 }
 
-/** The signed-in developer's own session and password (end users have /public/api/v1/profile). */
+/** The signed-in developer's own session (end users have /public/api/v1/profile). */
 export const platformAuthRoutes = [
   defineRoute({
     method: 'GET',
@@ -338,13 +353,23 @@ export const platformAuthRoutes = [
       return toUser(caller.session.user);
     },
   }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/v1/auth/change-password',
-    auth: 'bearer',
-    body: ChangePasswordInputSchema,
-    response: { 200: MessageSchema },
-    doc: { operationId: 'changePassword', tag: 'Auth', summary: 'Change the password', description: 'Signs out the other sessions of the account.' },
-    handler: ({ deps, caller, body }) => changePassword(deps, caller.session, body, caller.info),
-  }),
 ];
+
+/** Changing the password with the current one, one declaration for every realm. */
+export function passwordChangeRoutes(mount: AccountMount) {
+  const { prefix, signedIn, doc } = accountMountOf(mount);
+  return [
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/change-password`,
+      auth: signedIn,
+      body: ChangePasswordInputSchema,
+      response: { 200: MessageSchema },
+      doc: doc(
+        { operationId: 'changePassword', tag: 'Auth', summary: 'Change the password', description: 'Signs out the other sessions of the account.', errors: [400] },
+        { operationId: 'publicChangePassword', summary: "Change an end user's password", description: 'Needs the current password (400 otherwise). Signs out the other sessions of the account.', errors: [400] },
+      ),
+      handler: ({ deps, caller, body }) => changePassword(deps, caller.session, body, caller.info),
+    }),
+  ];
+}

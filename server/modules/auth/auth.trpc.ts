@@ -122,7 +122,7 @@ export const authRouter = router({
     .input(inputParser(ConfirmEmailChangeInputSchema))
     .output(MessageSchema)
     .mutation(async ({ ctx, input }) => {
-      const session = await authenticateIfSignedIn(ctx.deps, ctx.deps.platform, ctx.req);
+      const session = await authenticateIfSignedIn(ctx.deps, ctx.deps.platform, readAccessToken(ctx.req, ctx.deps.platform));
       return confirmEmailChange(ctx.deps, ctx.deps.platform, input, ctx.request, session?.sessionId ?? null);
     }),
 });

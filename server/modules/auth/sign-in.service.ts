@@ -132,7 +132,7 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
   await budgets.refund();
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   if (hasSecondFactor(user)) return openMfaChallenge(deps, user, input.device_fingerprint);
-  return startSignedInSession(deps, realm, user, attempt, request);
+  return startSignedInSession(deps, realm, user, attempt, request, ['pwd']);
 }
 
 /**
@@ -160,7 +160,7 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
     throw error;
   }
   if (!(await complete())) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
-  return startSignedInSession(deps, realm, user, attempt, request);
+  return startSignedInSession(deps, realm, user, attempt, request, ['pwd', input.passkey_response ? 'hwk' : 'otp', 'mfa']);
 }
 
 /**
@@ -178,11 +178,14 @@ export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output
   if (!verified) return fail('passkey_failed', new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED));
   if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
   if (user.is_active !== 1) return fail('account_inactive', new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
-  return startSignedInSession(deps, realm, user, attempt, request);
+  return startSignedInSession(deps, realm, user, attempt, request, ['hwk']);
 }
 
-/** Both factors are in: the device, the session, the last login, the attempt and analytics commit together. */
-async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, attempt: Attempt, request: RequestInfo): Promise<LogInResult> {
+/**
+ * Both factors are in (`authMethods`, as OIDC `amr` values): the device, the session, the last login,
+ * the attempt and analytics commit together.
+ */
+async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, attempt: Attempt, request: RequestInfo, authMethods: string[]): Promise<LogInResult> {
   const now = isoNow(deps.clock);
   const fingerprint = attempt.deviceFingerprint;
   const signIn = await withTransaction(deps, async (tx) => {
@@ -190,7 +193,7 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
       ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint, user_agent: request.userAgent, ip: request.ip, now })
       : null;
     if (seen?.device.is_blocked === 1) return { blocked: true, deviceId: seen.device.id } as const;
-    const { tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request);
+    const { tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request, { authMethods });
     const signedIn = (await updateUser(tx.db, user.id, { last_login: now }))!;
     await recordLoginAttempt(tx, { ...attempt, userId: user.id, success: true, failureReason: null }, request);
     await recordLoginSucceeded(tx, realm, user.id);

@@ -13,7 +13,6 @@ import {
   WebAuthnOptionsSchema,
 } from '../../../shared/schemas/passkeys.js';
 import { MESSAGES } from '../../../shared/messages.js';
-import { setAuthCookies } from '../../plugins/auth-cookies.js';
 import { defineRoute, type RouteDoc } from '../../rest/route.js';
 import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
 import { logInWithPasskey } from '../auth/auth.service.js';
@@ -21,13 +20,14 @@ import { passkeyOptionsForSignIn } from '../mfa/mfa.service.js';
 import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistrationOptions, registerPasskey, renameOwnPasskey } from './passkeys.service.js';
 
 /**
- * Passkeys (WebAuthn), one declaration for both realms. The relying party is APP_URL's host for
- * developers, and the project's website_url host for its end users (whose browsers run the
- * ceremonies on the developer's site; the developer's backend relays options and answers).
+ * Passkeys (WebAuthn), one declaration for every realm. The relying party is APP_URL's host for
+ * developers and on a project's hosted pages, and the project's website_url host for end users
+ * reached through the public API (whose browsers run the ceremonies on the developer's site; the
+ * developer's backend relays options and answers).
  */
 export function passkeyRoutes(mount: AccountMount) {
   const mounted = accountMountOf(mount);
-  const { platform, prefix, signedIn, anonymous } = mounted;
+  const { platform, prefix, signedIn, anonymous, cookies } = mounted;
   const doc = (forPlatform: Omit<RouteDoc, 'tag'>, forProject: Omit<RouteDoc, 'tag'>): RouteDoc => mounted.doc({ ...forPlatform, tag: 'Auth' }, forProject);
   const ceremonyNote = platform ? '' : " The project needs a website_url: it is the passkeys' relying party (400 otherwise).";
 
@@ -128,9 +128,9 @@ export function passkeyRoutes(mount: AccountMount) {
         },
         { operationId: 'publicLogInWithPasskey', summary: 'Sign an end user in with a passkey', errors: [401, 403, 429] },
       ),
-      async handler({ deps, caller, body, reply }) {
+      async handler({ deps, caller, body, request, reply }) {
         const result = await logInWithPasskey(deps, caller.realm, body, caller.info);
-        if (platform) setAuthCookies(reply, deps.config, result);
+        cookies?.set(reply, request, deps.config, result);
         return result;
       },
     }),

@@ -7,7 +7,8 @@ import { signingKeyFromPem } from '../../lib/signing-keys.js';
 import { relyingPartyAt, type ProjectRealms, type Realm } from '../realms/realm.js';
 import { createAccessTokens, type AccessTokens } from '../sessions/access-tokens.js';
 import { createApiUsage } from './api-usage.js';
-import { findLiveApiKeyWithProject, findProjectByKey } from './projects.repo.js';
+import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
+import { findLiveApiKeyWithProject, findProjectByKey, findProjectWithOwnerStateByKey } from './projects.repo.js';
 
 export const INVALID_API_KEY = 'Invalid API key';
 
@@ -59,7 +60,7 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     if (!signer) {
       signer = createAccessTokens({
         key: signingKeyFromPem(deps.secretBox.open(project.signing_key)),
-        issuer: `${deps.config.appUrl}/projects/${project.project_key}`,
+        issuer: issuerOf(deps.config, project.project_key),
         audience: project.project_key,
         ttlS: deps.config.accessTokenTtlS,
         clock: deps.clock,
@@ -69,12 +70,19 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     return signer;
   };
 
+  // Without a website of its own, a project's mail links open its hosted pages, so they always work.
   const realmOf = (project: ProjectRow): Realm => ({
     projectId: project.id,
     accessTokens: signerFor(project),
-    linkBase: project.website_url ?? deps.config.appUrl,
+    linkBase: project.website_url ?? hostedPagesUrlOf(deps.config, project.project_key),
     relyingParty: project.website_url ? relyingPartyAt(project.website_url, project.name) : null,
   });
+
+  const requireAvailable = (project: ProjectRow, ownerIsActive: boolean) => {
+    if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
+    // A deactivated developer's keys stop working with the account, until it is reactivated.
+    if (!ownerIsActive) throw new AppError('FORBIDDEN', "This project is unavailable: its owner's account is deactivated");
+  };
 
   return {
     realmOf,
@@ -84,11 +92,24 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       const found = await lookUpKey(sha256(apiKey));
       if (!found) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
       const { project, apiKeyId } = found;
-      if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
-      // A deactivated developer's keys stop working with the account, until it is reactivated.
-      if (!found.ownerIsActive) throw new AppError('FORBIDDEN', "This project is unavailable: its owner's account is deactivated");
+      requireAvailable(project, found.ownerIsActive);
       await usage.record(project.id, apiKeyId);
       return { realm: realmOf(project), project, apiKeyId };
+    },
+
+    async hostedRealm(projectKey) {
+      const found = projectKey.length <= 100 ? await findProjectWithOwnerStateByKey(deps.db, projectKey) : undefined;
+      if (!found) throw new AppError('NOT_FOUND', 'Project not found');
+      const { owner_is_active: ownerIsActive, ...project } = found;
+      requireAvailable(project, ownerIsActive === 1);
+      const hostedPages = hostedPagesUrlOf(deps.config, project.project_key);
+      const realm: Realm = {
+        ...realmOf(project),
+        linkBase: hostedPages,
+        // The hosted pages run at APP_URL, so their passkeys belong to its host.
+        relyingParty: relyingPartyAt(deps.config.appUrl, project.name),
+      };
+      return { realm, project };
     },
 
     apiKeysChanged: () => deps.invalidations.publish('api-keys'),

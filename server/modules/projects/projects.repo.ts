@@ -107,6 +107,17 @@ export const findLiveApiKeyWithProject = preparedLookup((db: Db, keyHash: string
     .where('api_keys.revoked_at', 'is', null),
 );
 
+/** A project by its public key, with whether its owner is active: the hosted pages' and the OpenID Connect provider's lookup. */
+export async function findProjectWithOwnerStateByKey(db: Db, projectKey: string): Promise<(ProjectRow & { owner_is_active: number }) | undefined> {
+  return db
+    .selectFrom('projects')
+    .innerJoin('users as owners', 'owners.id', 'projects.owner_id')
+    .selectAll('projects')
+    .select('owners.is_active as owner_is_active')
+    .where('projects.project_key', '=', projectKey)
+    .executeTakeFirst();
+}
+
 export async function touchApiKey(db: Db, keyId: string, now: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute();
 }

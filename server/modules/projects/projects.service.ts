@@ -9,6 +9,7 @@ import type {
   UpdateProjectInputSchema,
 } from '../../../shared/schemas/projects.js';
 import type { Deps } from '../../deps.js';
+import type { Config } from '../../config.js';
 import type { ApiKeyRow, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
@@ -16,6 +17,7 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { generateSigningKeyPem } from '../../lib/signing-keys.js';
 import { lastDays, utcDay } from '../analytics/analytics.service.js';
 import type { MonitorScope } from '../realms/realm.js';
+import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
 import {
   countActiveUsersSince,
   countProjectsByOwner,
@@ -39,7 +41,17 @@ export const MONTHLY_REQUEST_LIMIT = 100_000;
 const MAX_PROJECTS_PER_OWNER = 50;
 const MAX_KEYS_PER_PROJECT = 20;
 
-function toProject(row: ProjectWithCounts): Project {
+/** Stored as JSON text; a broken value reads as empty rather than failing every project screen. */
+export function urlListOf(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function toProject(config: Config, row: ProjectWithCounts): Project {
   return {
     id: row.id,
     name: row.name,
@@ -51,6 +63,13 @@ function toProject(row: ProjectWithCounts): Project {
     total_users: Number(row.total_users ?? 0),
     total_logins: Number(row.total_logins ?? 0),
     total_signups: Number(row.total_signups ?? 0),
+    issuer: issuerOf(config, row.project_key),
+    redirect_uris: urlListOf(row.redirect_uris),
+    post_logout_redirect_uris: urlListOf(row.post_logout_redirect_uris),
+    allowed_origins: urlListOf(row.allowed_origins),
+    logo_url: row.logo_url,
+    accent_color: row.accent_color,
+    hosted_pages_url: hostedPagesUrlOf(config, row.project_key),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -86,11 +105,11 @@ export async function projectScopeOf(deps: Deps, owner: UserRow, projectId: stri
 }
 
 export async function listProjects(deps: Deps, owner: UserRow): Promise<Project[]> {
-  return (await listProjectsByOwner(deps.db, owner.id)).map(toProject);
+  return (await listProjectsByOwner(deps.db, owner.id)).map((row) => toProject(deps.config, row));
 }
 
 export async function getProject(deps: Deps, owner: UserRow, id: string): Promise<Project> {
-  return toProject(await requireOwnedProject(deps, owner, id));
+  return toProject(deps.config, await requireOwnedProject(deps, owner, id));
 }
 
 export async function createProject(deps: Deps, owner: UserRow, input: z.output<typeof CreateProjectInputSchema>): Promise<Project> {
@@ -110,6 +129,11 @@ export async function createProject(deps: Deps, owner: UserRow, input: z.output<
     project_key: `pk_${randomToken(16)}`,
     is_active: 1,
     signing_key: deps.secretBox.seal(generateSigningKeyPem()),
+    redirect_uris: JSON.stringify(input.redirect_uris ?? []),
+    post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
+    allowed_origins: JSON.stringify(input.allowed_origins ?? []),
+    logo_url: input.logo_url ?? null,
+    accent_color: input.accent_color ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -118,9 +142,11 @@ export async function createProject(deps: Deps, owner: UserRow, input: z.output<
 
 export async function updateProject(deps: Deps, owner: UserRow, id: string, input: z.output<typeof UpdateProjectInputSchema>): Promise<Project> {
   await requireOwnedProject(deps, owner, id);
-  const { is_active, ...fields } = input;
+  const { is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, ...fields } = input;
+  const lists = { redirect_uris, post_logout_redirect_uris, allowed_origins };
   await updateProjectRow(deps.db, id, {
     ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+    ...Object.fromEntries(Object.entries(lists).flatMap(([name, value]) => (value === undefined ? [] : [[name, JSON.stringify(value)]]))),
     ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
     updated_at: isoNow(deps.clock),
   });

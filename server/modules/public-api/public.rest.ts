@@ -3,7 +3,7 @@ import { UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
-import { accountRoutes, emailChangeRoutes, PROJECT_ACCOUNTS } from '../auth/auth.rest.js';
+import { accountMountOf, accountRoutes, emailChangeRoutes, passwordChangeRoutes, PROJECT_ACCOUNTS, type AccountMount } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
@@ -35,31 +35,40 @@ export const publicApiRoutes = [
     },
   }),
   ...accountRoutes(PROJECT_ACCOUNTS),
-  defineRoute({
-    method: 'GET',
-    url: '/public/api/v1/profile',
-    auth: 'apiKeyAndBearer',
-    response: { 200: UserSchema },
-    doc: { operationId: 'publicGetProfile', tag: 'Public API', summary: 'The end user of the access token' },
-    handler: async ({ caller }) => toUser(caller.session.user),
-  }),
-  defineRoute({
-    method: 'PUT',
-    url: '/public/api/v1/profile',
-    auth: 'apiKeyAndBearer',
-    body: UpdateProfileInputSchema,
-    response: { 200: UserSchema },
-    doc: {
-      operationId: 'publicUpdateProfile',
-      tag: 'Public API',
-      summary: "Update the end user's names and preferences",
-      description: 'Fields left out stay as they are.',
-      errors: [404],
-    },
-    handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
-  }),
+  ...endUserProfileRoutes(PROJECT_ACCOUNTS),
+  ...passwordChangeRoutes(PROJECT_ACCOUNTS),
   ...mfaRoutes(PROJECT_ACCOUNTS),
   ...passkeyRoutes(PROJECT_ACCOUNTS),
   ...ownSessionRoutes(PROJECT_ACCOUNTS),
   ...emailChangeRoutes(PROJECT_ACCOUNTS),
 ];
+
+/** The end user's own profile: through the public API (X-API-Key and their token), or on the hosted pages. */
+export function endUserProfileRoutes(mount: AccountMount) {
+  const { prefix, signedIn } = accountMountOf(mount);
+  return [
+    defineRoute({
+      method: 'GET',
+      url: `${prefix}/profile`,
+      auth: signedIn,
+      response: { 200: UserSchema },
+      doc: { operationId: 'publicGetProfile', tag: 'Public API', summary: 'The end user of the access token' },
+      handler: async ({ caller }) => toUser(caller.session.user),
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: `${prefix}/profile`,
+      auth: signedIn,
+      body: UpdateProfileInputSchema,
+      response: { 200: UserSchema },
+      doc: {
+        operationId: 'publicUpdateProfile',
+        tag: 'Public API',
+        summary: "Update the end user's names and preferences",
+        description: 'Fields left out stay as they are.',
+        errors: [404],
+      },
+      handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
+    }),
+  ];
+}

@@ -37,6 +37,12 @@ export interface ProjectRealms {
   realmOf(project: ProjectRow): Realm;
   /** X-API-Key → its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
   authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }>;
+  /**
+   * The realm of a project's hosted pages and OpenID Connect provider, by its public key: 404 for an
+   * unknown key, 403 for an inactive project or owner. Its mail links point at the hosted pages, and
+   * its passkeys belong to APP_URL's host (where the hosted pages run).
+   */
+  hostedRealm(projectKey: string): Promise<{ realm: Realm; project: ProjectRow }>;
   jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
   /**
    * To call once a change that can refuse API keys is committed (a key revoked; a project changed,

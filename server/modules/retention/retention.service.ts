@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { deleteExpiredOAuthRequestsBefore } from '../oidc/oidc.service.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
@@ -23,6 +24,7 @@ export interface RetentionResult {
   oneTimeTokens: number;
   mfaChallenges: number;
   webauthnChallenges: number;
+  oauthRequests: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     oneTimeTokens: await deleteSpentOneTimeTokensBefore(deps.db, ago(SPENT_LINK_DAYS)),
     mfaChallenges: await deleteExpiredMfaChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
     webauthnChallenges: await deleteExpiredWebAuthnChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
+    oauthRequests: await deleteExpiredOAuthRequestsBefore(deps, ago(SPENT_LINK_DAYS)),
   };
 }
 

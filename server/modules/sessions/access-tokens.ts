@@ -14,10 +14,20 @@ export interface AccessClaims {
 
 export interface AccessTokens {
   issue(claims: { sub: string; sid: string }): { token: string; expiresIn: number };
-  /** Checks signature, issuer, audience and expiry; null when any fails. */
+  /** Checks type, signature, issuer, audience and expiry; null when any fails. */
   verify(token: string): AccessClaims | null;
+  /** An OpenID Connect ID token for the realm's client (audience): same key, issuer and `kid`, type JWT. */
+  signIdToken(claims: { sub: string } & Record<string, unknown>, ttlS: number): string;
+  /** An ID token this realm signed, expired or not (an `id_token_hint`); null when it is not one. */
+  verifyIdTokenHint(token: string): ({ sub: string; sid?: string } & Record<string, unknown>) | null;
   jwks(): { keys: SigningKey['publicJwk'][] };
 }
+
+/**
+ * Access tokens say they are (RFC 9068 `typ: at+jwt`), so an ID token, signed by the same key for
+ * the same audience, is never taken for one.
+ */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 export const PLATFORM_AUDIENCE = 'authplatform';
 
@@ -36,7 +46,7 @@ export function createAccessTokens(options: { key: SigningKey; issuer: string; a
       const iat = nowS();
       const token = jwt.sign({ sid, iat, exp: iat + ttlS }, key.privateKey, {
         algorithm: 'ES256',
-        keyid: key.kid,
+        header: { alg: 'ES256', kid: key.kid, typ: ACCESS_TOKEN_TYPE },
         subject: sub,
         issuer,
         audience,
@@ -48,18 +58,40 @@ export function createAccessTokens(options: { key: SigningKey; issuer: string; a
       const cached = verified.get(token);
       if (cached) return cached.exp > nowS() ? cached : null;
       try {
-        const payload = jwt.verify(token, key.publicKey, {
+        const { header, payload } = jwt.verify(token, key.publicKey, {
           algorithms: ['ES256'],
           issuer,
           audience,
           clockTimestamp: nowS(),
+          complete: true,
         });
+        if (header.typ !== ACCESS_TOKEN_TYPE) return null;
         if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
           return null;
         }
         const claims: AccessClaims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
         verified.set(token, claims);
         return claims;
+      } catch {
+        return null;
+      }
+    },
+    signIdToken({ sub, ...claims }, idTtlS) {
+      const iat = nowS();
+      return jwt.sign({ ...claims, iat, exp: iat + idTtlS }, key.privateKey, {
+        algorithm: 'ES256',
+        header: { alg: 'ES256', kid: key.kid, typ: 'JWT' },
+        subject: sub,
+        issuer,
+        audience,
+      });
+    },
+    verifyIdTokenHint(token) {
+      if (token.length > 8192) return null;
+      try {
+        const { header, payload } = jwt.verify(token, key.publicKey, { algorithms: ['ES256'], issuer, audience, ignoreExpiration: true, complete: true });
+        if (header.typ === ACCESS_TOKEN_TYPE || typeof payload !== 'object' || typeof payload.sub !== 'string') return null;
+        return payload as { sub: string; sid?: string };
       } catch {
         return null;
       }

@@ -1,10 +1,13 @@
 import type { Db } from '../../db/connect.js';
+import type { SessionRow } from '../../db/schema.js';
 import { preparedLookup } from '../../db/prepared-lookup.js';
 import { inTransaction } from '../../db/transaction.js';
 
+export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason'>;
+
 export async function insertSessionWithRefreshToken(
   db: Db,
-  session: { id: string; user_id: string; device_id: string | null; ip_address: string | null; user_agent: string | null; created_at: string; expires_at: string },
+  session: NewSession,
   refreshTokenHash: string,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
@@ -173,4 +176,17 @@ export async function revokeSessionsByDeviceId(db: Db, deviceId: string, now: st
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** A live session with its owner's realm and state: what the OpenID Connect provider hands on to an app. */
+export async function findLiveSessionDetails(db: Db, sessionId: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select(['users.project_id', 'users.is_active as user_is_active'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import { realmKey, type Realm } from '../realms/realm.js';
 import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
 import {
   addRefreshToken,
+  findLiveSessionDetails,
   findLiveSessionWithUser,
   findRefreshToken,
   insertSessionWithRefreshToken,
@@ -38,13 +39,24 @@ export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const INVALID_REFRESH = 'Invalid refresh token';
 const NOT_AUTHENTICATED = 'Not authenticated';
 
+/**
+ * How a session's user proved who they are: OIDC `amr` values (pwd, otp, hwk, mfa), and for a
+ * session the OpenID Connect provider hands to an app, the hosted sign-in's time and the granted scopes.
+ */
+export interface SessionProof {
+  authMethods: readonly string[];
+  authenticatedAt?: string;
+  oauthScope?: string;
+}
+
 /** Starts one session per sign-in: its id rides in the access token, its refresh token rotates. */
 export async function startSession(
   deps: Deps,
   realm: Realm,
   userId: string,
   deviceId: string | null,
-  request: RequestInfo,
+  request: { ip: string | null; userAgent: string | null },
+  proof: SessionProof,
 ): Promise<{ sessionId: string; tokens: IssuedTokens }> {
   const sessionId = newId();
   const refreshToken = randomToken();
@@ -59,6 +71,9 @@ export async function startSession(
       user_agent: request.userAgent,
       created_at: now,
       expires_at: isoIn(deps.clock, deps.config.refreshTokenTtlS),
+      auth_methods: proof.authMethods.join(' '),
+      authenticated_at: proof.authenticatedAt ?? null,
+      oauth_scope: proof.oauthScope ?? null,
     },
     sha256(refreshToken),
   );
@@ -208,4 +223,42 @@ export async function revokeAllSessionsOfUser(deps: Deps, userId: string, reason
 
 export async function revokeAllSessionsOfDevice(deps: Deps, deviceId: string, reason: string): Promise<number> {
   return revokeSessionsByDeviceId(deps.db, deviceId, isoNow(deps.clock), reason);
+}
+
+/** A live session of an active user of `realm`, as the OpenID Connect provider reads it. */
+export interface SessionDetails {
+  id: string;
+  userId: string;
+  deviceId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** OIDC `amr` values; an older session without a record counts as a password sign-in. */
+  authMethods: string[];
+  /** When the user proved who they are (`auth_time`). */
+  authenticatedAt: string;
+  oauthScope: string | null;
+  expiresAt: string;
+}
+
+export async function liveSessionDetails(deps: Deps, realm: Pick<Realm, 'projectId'>, sessionId: string): Promise<SessionDetails | null> {
+  const row = await findLiveSessionDetails(deps.db, sessionId, isoNow(deps.clock));
+  if (!row || row.project_id !== realm.projectId || row.user_is_active !== 1) return null;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    deviceId: row.device_id,
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    authMethods: row.auth_methods ? row.auth_methods.split(' ') : ['pwd'],
+    authenticatedAt: row.authenticated_at ?? row.created_at,
+    oauthScope: row.oauth_scope,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** The session a refresh token of `realm` belongs to, spent or not; null for another realm's or an unknown token. */
+export async function sessionOfRefreshToken(deps: Deps, realm: Pick<Realm, 'projectId'>, refreshToken: string): Promise<{ sessionId: string; spent: boolean } | null> {
+  if (refreshToken.length > 200) return null;
+  const found = await findRefreshToken(deps.db, sha256(refreshToken));
+  return found && found.project_id === realm.projectId ? { sessionId: found.session_id, spent: found.used_at !== null } : null;
 }

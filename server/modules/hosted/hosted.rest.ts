@@ -1,0 +1,17 @@
+import { HostedProjectSchema } from '../../../shared/schemas/hosted.js';
+import { defineRoute } from '../../rest/route.js';
+
+/** What the hosted pages need of their project before anyone signs in: its name and branding (404 unknown, 403 inactive). */
+export const hostedProjectRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/hosted/:project_key/api/v1/project',
+    auth: 'hosted',
+    response: { 200: HostedProjectSchema },
+    doc: { operationId: 'hostedGetProject', tag: 'Public API', summary: "The hosted pages' project and branding" },
+    handler: async ({ caller }) => {
+      const { name, project_key, logo_url, accent_color, website_url } = caller.project;
+      return { name, project_key, logo_url, accent_color, website_url };
+    },
+  }),
+];

@@ -1,0 +1,275 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { HOSTED_COOKIES } from '../../plugins/auth-cookies.js';
+import { readBearer } from '../../plugins/authenticate.js';
+import { requestInfoOf } from '../../plugins/request-info.js';
+import { urlListOf } from '../projects/projects.service.js';
+import { authenticate, liveSessionDetails, refreshSession, revokeOneSession, type SessionDetails } from '../sessions/sessions.service.js';
+import { singleParam, type Params } from './authorization-request.js';
+import { discoveryDocument } from './discovery.js';
+import { errorPage } from './error-page.js';
+import { AuthorizationPageError, OAuthError } from './oauth-error.js';
+import { authorize, continueAuthorization, exchangeCode, introspect, planLogout, refreshGrant, revokeToken, userInfo, type Provider } from './oidc.service.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** An OAuth endpoint called by apps' backends and browsers: form bodies, CORS by the project's settings, no cookies. */
+    oauthEndpoint?: boolean;
+  }
+}
+
+type KeyParams = { project_key: string };
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/**
+ * Every project is an OpenID Connect provider (issuer APP_URL/projects/{project_key}, client_id the
+ * project key). The browser endpoints (authorize, logout) live beside the hosted pages so they read
+ * the hosted session's cookies; the token-side endpoints under the issuer.
+ */
+export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Promise<void> {
+  const providerOf = async (request: FastifyRequest): Promise<Provider> => deps.projectRealms.hostedRealm((request.params as KeyParams).project_key);
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+      const params: Params = {};
+      for (const [name, value] of new URLSearchParams(body as string)) {
+        const seen = params[name];
+        params[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+      }
+      done(null, params);
+    });
+
+    scope.get('/projects/:project_key/.well-known/openid-configuration', async (request, reply) => {
+      const { project } = await providerOf(request);
+      reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
+      return discoveryDocument(deps.config, project.project_key);
+    });
+
+    // --- Browser endpoints: errors the app cannot be trusted with are pages, the rest are redirects.
+    const browserEndpoint =
+      (run: (provider: Provider, request: FastifyRequest, reply: FastifyReply) => Promise<string>) => async (request: FastifyRequest, reply: FastifyReply) => {
+        reply.header('cache-control', 'no-store');
+        try {
+          const provider = await providerOf(request);
+          return reply.redirect(await run(provider, request, reply), 303);
+        } catch (error) {
+          const page =
+            error instanceof AuthorizationPageError
+              ? error
+              : error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN')
+                ? new AuthorizationPageError(error.code === 'NOT_FOUND' ? 'Unknown application' : 'Application unavailable', error.detail, error.httpStatus)
+                : null;
+          if (!page) throw error;
+          return reply.code(page.status).type('text/html; charset=utf-8').send(errorPage(page.title, page.description));
+        }
+      };
+
+    scope.get(
+      '/hosted/:project_key/authorize',
+      browserEndpoint(async (provider, request, reply) => authorize(deps, provider, request.query as Params, await hostedSessionOf(deps, provider, request, reply))),
+    );
+    scope.get(
+      '/hosted/:project_key/authorize/continue',
+      browserEndpoint(async (provider, request, reply) => {
+        const interaction = (request.query as Params).interaction;
+        return continueAuthorization(deps, provider, typeof interaction === 'string' ? interaction : '', await hostedSessionOf(deps, provider, request, reply));
+      }),
+    );
+    scope.get(
+      '/hosted/:project_key/logout',
+      browserEndpoint(async (provider, request, reply) => {
+        const params = request.query as Params;
+        const plan = planLogout(deps, provider, params);
+        const hosted = await hostedSessionOf(deps, provider, request, reply);
+        if (plan.endSessionId) await endAppSession(deps, provider, plan.endSessionId, plan.hintedUserId);
+        if (hosted && plan.hintedUserId === null) {
+          // No proof the app asked for this: the user confirms on the hosted page, which comes back here signed out.
+          return `${deps.config.appUrl}/hosted/${provider.project.project_key}/sign-out?${new URLSearchParams(params as Record<string, string>)}`;
+        }
+        if (hosted && hosted.userId === plan.hintedUserId) {
+          await revokeOneSession(deps, hosted.id, 'logout');
+          HOSTED_COOKIES.clear(reply, request, deps.config);
+        }
+        return plan.redirect;
+      }),
+    );
+
+    // --- Token-side endpoints: OAuth error bodies, CORS for the project's allowed origins.
+    const oauthEndpoint =
+      (run: (provider: Provider, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => async (request: FastifyRequest, reply: FastifyReply) => {
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        try {
+          const provider = await providerOf(request);
+          allowCors(provider, request, reply);
+          return await run(provider, request, reply);
+        } catch (error) {
+          const oauth =
+            error instanceof OAuthError
+              ? error
+              : error instanceof AppError && error.code === 'NOT_FOUND'
+                ? new OAuthError('invalid_client', 'Unknown client', 404)
+                : error instanceof AppError && error.code === 'FORBIDDEN'
+                  ? new OAuthError('invalid_client', error.detail, 403)
+                  : null;
+          if (!oauth) throw error;
+          if (oauth.retryAfterS) reply.header('retry-after', String(oauth.retryAfterS));
+          return reply.code(oauth.status).send(oauth.body());
+        }
+      };
+    const config = { oauthEndpoint: true };
+    const formOf = (request: FastifyRequest): Params => {
+      if (!request.body || typeof request.body !== 'object' || !/^application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '')) {
+        throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded');
+      }
+      return request.body as Params;
+    };
+
+    scope.post(
+      '/projects/:project_key/oauth/token',
+      { config },
+      oauthEndpoint(async (provider, request) => {
+        const form = formOf(request);
+        await authenticateClient(deps, provider, request, form);
+        const grantType = singleParam(form, 'grant_type');
+        if (grantType === 'authorization_code') {
+          return exchangeCode(deps, provider, { code: singleParam(form, 'code'), redirectUri: singleParam(form, 'redirect_uri'), codeVerifier: singleParam(form, 'code_verifier') });
+        }
+        if (grantType === 'refresh_token') return refreshGrant(deps, provider, singleParam(form, 'refresh_token'), requestInfoOf(request));
+        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+      }),
+    );
+
+    const userinfo = oauthEndpoint(async (provider, request, reply) => {
+      const token = readBearer(request);
+      try {
+        return await userInfo(deps, provider, await authenticate(deps, provider.realm, token));
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) throw error;
+        reply.header('www-authenticate', token ? 'Bearer error="invalid_token"' : 'Bearer');
+        throw new OAuthError('invalid_token', error.detail, 401);
+      }
+    });
+    scope.get('/projects/:project_key/oauth/userinfo', { config }, userinfo);
+    scope.post('/projects/:project_key/oauth/userinfo', { config }, userinfo);
+
+    scope.post(
+      '/projects/:project_key/oauth/revoke',
+      { config },
+      oauthEndpoint(async (provider, request, reply) => {
+        const form = formOf(request);
+        await authenticateClient(deps, provider, request, form);
+        await revokeToken(deps, provider, singleParam(form, 'token'));
+        return reply.code(200).send();
+      }),
+    );
+
+    scope.post(
+      '/projects/:project_key/oauth/introspect',
+      { config },
+      oauthEndpoint(async (provider, request) => {
+        const form = formOf(request);
+        const client = await authenticateClient(deps, provider, request, form);
+        if (!client.confidential) throw new OAuthError('invalid_client', 'Introspection needs one of the project\'s API keys as the client secret', 401);
+        return introspect(deps, provider, singleParam(form, 'token'));
+      }),
+    );
+
+    scope.options(
+      '/projects/:project_key/oauth/*',
+      { config },
+      oauthEndpoint(async (_provider, _request, reply) => reply.code(204).send()),
+    );
+  });
+}
+
+/** CORS for the token-side endpoints: exactly the project's allowed origins, no credentials. */
+function allowCors(provider: Provider, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('vary', 'Origin');
+  const origin = request.headers.origin;
+  if (!origin || !urlListOf(provider.project.allowed_origins).includes(origin)) return;
+  reply.header('access-control-allow-origin', origin);
+  if (request.method === 'OPTIONS') {
+    reply
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'Authorization, Content-Type')
+      .header('access-control-max-age', '600');
+  }
+}
+
+/**
+ * The client of a token-side call is the project (client_id = its key). A confidential client proves
+ * itself with one of the project's API keys as the secret (client_secret_basic or _post); a public
+ * client (browser, mobile) sends only its client_id and relies on PKCE.
+ */
+async function authenticateClient(deps: Deps, provider: Provider, request: FastifyRequest, form: Params): Promise<{ confidential: boolean }> {
+  const { project } = provider;
+  const header = request.headers.authorization;
+  const basic = header && /^Basic\s+(\S+)$/i.exec(header)?.[1];
+  const postSecret = singleParam(form, 'client_secret');
+  const postId = singleParam(form, 'client_id');
+  const invalid = (why: string) => new OAuthError('invalid_client', why, 401);
+  if (basic && postSecret) throw new OAuthError('invalid_request', 'Use one client authentication method');
+
+  let clientId: string | undefined;
+  let secret: string | undefined;
+  if (basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw invalid('Malformed Basic credentials');
+    try {
+      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    } catch {
+      throw invalid('Malformed Basic credentials');
+    }
+    if (postId !== undefined && postId !== clientId) throw new OAuthError('invalid_request', 'client_id does not match the credentials');
+  } else {
+    clientId = postId;
+    secret = postSecret;
+  }
+  if (clientId !== project.project_key) throw invalid('Unknown client');
+  if (secret === undefined) return { confidential: false };
+  try {
+    const { project: keyProject } = await deps.projectRealms.authenticateApiKey(secret);
+    if (keyProject.id !== project.id) throw invalid('Invalid client secret');
+  } catch (error) {
+    if (error instanceof AppError) throw invalid('Invalid client secret');
+    throw error;
+  }
+  return { confidential: true };
+}
+
+/**
+ * The hosted pages' session in this browser: its access cookie, or once that has expired, its refresh
+ * cookie (rotated, as the hosted pages would). Null when there is none that works.
+ */
+async function hostedSessionOf(deps: Deps, provider: Provider, request: FastifyRequest, reply: FastifyReply): Promise<SessionDetails | null> {
+  const { realm } = provider;
+  const access = HOSTED_COOKIES.readAccess(request);
+  if (access) {
+    try {
+      const signedIn = await authenticate(deps, realm, access);
+      return await liveSessionDetails(deps, realm, signedIn.sessionId);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) throw error;
+    }
+  }
+  const refresh = HOSTED_COOKIES.readRefresh(request);
+  if (!refresh) return null;
+  try {
+    const tokens = await refreshSession(deps, realm, refresh, requestInfoOf(request));
+    HOSTED_COOKIES.set(reply, request, deps.config, tokens);
+    return await liveSessionDetails(deps, realm, realm.accessTokens.verify(tokens.access_token)!.sid);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) throw error;
+    HOSTED_COOKIES.clear(reply, request, deps.config);
+    return null;
+  }
+}
+
+/** Ends the app's session an id_token_hint names, when it is still that user's. */
+async function endAppSession(deps: Deps, provider: Provider, sessionId: string, userId: string | null): Promise<void> {
+  const session = await liveSessionDetails(deps, provider.realm, sessionId);
+  if (session && session.userId === userId) await revokeOneSession(deps, session.id, 'logout');
+}

@@ -1,0 +1,11 @@
+import type { Config } from '../../config.js';
+
+/** The project's OpenID Connect issuer: the `iss` of its end users' tokens and the base of its discovery document. */
+export function issuerOf(config: Pick<Config, 'appUrl'>, projectKey: string): string {
+  return `${config.appUrl}/projects/${projectKey}`;
+}
+
+/** Where the project's hosted sign-in pages live (and its mail links point when it has no website_url). */
+export function hostedPagesUrlOf(config: Pick<Config, 'appUrl'>, projectKey: string): string {
+  return `${config.appUrl}/hosted/${projectKey}`;
+}
