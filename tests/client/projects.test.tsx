@@ -363,6 +363,47 @@ describe('ProjectDetailPage', () => {
     expect(await screen.findByRole('button', { name: 'Activate project' })).toBeTruthy();
   });
 
+  it('settings: shows the OpenID Connect issuer and client id, and saves redirect URIs, origins and branding', async () => {
+    let current = project();
+    const { user, calls } = renderApp('/projects/p_1?tab=settings', {
+      user: sampleUser,
+      handlers: {
+        'projects.get': () => current,
+        'projects.update': (input) => {
+          const { changes } = input as { changes: Partial<Project> };
+          current = { ...current, ...changes };
+          return current;
+        },
+        'projects.list': () => [current],
+        'projects.dashboardStats': () => ({}),
+      },
+    });
+    const section = within(await screen.findByRole('region', { name: 'Sign-in with OpenID Connect' }));
+    expect(section.getByText(current.issuer)).toBeTruthy();
+    expect(section.getByText(`${current.hosted_pages_url}/sign-in`)).toBeTruthy();
+
+    const redirects = section.getByRole('textbox', { name: /^Redirect URIs/ });
+    await user.type(redirects, 'javascript:alert(1)');
+    await user.click(section.getByRole('button', { name: 'Save sign-in settings' }));
+    expect(await section.findByText(/Each of redirect_uris must be/)).toBeTruthy();
+    await user.clear(redirects);
+    await user.type(redirects, 'https://shop.example/callback{Enter}com.example.app:/callback');
+    await user.type(section.getByRole('textbox', { name: /^Allowed origins/ }), 'https://shop.example');
+    await user.type(section.getByRole('textbox', { name: /^Accent colour/ }), '#1C7ED6');
+    await user.click(section.getByRole('button', { name: 'Save sign-in settings' }));
+    expect(await screen.findByText('Project updated successfully')).toBeTruthy();
+    expect(callsTo(calls, 'projects.update')[0]?.input).toEqual({
+      projectId: 'p_1',
+      changes: {
+        redirect_uris: ['https://shop.example/callback', 'com.example.app:/callback'],
+        post_logout_redirect_uris: [],
+        allowed_origins: ['https://shop.example'],
+        logo_url: null,
+        accent_color: '#1c7ed6',
+      },
+    });
+  });
+
   it('an unknown project says so', async () => {
     renderApp('/projects/nope', {
       user: sampleUser,

@@ -9,6 +9,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { DELETE_PROJECT_CONFIRM, PROJECT_TEXTS, TOASTS } from '../../messages';
 import { ProjectFormFields, ProjectFormSchema, toProjectInput, type ProjectFormValues } from './ProjectForm';
+import { ProjectSignInSettings } from './ProjectSignInSettings';
 import { notifyFailure } from './states';
 
 const valuesOf = (project: Project): ProjectFormValues => ({
@@ -96,6 +97,8 @@ export function ProjectSettings({ project }: { project: Project }) {
           </Group>
         </form>
       </Card>
+
+      <ProjectSignInSettings project={project} onSaved={store} />
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="status-heading">
         <Group justify="space-between" align="flex-start" gap="md">
