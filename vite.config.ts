@@ -10,7 +10,16 @@ if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
 }
 
 const serverOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
-const proxied = ['/trpc', '/api', '/public', '/health', '/.well-known'];
+const proxied = [
+  '/trpc',
+  '/api',
+  '/public',
+  '/health',
+  '/.well-known',
+  // A project's hosted pages are client routes; their browser API and OpenID Connect endpoints are the server's.
+  '^/hosted/[^/]+/(api/|authorize|logout)',
+  '^/projects/[^/]+/(oauth|\\.well-known)/',
+];
 
 export default defineConfig({
   root: 'client',

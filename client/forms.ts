@@ -59,3 +59,20 @@ export const ChangeEmailFormSchema = z.object({
   newEmail: EmailSchema,
   password: z.string().min(1, { error: VALIDATION.currentPasswordRequired }),
 });
+
+/** A project's hosted sign-up: names (optional), e-mail and password; no company or website. */
+export const EndUserSignupFormSchema = z
+  .object({
+    firstName: OptionalNameSchema,
+    lastName: OptionalNameSchema,
+    email: EmailSchema,
+    password: NewPasswordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((values) => values.password === values.confirmPassword, {
+    error: VALIDATION.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+
+/** The hosted account page's names: both optional, at most 100 characters. */
+export const NamesFormSchema = z.object({ firstName: OptionalNameSchema, lastName: OptionalNameSchema });

@@ -1,7 +1,7 @@
-import { lazy, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { GuestRoute } from './auth/GuestRoute';
-import { ProtectedRoute } from './auth/ProtectedRoute';
+import { FullPageLoader, ProtectedRoute } from './auth/ProtectedRoute';
 import { Layout } from './components/Layout';
 import { LandingPage } from './pages/LandingPage';
 import { LoginPage } from './pages/LoginPage';
@@ -23,6 +23,8 @@ const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage').then((m
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const TestVerifyPage = lazy(() => import('./pages/TestVerifyPage').then((m) => ({ default: m.TestVerifyPage })));
 const VerifyEmailPage = lazy(() => import('./pages/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
+/** A project's hosted sign-in pages: their own frame and realm, outside the platform's layout. */
+const HostedApp = lazy(() => import('./hosted/HostedApp').then((m) => ({ default: m.HostedApp })));
 
 const guarded = (page: ReactNode) => <ProtectedRoute>{page}</ProtectedRoute>;
 const guestOnly = (page: ReactNode) => <GuestRoute>{page}</GuestRoute>;
@@ -31,6 +33,14 @@ const guestOnly = (page: ReactNode) => <GuestRoute>{page}</GuestRoute>;
 export function AppRoutes() {
   return (
     <Routes>
+      <Route
+        path="/hosted/:projectKey/*"
+        element={
+          <Suspense fallback={<FullPageLoader />}>
+            <HostedApp />
+          </Suspense>
+        }
+      />
       <Route element={<Layout />}>
         <Route path="/" element={<LandingPage />} />
         <Route path="/login" element={guestOnly(<LoginPage />)} />

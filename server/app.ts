@@ -118,7 +118,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...captchaSources.script],
         styleSrc: ["'self'", "'unsafe-inline'", ...captchaSources.style],
-        imgSrc: ["'self'", 'data:'],
+        // Projects' logos on their hosted pages come from their own sites.
+        imgSrc: ["'self'", 'data:', 'https:'],
         connectSrc: ["'self'", ...captchaSources.connect],
         workerSrc: ["'self'", 'blob:'],
         frameSrc: captchaSources.frame.length ? captchaSources.frame : ["'none'"],

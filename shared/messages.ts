@@ -1,6 +1,8 @@
 /** User-facing texts that both the server and the client show, word for word from the specification. */
 export const MESSAGES = {
   signupSuccess: 'Developer account created successfully! Please check your email for verification.',
+  /** A project's end user (public API, hosted pages): the same promise without the platform's wording. */
+  endUserSignupSuccess: 'Account created successfully! Please check your email for verification.',
   passwordResetSuccess: 'Password reset successfully! You can now sign in with your new password.',
   emailVerifiedRedirect: 'Email verified! Please log in to continue.',
   emailVerified: 'Email verified successfully!',

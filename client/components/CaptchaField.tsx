@@ -10,6 +10,7 @@ import {
   loadAltcha,
   useCaptchaConfig,
   type AltchaEventDetail,
+  type CaptchaProvider,
 } from '../lib/captcha';
 import { loadHostedCaptcha, type HostedCaptchaApi, type HostedProvider } from '../lib/hosted-captcha';
 
@@ -177,6 +178,11 @@ function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider;
  */
 export function CaptchaField({ ref }: { ref?: Ref<CaptchaHandle> }) {
   const { provider, siteKey } = useCaptchaConfig();
+  return <CaptchaWidget ref={ref} provider={provider} siteKey={siteKey} />;
+}
+
+/** The captcha for a provider the caller already knows (the hosted pages read the config without tRPC). */
+export function CaptchaWidget({ ref, provider, siteKey }: { ref?: Ref<CaptchaHandle>; provider: CaptchaProvider; siteKey: string }) {
   const widget = useRef<CaptchaHandle | null>(null);
 
   useImperativeHandle(

@@ -121,7 +121,7 @@ describe('public end-user API', () => {
 
     const signup = await api('POST', '/auth/signup', { email, password: STRONG_PASSWORD, first_name: 'End' });
     expect(signup.statusCode).toBe(201);
-    expect(signup.json()).toEqual({ message: MESSAGES.signupSuccess });
+    expect(signup.json()).toEqual({ message: MESSAGES.endUserSignupSuccess });
     const verifyMail = await t.mail.waitFor(email, /verify/i);
     expect(verifyMail.link!.startsWith('https://walk.example/app/verify-email?token=')).toBe(true);
     const verified = await api('POST', '/auth/verify-email', { token: new URL(verifyMail.link!).searchParams.get('token') });

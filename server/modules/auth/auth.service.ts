@@ -122,7 +122,7 @@ export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof Si
   if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash);
   else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password')));
   if (created) await recordSignup(deps, realm);
-  return { message: MESSAGES.signupSuccess };
+  return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
 }
 
 /**

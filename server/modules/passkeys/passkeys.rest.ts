@@ -27,9 +27,10 @@ import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistra
  */
 export function passkeyRoutes(mount: AccountMount) {
   const mounted = accountMountOf(mount);
-  const { platform, prefix, signedIn, anonymous, cookies } = mounted;
+  const { prefix, signedIn, anonymous, cookies } = mounted;
   const doc = (forPlatform: Omit<RouteDoc, 'tag'>, forProject: Omit<RouteDoc, 'tag'>): RouteDoc => mounted.doc({ ...forPlatform, tag: 'Auth' }, forProject);
-  const ceremonyNote = platform ? '' : " The project needs a website_url: it is the passkeys' relying party (400 otherwise).";
+  // On the hosted pages the relying party is APP_URL's host; through the public API, the project's website.
+  const ceremonyNote = mount.realm === 'project' ? " The project needs a website_url: it is the passkeys' relying party (400 otherwise)." : '';
 
   return [
     defineRoute({

@@ -1,0 +1,83 @@
+import { useMemo, useState } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { FullPageLoader } from '../auth/ProtectedRoute';
+import { colorThemeManager, cssVariablesResolver } from '../theme';
+import { createHostedApi } from './api';
+import { brandTheme } from './brand-theme';
+import { ProjectUnavailable } from './components/ProjectUnavailable';
+import { HostedContext, type Hosted } from './HostedContext';
+import { AccountPage } from './pages/AccountPage';
+import { ConfirmEmailChangePage } from './pages/ConfirmEmailChangePage';
+import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
+import { ResetPasswordPage } from './pages/ResetPasswordPage';
+import { SignedOutPage } from './pages/SignedOutPage';
+import { SignInPage } from './pages/SignInPage';
+import { SignOutPage } from './pages/SignOutPage';
+import { SignUpPage } from './pages/SignUpPage';
+import { VerifyEmailPage } from './pages/VerifyEmailPage';
+import { hostedPaths } from './paths';
+
+/**
+ * A project's hosted pages (/hosted/{project_key}/…): a realm of their own, apart from the platform's
+ * session. They talk to /hosted/{project_key}/api/v1 with fetch (tokens in the project's HttpOnly
+ * cookies) and keep their own query cache; the theme takes the project's accent colour.
+ */
+export function HostedApp() {
+  const { projectKey = '' } = useParams();
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <HostedProjectRoot key={projectKey} projectKey={projectKey} />
+    </QueryClientProvider>
+  );
+}
+
+function HostedProjectRoot({ projectKey }: { projectKey: string }) {
+  const api = useMemo(() => createHostedApi(projectKey), [projectKey]);
+  const paths = useMemo(() => hostedPaths(projectKey), [projectKey]);
+  const project = useQuery({ queryKey: ['project'], queryFn: api.project, staleTime: Number.POSITIVE_INFINITY });
+  const [colorSchemeManager] = useState(colorThemeManager);
+  const accent = project.data?.accent_color ?? null;
+  const theme = useMemo(() => brandTheme(accent), [accent]);
+  const hosted = useMemo<Hosted | null>(() => (project.data ? { project: project.data, api, paths } : null), [project.data, api, paths]);
+
+  return (
+    // A provider of its own: the project's colour replaces the platform's while these pages are open.
+    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
+      {project.isPending ? (
+        <FullPageLoader />
+      ) : !hosted ? (
+        <ProjectUnavailable error={project.error} />
+      ) : (
+        <HostedContext.Provider value={hosted}>
+          <HostedRoutes />
+        </HostedContext.Provider>
+      )}
+    </MantineProvider>
+  );
+}
+
+function HostedRoutes() {
+  const { search } = useLocation();
+  const { projectKey = '' } = useParams();
+  const signIn = `${hostedPaths(projectKey).page('sign-in')}${search}`;
+  return (
+    <Routes>
+      <Route index element={<Navigate to={signIn} replace />} />
+      <Route path="sign-in" element={<SignInPage />} />
+      <Route path="sign-up" element={<SignUpPage />} />
+      <Route path="forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route path="verify-email" element={<VerifyEmailPage />} />
+      <Route path="confirm-email-change" element={<ConfirmEmailChangePage />} />
+      <Route path="account" element={<AccountPage />} />
+      <Route path="sign-out" element={<SignOutPage />} />
+      <Route path="signed-out" element={<SignedOutPage />} />
+      <Route path="*" element={<Navigate to={signIn} replace />} />
+    </Routes>
+  );
+}

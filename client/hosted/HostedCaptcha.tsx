@@ -1,0 +1,15 @@
+import type { Ref } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { CaptchaWidget, type CaptchaHandle } from '../components/CaptchaField';
+import { toProvider } from '../lib/captcha';
+import { useHosted } from './HostedContext';
+
+export type { CaptchaHandle };
+
+/** The platform's captcha (the same provider applies on hosted pages), configured from GET /api/v1/captcha/config. */
+export function HostedCaptcha({ ref }: { ref?: Ref<CaptchaHandle> }) {
+  const { api } = useHosted();
+  const config = useQuery({ queryKey: ['captcha-config'], queryFn: api.captchaConfig, staleTime: Number.POSITIVE_INFINITY });
+  const provider = config.data?.enabled ? toProvider(config.data.provider) : 'none';
+  return <CaptchaWidget ref={ref} provider={provider} siteKey={config.data?.site_key ?? ''} />;
+}

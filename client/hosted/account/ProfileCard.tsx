@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Badge, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import type { User } from '../../../shared/schemas/user';
+import { AccountSection } from './AccountSection';
+import { NamesFormSchema, resolver } from '../../forms';
+import { notify } from '../../lib/notify';
+import { TOASTS } from '../../messages';
+import { hostedErrorMessage } from '../api';
+import { FormAlert } from '../components/FormAlert';
+import { PROFILE_KEY, useHosted } from '../HostedContext';
+
+/** The end user's names (the e-mail is shown, not edited here). */
+export function ProfileCard({ user }: { user: User }) {
+  const { api } = useHosted();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { firstName: user.first_name ?? '', lastName: user.last_name ?? '' },
+    validate: resolver(NamesFormSchema),
+  });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setSaving(true);
+    setError(null);
+    try {
+      const updated = await api.updateProfile({ first_name: values.firstName.trim() || null, last_name: values.lastName.trim() || null });
+      queryClient.setQueryData(PROFILE_KEY, updated);
+      notify.success(TOASTS.profileUpdated);
+    } catch (failure) {
+      setError(hostedErrorMessage(failure, TOASTS.profileUpdateFailed));
+    } finally {
+      setSaving(false);
+    }
+  });
+
+  return (
+    <AccountSection title="Profile" description="Your name as this app shows it.">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {error && <FormAlert>{error}</FormAlert>}
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+            <TextInput label="First name" autoComplete="given-name" {...form.getInputProps('firstName')} />
+            <TextInput label="Last name" autoComplete="family-name" {...form.getInputProps('lastName')} />
+          </SimpleGrid>
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              Email
+            </Text>
+            <Group gap="xs">
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {user.email}
+              </Text>
+              <Badge variant="light" color={user.is_verified ? 'teal' : 'orange'}>
+                {user.is_verified ? 'Verified' : 'Not verified'}
+              </Badge>
+            </Group>
+          </Stack>
+          <Group>
+            <Button type="submit" loading={saving}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </AccountSection>
+  );
+}

@@ -1,0 +1,143 @@
+import type { z } from 'zod';
+import type {
+  CaptchaConfigSchema,
+  LogInResponseSchema,
+  SignUpInput,
+} from '../../shared/schemas/auth';
+import type { HostedProject } from '../../shared/schemas/hosted';
+import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../shared/schemas/mfa';
+import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/schemas/passkeys';
+import type { OwnSession } from '../../shared/schemas/sessions';
+import type { User } from '../../shared/schemas/user';
+
+export type SignedIn = z.infer<typeof LogInResponseSchema>;
+export type SignInAnswer = SignedIn | MfaChallenge;
+export type CaptchaConfig = z.infer<typeof CaptchaConfigSchema>;
+type PasskeyAnswer = PasskeyLoginInput['response'];
+type Message = { message: string };
+
+/** A refused call: the server's `{"detail": …}` and its status (and Retry-After on 429). */
+export class HostedApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly retryAfterS: number | null = null,
+  ) {
+    super(detail);
+    this.name = 'HostedApiError';
+  }
+}
+
+/** The text to show for a failed call: the server's detail, else the screen's fallback (network failures, 500s). */
+export function hostedErrorMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof HostedApiError) || error.status >= 500 || !error.detail) return fallback;
+  return error.detail;
+}
+
+async function errorOf(response: Response): Promise<HostedApiError> {
+  let detail = '';
+  try {
+    const body = (await response.json()) as { detail?: unknown };
+    if (typeof body.detail === 'string') detail = body.detail;
+  } catch {
+    /* not JSON: the screen's fallback text */
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new HostedApiError(response.status, detail, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The hosted pages' browser API (/hosted/{project_key}/api/v1): same origin, tokens only in the HttpOnly
+ * cookies the server sets for the project's path. State-changing calls carry JSON (the server's CSRF guard
+ * asks for it). A signed-in call that answers 401 refreshes the cookie pair once (concurrent failures share
+ * one refresh) and is retried once.
+ */
+export function createHostedApi(projectKey: string) {
+  const base = `/hosted/${encodeURIComponent(projectKey)}/api/v1`;
+  let refreshing: Promise<boolean> | null = null;
+
+  const send = (method: Method, path: string, body?: unknown) => {
+    const withBody = method !== 'GET' && method !== 'DELETE';
+    return fetch(`${base}${path}`, {
+      method,
+      credentials: 'same-origin',
+      headers: withBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+      body: withBody ? JSON.stringify(body ?? {}) : undefined,
+    });
+  };
+
+  const refresh = (): Promise<boolean> => {
+    refreshing ??= send('POST', '/auth/refresh', {})
+      .then((response) => response.ok, () => false)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  };
+
+  /** An anonymous call: a 401 is an answer (wrong password, refused passkey), not an expired session. */
+  async function call<T>(method: Method, path: string, body?: unknown): Promise<T> {
+    const response = await send(method, path, body);
+    if (!response.ok) throw await errorOf(response);
+    return (await response.json()) as T;
+  }
+
+  /** A call that needs the session: one refresh and one retry on 401. */
+  async function session<T>(method: Method, path: string, body?: unknown): Promise<T> {
+    let response = await send(method, path, body);
+    if (response.status === 401 && (await refresh())) response = await send(method, path, body);
+    if (!response.ok) throw await errorOf(response);
+    return (await response.json()) as T;
+  }
+
+  const id = encodeURIComponent;
+
+  return {
+    project: () => call<HostedProject>('GET', '/project'),
+    captchaConfig: async (): Promise<CaptchaConfig> => {
+      const response = await fetch('/api/v1/captcha/config', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+      if (!response.ok) throw await errorOf(response);
+      return (await response.json()) as CaptchaConfig;
+    },
+
+    signUp: (input: Pick<SignUpInput, 'email' | 'password' | 'first_name' | 'last_name' | 'captcha_token' | 'device_fingerprint'>) =>
+      call<Message>('POST', '/auth/signup', input),
+    logIn: (input: { email: string; password: string; captcha_token: string; device_fingerprint: string }) => call<SignInAnswer>('POST', '/auth/login', input),
+    verifyMfa: (input: { mfa_token: string; code: string } | { mfa_token: string; passkey_response: PasskeyAnswer }) =>
+      call<SignedIn>('POST', '/auth/mfa/verify', input),
+    mfaPasskeyOptions: (mfaToken: string) => call<WebAuthnOptions>('POST', '/auth/mfa/passkey/options', { mfa_token: mfaToken }),
+    passkeyLoginOptions: () => call<WebAuthnOptions>('POST', '/auth/passkeys/login/options', {}),
+    passkeyLogIn: (input: { response: PasskeyAnswer; device_fingerprint: string }) => call<SignedIn>('POST', '/auth/passkeys/login/verify', input),
+    logOut: () => call<Message>('POST', '/auth/logout', {}),
+
+    verifyEmail: (token: string) => call<Message>('POST', '/auth/verify-email', { token }),
+    resendVerification: (email: string, captchaToken: string) => call<Message>('POST', '/auth/resend-verification', { email, captcha_token: captchaToken }),
+    forgotPassword: (email: string, captchaToken: string) => call<Message>('POST', '/auth/forgot-password', { email, captcha_token: captchaToken }),
+    resetPassword: (token: string, newPassword: string) => call<Message>('POST', '/auth/reset-password', { token, new_password: newPassword }),
+    confirmEmailChange: (token: string) => call<Message>('POST', '/auth/confirm-email-change', { token }),
+
+    profile: () => session<User>('GET', '/profile'),
+    updateProfile: (input: { first_name: string | null; last_name: string | null }) => session<User>('PUT', '/profile', input),
+    changePassword: (currentPassword: string, newPassword: string) =>
+      session<Message>('POST', '/auth/change-password', { current_password: currentPassword, new_password: newPassword }),
+
+    sessions: () => session<{ sessions: OwnSession[] }>('GET', '/auth/sessions'),
+    revokeSession: (sessionId: string) => session<Message>('DELETE', `/auth/sessions/${id(sessionId)}`),
+    revokeOtherSessions: () => session<Message & { revoked: number }>('POST', '/auth/sessions/revoke-others', {}),
+
+    setUpTotp: () => session<TotpSetup>('POST', '/auth/mfa/totp/setup', {}),
+    confirmTotp: (code: string) => session<RecoveryCodes>('POST', '/auth/mfa/totp/confirm', { code }),
+    disableMfa: (password: string, code: string) => session<Message>('POST', '/auth/mfa/disable', { password, code }),
+    regenerateRecoveryCodes: (password: string) => session<RecoveryCodes>('POST', '/auth/mfa/recovery-codes', { password }),
+
+    passkeys: () => session<{ passkeys: Passkey[] }>('GET', '/auth/passkeys'),
+    passkeyRegistrationOptions: () => session<WebAuthnOptions>('POST', '/auth/passkeys/register/options', {}),
+    registerPasskey: (response: PasskeyAnswer) => session<{ passkey: Passkey }>('POST', '/auth/passkeys/register/verify', { response }),
+    renamePasskey: (passkeyId: string, name: string) => session<Passkey>('PATCH', `/auth/passkeys/${id(passkeyId)}`, { name }),
+    removePasskey: (passkeyId: string) => session<Message>('DELETE', `/auth/passkeys/${id(passkeyId)}`),
+  };
+}
+
+export type HostedApi = ReturnType<typeof createHostedApi>;

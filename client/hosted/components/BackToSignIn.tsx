@@ -1,0 +1,15 @@
+import { Anchor } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { useHosted } from '../HostedContext';
+import { useInteraction } from '../useInteraction';
+
+/** The "Back to sign in" link under a card, keeping a pending app sign-in. */
+export function BackToSignIn({ label = 'Back to sign in' }: { label?: string }) {
+  const { paths } = useHosted();
+  const interaction = useInteraction();
+  return (
+    <Anchor component={Link} to={paths.page('sign-in', { interaction })} size="sm">
+      {label}
+    </Anchor>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { Button, Group, Stack } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconLogout } from '@tabler/icons-react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { FullPageLoader } from '../../auth/ProtectedRoute';
+import { ChangePasswordCard } from '../account/ChangePasswordCard';
+import { PasskeysCard } from '../account/PasskeysCard';
+import { ProfileCard } from '../account/ProfileCard';
+import { SessionsCard } from '../account/SessionsCard';
+import { TwoFactorCard } from '../account/TwoFactorCard';
+import { HostedApiError } from '../api';
+import { FormAlert } from '../components/FormAlert';
+import { HostedPage } from '../components/HostedPage';
+import { PROFILE_KEY, SESSION_KEY, useHosted } from '../HostedContext';
+
+/** The end user's own account: names, password, sessions, two factors and passkeys, and signing out. */
+export function AccountPage() {
+  const { api, paths } = useHosted();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: api.profile });
+  const [signingOut, setSigningOut] = useState(false);
+
+  if (profile.isPending) return <FullPageLoader />;
+  if (profile.error instanceof HostedApiError && profile.error.status === 401) {
+    return <Navigate to={paths.page('sign-in')} replace state={{ message: 'Sign in to see your account.' }} />;
+  }
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await api.logOut();
+    } finally {
+      queryClient.removeQueries({ queryKey: SESSION_KEY });
+      navigate(paths.page('signed-out'), { replace: true });
+    }
+  };
+
+  const signOutButton = (
+    <Button variant="default" leftSection={<IconLogout size={16} />} loading={signingOut} onClick={() => void signOut()}>
+      Sign out
+    </Button>
+  );
+
+  const user = profile.data;
+  return (
+    <HostedPage documentTitle="Your account" title="Your account" subtitle={user?.email} actions={signOutButton} size={720} plain>
+      {!user ? (
+        <Stack gap="sm">
+          <FormAlert>Your account could not be loaded.</FormAlert>
+          <Group>
+            <Button variant="default" onClick={() => void profile.refetch()}>
+              Try again
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack gap="lg">
+          <ProfileCard user={user} />
+          <ChangePasswordCard />
+          <SessionsCard />
+          <TwoFactorCard enabled={user.mfa_enabled} />
+          <PasskeysCard />
+        </Stack>
+      )}
+    </HostedPage>
+  );
+}

@@ -1,0 +1,78 @@
+import { useRef, useState } from 'react';
+import { Button, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { EmailField } from '../../components/EmailField';
+import { ForgotPasswordFormSchema, resolver } from '../../forms';
+import { TOASTS } from '../../messages';
+import { hostedErrorMessage } from '../api';
+import { BackToSignIn } from '../components/BackToSignIn';
+import { CheckYourMail } from '../components/CheckYourMail';
+import { FormAlert } from '../components/FormAlert';
+import { HostedPage } from '../components/HostedPage';
+import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { useHosted } from '../HostedContext';
+
+export function ForgotPasswordPage() {
+  const { api } = useHosted();
+  const captcha = useRef<CaptchaHandle>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: resolver(ForgotPasswordFormSchema) });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    const email = values.email.trim();
+    setSubmitting(true);
+    setError(null);
+    try {
+      await api.forgotPassword(email, (await captcha.current?.token()) ?? '');
+      setSentTo(email);
+    } catch (failure) {
+      setError(hostedErrorMessage(failure, TOASTS.resetEmailFailed));
+      captcha.current?.reset();
+    } finally {
+      setSubmitting(false);
+    }
+  });
+
+  if (sentTo) {
+    return (
+      <HostedPage documentTitle="Check your email" title="Check your email" footer={<BackToSignIn />}>
+        <CheckYourMail
+          actions={
+            <Button variant="default" onClick={() => setSentTo(null)}>
+              Try again
+            </Button>
+          }
+        >
+          <Text>
+            If an account exists for{' '}
+            <Text span fw={700}>
+              {sentTo}
+            </Text>
+            , we&apos;ve sent a link to reset your password.
+          </Text>
+          <Text size="sm" c="dimmed">
+            The link works once, for one hour. Didn&apos;t get it? Check your spam folder.
+          </Text>
+        </CheckYourMail>
+      </HostedPage>
+    );
+  }
+
+  return (
+    <HostedPage documentTitle="Forgot password" title="Forgot your password?" subtitle="Enter your e-mail and we'll send you a link to reset it" footer={<BackToSignIn />}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {error && <FormAlert>{error}</FormAlert>}
+          <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
+          <HostedCaptcha ref={captcha} />
+          <Button type="submit" fullWidth loading={submitting}>
+            Send reset link
+          </Button>
+        </Stack>
+      </form>
+    </HostedPage>
+  );
+}

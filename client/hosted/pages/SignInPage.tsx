@@ -1,0 +1,121 @@
+import { useRef, useState } from 'react';
+import { Anchor, Button, Divider, Group, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import type { MfaChallenge } from '../../../shared/schemas/mfa';
+import { navigationMessage } from '../../auth/redirect';
+import { EmailField } from '../../components/EmailField';
+import { PasswordField } from '../../components/PasswordField';
+import { LoginFormSchema, resolver } from '../../forms';
+import { getDeviceFingerprint } from '../../lib/fingerprint';
+import { TOASTS } from '../../messages';
+import { hostedErrorMessage } from '../api';
+import { FormAlert } from '../components/FormAlert';
+import { HostedPage } from '../components/HostedPage';
+import { HostedPasskeySignIn } from '../components/HostedPasskeySignIn';
+import { HostedSecondFactor } from '../components/HostedSecondFactor';
+import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { useHosted } from '../HostedContext';
+import { useInteraction } from '../useInteraction';
+import { useSignedIn } from '../useSignedIn';
+
+/** Sign in to the project, with the platform login's labels; `?login_hint=` fills in the e-mail. */
+export function SignInPage() {
+  const { api, paths, project } = useHosted();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const interaction = useInteraction();
+  const signedIn = useSignedIn(interaction);
+  const captcha = useRef<CaptchaHandle>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  /** Set when the password was right and the account asks for a second factor. */
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  const banner = navigationMessage(location.state);
+
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { email: params.get('login_hint') ?? '', password: '' },
+    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
+    validate: resolver(LoginFormSchema),
+  });
+
+  if (challenge) {
+    return (
+      <HostedPage documentTitle="Two-factor authentication" title="Two-factor authentication" subtitle="One more step to sign in">
+        <HostedSecondFactor
+          challenge={challenge}
+          onSignedIn={signedIn}
+          onCancel={() => {
+            setChallenge(null);
+            form.setFieldValue('password', '');
+            captcha.current?.reset();
+          }}
+        />
+      </HostedPage>
+    );
+  }
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setSubmitting(true);
+    setError(null);
+    try {
+      const answer = await api.logIn({
+        email: values.email.trim(),
+        password: values.password,
+        captcha_token: (await captcha.current?.token()) ?? '',
+        device_fingerprint: await getDeviceFingerprint(),
+      });
+      if ('mfa_required' in answer) {
+        setChallenge(answer);
+        setSubmitting(false);
+        return;
+      }
+      signedIn();
+    } catch (failure) {
+      setError(hostedErrorMessage(failure, TOASTS.loginFailed));
+      captcha.current?.reset();
+      setSubmitting(false);
+    }
+  });
+
+  const keep = { interaction };
+  return (
+    <HostedPage
+      documentTitle="Sign in"
+      title="Sign in"
+      subtitle={`to continue to ${project.name}`}
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Anchor component={Link} to={paths.page('sign-up', keep)} fw={600}>
+            Sign up
+          </Anchor>
+        </>
+      }
+    >
+      <Stack gap="md">
+        {banner && <FormAlert kind="success">{banner}</FormAlert>}
+        {error && <FormAlert>{error}</FormAlert>}
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
+            <PasswordField label="Password" placeholder="Your password" autoComplete="current-password" required {...form.getInputProps('password')} />
+            <Group justify="flex-end" mt={-8}>
+              <Anchor component={Link} to={paths.page('forgot-password', keep)} size="sm">
+                Forgot password?
+              </Anchor>
+            </Group>
+            <HostedCaptcha ref={captcha} />
+            <Button type="submit" fullWidth loading={submitting}>
+              Sign in
+            </Button>
+          </Stack>
+        </form>
+        <HostedPasskeySignIn onSignedIn={signedIn} onError={setError}>
+          <Divider label="or" labelPosition="center" />
+        </HostedPasskeySignIn>
+      </Stack>
+    </HostedPage>
+  );
+}

@@ -1,0 +1,113 @@
+import { useRef, useState } from 'react';
+import { Anchor, Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link } from 'react-router-dom';
+import { EmailField } from '../../components/EmailField';
+import { PasswordField } from '../../components/PasswordField';
+import { EndUserSignupFormSchema, resolver } from '../../forms';
+import { getDeviceFingerprint } from '../../lib/fingerprint';
+import { TOASTS } from '../../messages';
+import { hostedErrorMessage } from '../api';
+import { CheckYourMail } from '../components/CheckYourMail';
+import { FormAlert } from '../components/FormAlert';
+import { HostedPage } from '../components/HostedPage';
+import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { useHosted } from '../HostedContext';
+import { useInteraction } from '../useInteraction';
+
+/** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */
+export function SignUpPage() {
+  const { api, paths, project } = useHosted();
+  const interaction = useInteraction();
+  const captcha = useRef<CaptchaHandle>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // The server's answer is the same whether or not the address had an account: say what happens next, in the end user's words.
+  const [sent, setSent] = useState<string | null>(null);
+  const signInLink = paths.page('sign-in', { interaction });
+
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
+    validate: resolver(EndUserSignupFormSchema),
+  });
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setSubmitting(true);
+    setError(null);
+    const email = values.email.trim();
+    try {
+      await api.signUp({
+        email,
+        password: values.password,
+        first_name: values.firstName.trim() || null,
+        last_name: values.lastName.trim() || null,
+        captcha_token: (await captcha.current?.token()) ?? '',
+        device_fingerprint: await getDeviceFingerprint(),
+      });
+      setSent(email);
+    } catch (failure) {
+      setError(hostedErrorMessage(failure, TOASTS.signupFailed));
+      captcha.current?.reset();
+    } finally {
+      setSubmitting(false);
+    }
+  });
+
+  const footer = (
+    <>
+      Already have an account?{' '}
+      <Anchor component={Link} to={signInLink} fw={600}>
+        Sign in
+      </Anchor>
+    </>
+  );
+
+  if (sent) {
+    return (
+      <HostedPage documentTitle="Check your email" title="Check your email" footer={footer}>
+        <CheckYourMail>
+          <Text>
+            We sent a verification link to{' '}
+            <Text span fw={700}>
+              {sent}
+            </Text>
+            . Open it to verify your address, then sign in.
+          </Text>
+          <Text size="sm" c="dimmed">
+            Didn&apos;t get it? Check your spam folder. The link works once and expires after 24 hours.
+          </Text>
+        </CheckYourMail>
+      </HostedPage>
+    );
+  }
+
+  return (
+    <HostedPage documentTitle="Create your account" title="Create your account" subtitle={`to continue to ${project.name}`} footer={footer} size={480}>
+      <Stack gap="md">
+        {error && <FormAlert>{error}</FormAlert>}
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+              <TextInput label="First name" autoComplete="given-name" {...form.getInputProps('firstName')} />
+              <TextInput label="Last name" autoComplete="family-name" {...form.getInputProps('lastName')} />
+            </SimpleGrid>
+            <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
+            <PasswordField
+              label="Password"
+              description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <PasswordField label="Confirm password" autoComplete="new-password" required {...form.getInputProps('confirmPassword')} />
+            <HostedCaptcha ref={captcha} />
+            <Button type="submit" fullWidth loading={submitting}>
+              Create account
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    </HostedPage>
+  );
+}

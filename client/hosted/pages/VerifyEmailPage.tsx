@@ -1,0 +1,86 @@
+import { useRef, useState } from 'react';
+import { Button, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link } from 'react-router-dom';
+import { EmailField } from '../../components/EmailField';
+import { ForgotPasswordFormSchema, resolver } from '../../forms';
+import { MESSAGES, TOASTS } from '../../messages';
+import { hostedErrorMessage } from '../api';
+import { BackToSignIn } from '../components/BackToSignIn';
+import { FormAlert } from '../components/FormAlert';
+import { HostedPage } from '../components/HostedPage';
+import { StatusPanel } from '../components/StatusPanel';
+import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { useHosted } from '../HostedContext';
+import { useMailedToken } from '../useMailedToken';
+
+/** The link of the verification mail: verifies once, or offers a new link. */
+export function VerifyEmailPage() {
+  const { api, paths } = useHosted();
+  const state = useMailedToken(api.verifyEmail, TOASTS.verifyFailed);
+
+  return (
+    <HostedPage documentTitle="Email verification" title="Email verification" footer={<BackToSignIn />}>
+      {state.kind === 'loading' && <StatusPanel kind="loading" title="Verifying your email…" />}
+      {state.kind === 'success' && (
+        <StatusPanel
+          kind="success"
+          title="Email verified!"
+          actions={
+            <Button component={Link} to={paths.page('sign-in')} state={{ message: MESSAGES.emailVerifiedRedirect }} replace mt="xs">
+              Continue to sign in
+            </Button>
+          }
+        >
+          Your account is ready.
+        </StatusPanel>
+      )}
+      {(state.kind === 'error' || state.kind === 'invalid') && (
+        <Stack gap="lg">
+          <StatusPanel kind={state.kind} title={state.kind === 'error' ? 'Verification failed' : 'Invalid verification link'}>
+            {state.kind === 'error' ? state.detail : TOASTS.verifyNoToken}
+          </StatusPanel>
+          <ResendVerification />
+        </Stack>
+      )}
+    </HostedPage>
+  );
+}
+
+function ResendVerification() {
+  const { api } = useHosted();
+  const captcha = useRef<CaptchaHandle>(null);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: resolver(ForgotPasswordFormSchema) });
+
+  const onSubmit = form.onSubmit(async ({ email }) => {
+    setSubmitting(true);
+    setError(null);
+    try {
+      await api.resendVerification(email.trim(), (await captcha.current?.token()) ?? '');
+      setSent(true);
+    } catch (failure) {
+      setError(hostedErrorMessage(failure, TOASTS.resendFailed));
+      captcha.current?.reset();
+    } finally {
+      setSubmitting(false);
+    }
+  });
+
+  if (sent) return <FormAlert kind="success">{MESSAGES.verificationSent}</FormAlert>;
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="sm">
+        <Text size="sm">Enter your email address to receive a new verification link:</Text>
+        {error && <FormAlert>{error}</FormAlert>}
+        <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
+        <HostedCaptcha ref={captcha} />
+        <Button type="submit" variant="light" fullWidth loading={submitting}>
+          Resend verification email
+        </Button>
+      </Stack>
+    </form>
+  );
+}
