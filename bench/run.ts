@@ -30,6 +30,11 @@ function start(file: string, port: number, env: NodeJS.ProcessEnv = {}) {
 }
 const server = await start('server.ts', PORT, { DATA_DIR: dataDir, RATE_LIMITS: 'off', LOG_LEVEL: 'warn', BCRYPT_COST: String(COST), APP_URL: BASE });
 const ceiling = await start('bare-server.ts', PORT + 1);
+// A failed run must not leave its servers behind.
+process.once('exit', () => {
+  server.kill('SIGTERM');
+  ceiling.kill('SIGTERM');
+});
 
 async function post(pathname: string, body: unknown, token?: string) {
   const res = await fetch(`${BASE}${pathname}`, {
@@ -46,6 +51,16 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
 
 const summary = (r: autocannon.Result) => ({ rps: Math.round(r.requests.average), p99_ms: r.latency.p99, errors: r.errors + r.non2xx });
 
+/** A phase with the serving process's CPU time per request (user + system), which the noise moves far less than requests/s. */
+async function phase(options: autocannon.Options) {
+  const cpu = async () => (await (await fetch(new URL('/__cpu', options.url))).json()) as NodeJS.CpuUsage;
+  const before = await cpu();
+  const result = await run(options);
+  const after = await cpu();
+  const cpuMicros = after.user + after.system - before.user - before.system;
+  return { ...summary(result), cpu_us: Math.round(cpuMicros / Math.max(1, result.requests.total)) };
+}
+
 const email = 'bench@example.com';
 await post('/api/v1/auth/signup', { email, password: PASSWORD });
 
@@ -53,9 +68,18 @@ await post('/api/v1/auth/signup', { email, password: PASSWORD });
 // verified address: the link is in the outbox, as the local demo writes it without SMTP).
 async function verifyFromOutbox() {
   const outbox = path.join(dataDir, 'outbox');
-  for (let i = 0; i < 50 && !(fs.existsSync(outbox) && fs.readdirSync(outbox).length); i++) await new Promise((r) => setTimeout(r, 100));
-  const mail = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const verificationToken = /verify-email\?token=([\w-]+)/.exec(mail)![1];
+  // The mail may be listed before it is fully written: wait for its link, not just its file.
+  const link = () => {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
+    const mail = files.length ? fs.readFileSync(path.join(outbox, files[0]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=') : '';
+    return /verify-email\?token=([\w-]+)/.exec(mail)?.[1];
+  };
+  let verificationToken = link();
+  for (let i = 0; i < 100 && !verificationToken; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    verificationToken = link();
+  }
+  if (!verificationToken) throw new Error('bench: no verification mail in the outbox');
   await post('/api/v1/auth/verify-email', { token: verificationToken });
 }
 // Verifying ends the sessions opened before it (pre-registration): sign in afterwards.
@@ -84,37 +108,38 @@ await Promise.all(
 );
 const bcryptRate = compares / 5;
 
-const bareProcess = summary(await run({ url: `http://127.0.0.1:${PORT + 1}/hello`, connections: 10, duration: SECONDS }));
-const bare = summary(await run({ url: `${BASE}/__bare`, connections: 10, duration: SECONDS }));
-const me = summary(await run({ url: `${BASE}/api/v1/auth/me`, connections: 10, duration: SECONDS, headers: { authorization: `Bearer ${token}` } }));
-const publicProfile = summary(
-  await run({ url: `${BASE}/public/api/v1/profile`, connections: 10, duration: SECONDS, headers: { 'x-api-key': apiKey, authorization: `Bearer ${endUserToken}` } }),
-);
-const loginRun = summary(await run({ url: `${BASE}/api/v1/auth/login`, method: 'POST', connections: 8, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: loginBody }));
+const bareProcess = await phase({ url: `http://127.0.0.1:${PORT + 1}/hello`, connections: 10, duration: SECONDS });
+const bare = await phase({ url: `${BASE}/__bare`, connections: 10, duration: SECONDS });
+const me = await phase({ url: `${BASE}/api/v1/auth/me`, connections: 10, duration: SECONDS, headers: { authorization: `Bearer ${token}` } });
+const publicProfile = await phase({
+  url: `${BASE}/public/api/v1/profile`,
+  connections: 10,
+  duration: SECONDS,
+  headers: { 'x-api-key': apiKey, authorization: `Bearer ${endUserToken}` },
+});
+const loginRun = await phase({ url: `${BASE}/api/v1/auth/login`, method: 'POST', connections: 8, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: loginBody });
 
 // A pool of live refresh tokens: each request takes one and puts its successor back, so no token is
 // ever presented twice (autocannon resets per-connection context between requests).
 const REFRESH_CONNECTIONS = 10;
 const pool: string[] = [];
 for (let i = 0; i < REFRESH_CONNECTIONS * 2; i++) pool.push((await post('/api/v1/auth/login', { email, password: PASSWORD })).body.refresh_token);
-const refresh = summary(
-  await run({
-    url: BASE,
-    connections: REFRESH_CONNECTIONS,
-    duration: SECONDS,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/auth/refresh',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() }) }),
-        onResponse: (status, body) => {
-          if (status === 200) pool.push(JSON.parse(body).refresh_token);
-        },
+const refresh = await phase({
+  url: BASE,
+  connections: REFRESH_CONNECTIONS,
+  duration: SECONDS,
+  requests: [
+    {
+      method: 'POST',
+      path: '/api/v1/auth/refresh',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() }) }),
+      onResponse: (status, body) => {
+        if (status === 200) pool.push(JSON.parse(body).refresh_token);
       },
-    ],
-  }),
-);
+    },
+  ],
+});
 
 // me while logins saturate the hashing pool: the event loop must stay responsive.
 const [meDuringFlood] = await Promise.all([
