@@ -33,7 +33,12 @@ function withStatementCache(database: SQLite.Database, max = 500, onClose?: () =
       database.close();
       onClose?.();
     },
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely opens transactions with a plain (deferred) `begin`. With several processes on one file
+      // (WORKERS), a deferred transaction that read first cannot take the write lock once another
+      // process has committed (SQLITE_BUSY, which busy_timeout does not wait out); `begin immediate`
+      // takes the write lock up front and waits for it.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = cache.get(sql);
       if (!statement) {
         statement = database.prepare(sql);
