@@ -3,6 +3,5 @@ import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.get('/hello', async () => ({ ok: true }));
-app.get('/__cpu', async () => process.cpuUsage());
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.send?.('ready');
