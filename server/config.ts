@@ -46,6 +46,7 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   HOST: z.string().min(1).default('127.0.0.1'),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('data'),
@@ -88,6 +89,8 @@ export type TrustProxy = false | number | string[];
 export type Config = Readonly<{
   port: number;
   host: string;
+  /** Server processes sharing the port (node:cluster); 1 serves in the process that was started. */
+  workers: number;
   appUrl: string;
   dataDir: string;
   database: DatabaseTarget;
@@ -147,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     throw new ConfigError(`BCRYPT_COST: must be at least ${MIN_PRODUCTION_BCRYPT_COST} (got ${e.BCRYPT_COST})`);
   }
   const database = parseDatabaseUrl(e.DATABASE_URL, e.DATA_DIR);
+  if (e.WORKERS > 1 && database.kind === 'sqlite' && database.file === ':memory:') {
+    throw new ConfigError(`WORKERS: an in-memory SQLite database cannot be shared by several processes (got ${e.WORKERS}); use a file or PostgreSQL`);
+  }
   if (['turnstile', 'hcaptcha', 'recaptcha'].includes(e.CAPTCHA_PROVIDER)) {
     if (!e.CAPTCHA_SECRET) throw new ConfigError(`CAPTCHA_SECRET: required when CAPTCHA_PROVIDER is ${e.CAPTCHA_PROVIDER}`);
     if (!e.CAPTCHA_SITE_KEY) throw new ConfigError(`CAPTCHA_SITE_KEY: required when CAPTCHA_PROVIDER is ${e.CAPTCHA_PROVIDER}`);
@@ -155,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
+    workers: e.WORKERS,
     appUrl,
     dataDir: e.DATA_DIR,
     database,

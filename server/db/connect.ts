@@ -33,7 +33,12 @@ function withStatementCache(database: SQLite.Database, max = 500, onClose?: () =
       database.close();
       onClose?.();
     },
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely opens transactions with a plain (deferred) `begin`. With several processes on one file
+      // (WORKERS), a deferred transaction that read first cannot take the write lock once another
+      // process has committed (SQLITE_BUSY, which busy_timeout does not wait out); `begin immediate`
+      // takes the write lock up front and waits for it.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = cache.get(sql);
       if (!statement) {
         statement = database.prepare(sql);
@@ -68,6 +73,7 @@ export function connectDatabase(target: DatabaseTarget, options: ConnectOptions 
   const database = withStatementCache(writer, 500, () => reader?.close());
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   if (reader) readConnections.set(db, reader);
+  writeConnections.set(db, { prepare: database.prepare, raw: writer });
   return { db, dialect: 'sqlite' };
 }
 
@@ -75,7 +81,13 @@ export interface ReadConnection {
   prepare(sql: string): SQLite.Statement;
 }
 
+/** The SQLite connection Kysely writes through, with its statement cache. Use it only while holding Kysely's connection. */
+export interface WriteConnection extends ReadConnection {
+  raw: SQLite.Database;
+}
+
 const readConnections = new WeakMap<Db, ReadConnection>();
+const writeConnections = new WeakMap<Db, WriteConnection>();
 
 /**
  * A second connection to the same SQLite file, for reads only (`query_only`). Kysely serialises
@@ -93,6 +105,11 @@ function openReadConnection(file: string): SQLite.Database {
 /** The read-only connection of a SQLite file database; none for PostgreSQL, in-memory SQLite, or a transaction. */
 export function readConnectionOf(db: Db): ReadConnection | undefined {
   return readConnections.get(db);
+}
+
+/** The connection Kysely writes through on SQLite (file or in-memory); none for PostgreSQL or a transaction. */
+export function writeConnectionOf(db: Db): WriteConnection | undefined {
+  return writeConnections.get(db);
 }
 
 /** One round trip to the database; throws when it does not answer. */

@@ -1,8 +1,7 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable } from 'kysely';
 import type { Statement } from 'better-sqlite3';
 import { readConnectionOf, type Db, type ReadConnection } from './connect.js';
-
-const PLACEHOLDER = '\u0000argument:';
+import { prepareStatement } from './prepared-statement.js';
 
 interface RowReader {
   statement: Statement;
@@ -32,28 +31,15 @@ function readRow(reader: ReadConnection, sql: string, parameters: unknown[]): Re
 
 /**
  * A single-row query on the request path (the session behind an access token, the project behind
- * an API key), built and compiled once per database and then run with each call's values, since
- * building a Kysely query costs more than running one of these. On a SQLite file it runs on the
+ * an API key), compiled once per database (prepareStatement). On a SQLite file it runs on the
  * read connection (readConnectionOf); inside a transaction it runs on the transaction, so a unit
- * of work sees its own writes. Arguments must be strings: each is swapped for a placeholder to compile.
+ * of work sees its own writes. Arguments must be strings.
  */
 export function preparedLookup<A extends string[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Promise<R | undefined> {
-  const compiled = new WeakMap<Db, { query: CompiledQuery<R>; bind: (args: A) => unknown[] }>();
-
-  const compile = (db: Db) => {
-    const placeholders = Array.from({ length: build.length - 1 }, (_, i) => `${PLACEHOLDER}${i}`) as A;
-    const query = build(db, ...placeholders).compile();
-    const sources = query.parameters.map((value) => (typeof value === 'string' && value.startsWith(PLACEHOLDER) ? Number(value.slice(PLACEHOLDER.length)) : -1));
-    if (placeholders.some((_, i) => !sources.includes(i))) throw new Error('preparedLookup: each argument must be bound to the query as it is');
-    const bind = (args: A) => sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
-    const entry = { query, bind };
-    compiled.set(db, entry);
-    return entry;
-  };
-
+  const statement = prepareStatement(build);
   return async (db, ...args) => {
     if (db.isTransaction) return (await db.executeQuery(build(db, ...args).compile())).rows[0];
-    const { query, bind } = compiled.get(db) ?? compile(db);
+    const { query, bind } = statement.compiled(db);
     const parameters = bind(args);
     const reader = readConnectionOf(db);
     if (reader) return readRow(reader, query.sql, parameters) as R | undefined;

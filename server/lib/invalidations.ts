@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -30,6 +31,7 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
   const subscribe = (topic: InvalidationTopic, drop: () => void) => subscribers.set(topic, [...(subscribers.get(topic) ?? []), drop]);
 
   if (!shared) {
+    if (cluster.isWorker) return siblingInvalidations(dropLocally, subscribe);
     return { publish: async (topic) => dropLocally(topic), subscribe, close: async () => {} };
   }
 
@@ -109,6 +111,52 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
     subscribe,
     async close() {
       await listener.quit().catch(() => listener.disconnect());
+    },
+  };
+}
+
+/** The messages between a worker and the primary that relays a change to the other workers (server/cluster.ts). */
+export type InvalidationMessage = { authplatform: 'invalidate'; id: string; topic: InvalidationTopic } | { authplatform: 'invalidated'; id: string };
+
+export function isInvalidationMessage(message: unknown): message is InvalidationMessage {
+  const kind = (message as { authplatform?: unknown } | null)?.authplatform;
+  return kind === 'invalidate' || kind === 'invalidated';
+}
+
+/**
+ * WORKERS without Redis: the workers are instances too. A change goes to the primary, which hands it
+ * to every other worker and answers once each has dropped its copies (or INVALIDATION_ACK_TIMEOUT_MS passed).
+ */
+function siblingInvalidations(dropLocally: (topic: InvalidationTopic) => void, subscribe: Invalidations['subscribe']): Invalidations {
+  const waiting = new Map<string, () => void>();
+  const onMessage = (message: unknown) => {
+    if (!isInvalidationMessage(message)) return;
+    if (message.authplatform === 'invalidate') {
+      dropLocally(message.topic);
+      process.send?.({ authplatform: 'invalidated', id: message.id } satisfies InvalidationMessage);
+    } else {
+      waiting.get(message.id)?.();
+    }
+  };
+  process.on('message', onMessage);
+  return {
+    async publish(topic) {
+      dropLocally(topic);
+      const id = randomUUID();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, INVALIDATION_ACK_TIMEOUT_MS);
+        function done() {
+          waiting.delete(id);
+          clearTimeout(timer);
+          resolve();
+        }
+        waiting.set(id, done);
+        process.send?.({ authplatform: 'invalidate', id, topic } satisfies InvalidationMessage);
+      });
+    },
+    subscribe,
+    close: async () => {
+      process.off('message', onMessage);
     },
   };
 }

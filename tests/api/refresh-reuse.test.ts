@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 /**
  * A refresh token works once. Within REFRESH_REUSE_INTERVAL, the same client presenting the token it
@@ -86,5 +86,29 @@ describe('REFRESH_REUSE_INTERVAL=0', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("an end user's refresh", () => {
+  it("is counted in the project's daily refreshes with the rotation, and a refused one is not", async () => {
+    const owner = await t.signUpAndLogIn(uniqueEmail('counted-owner'));
+    const project = (await t.call('POST', '/api/v1/projects', { token: owner.access_token, body: { name: 'Counted refreshes' } })).json();
+    const headers = { ...TAB, 'x-api-key': (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: owner.access_token, body: { name: 'backend' } })).json().secret };
+    const email = uniqueEmail('counted-end-user');
+    const ip = uniqueIp();
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD }, ip })).statusCode).toBe(201);
+    const login = (await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: STRONG_PASSWORD }, ip })).json();
+    const refreshEndUser = (refresh_token: string, from = ip) => t.call('POST', '/public/api/v1/auth/refresh', { headers, body: { refresh_token }, ip: from });
+    const counted = async () =>
+      (await t.db.selectFrom('project_daily_stats').select('refreshes').where('project_id', '=', project.id).executeTakeFirst())?.refreshes ?? 0;
+
+    const next = await refreshEndUser(login.refresh_token);
+    expect(next.statusCode).toBe(200);
+    expect((await refreshEndUser(next.json().refresh_token)).statusCode).toBe(200);
+    expect(await counted()).toBe(2);
+    expect((await refreshEndUser(login.refresh_token, uniqueIp())).json()).toEqual({ detail: REUSED });
+    // A platform token is unknown in the project's realm.
+    expect((await refreshEndUser(owner.refresh_token)).statusCode).toBe(401);
+    expect(await counted()).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 3000,
       host: '127.0.0.1',
+      workers: 1,
       appUrl: 'http://localhost:3000',
       database: { kind: 'sqlite', file: 'data/authplatform.sqlite' },
       smtpUrl: null,
@@ -25,6 +26,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       HOST: '0.0.0.0',
+      WORKERS: '4',
       APP_URL: 'https://auth.example.com/',
       DATABASE_URL: 'postgres://u@db:5432/auth',
       SMTP_URL: 'smtp://user:pass@mail:2525',
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       port: 8080,
+      workers: 4,
       appUrl: 'https://auth.example.com',
       database: { kind: 'postgres', url: 'postgres://u@db:5432/auth' },
       smtpUrl: 'smtp://user:pass@mail:2525',
@@ -69,6 +72,9 @@ describe('loadConfig', () => {
     [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT: /],
     [{ REDIS_URL: 'http://cache:6379' }, /^REDIS_URL: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [{ WORKERS: '0' }, /^WORKERS: /],
+    [{ WORKERS: 'two' }, /^WORKERS: /],
+    [{ WORKERS: '2', DATABASE_URL: ':memory:' }, /^WORKERS: an in-memory SQLite database cannot be shared/],
   ])('stops on %j with one line naming the variable', (env, message) => {
     let error: unknown;
     try {

@@ -1,4 +1,6 @@
 import type { Db } from '../../db/connect.js';
+import { prepareStatement } from '../../db/prepared-statement.js';
+import type { PreparedUnit } from '../../db/prepared-transaction.js';
 
 export type DailyCounter = 'signups' | 'logins' | 'failed_logins' | 'refreshes' | 'api_requests';
 
@@ -9,6 +11,18 @@ export async function bumpDailyCounter(db: Db, projectId: string, day: string, c
     .values({ project_id: projectId, day, signups: 0, logins: 0, failed_logins: 0, refreshes: 0, api_requests: 0, [counter]: by })
     .onConflict((oc) => oc.columns(['project_id', 'day']).doUpdateSet((eb) => ({ [counter]: eb(`project_daily_stats.${counter}`, '+', by) })))
     .execute();
+}
+
+const countRefresh = prepareStatement((db: Db, projectId: string, day: string) =>
+  db
+    .insertInto('project_daily_stats')
+    .values({ project_id: projectId, day, signups: 0, logins: 0, failed_logins: 0, refreshes: 1, api_requests: 0 })
+    .onConflict((oc) => oc.columns(['project_id', 'day']).doUpdateSet((eb) => ({ refreshes: eb('project_daily_stats.refreshes', '+', 1) }))),
+);
+
+/** bumpDailyCounter(…, 'refreshes') as a prepared statement, for the refresh's one transaction. */
+export async function bumpRefreshes(unit: PreparedUnit, projectId: string, day: string): Promise<void> {
+  await unit.run(countRefresh, projectId, day);
 }
 
 export async function markUserActive(db: Db, projectId: string, day: string, userId: string): Promise<void> {

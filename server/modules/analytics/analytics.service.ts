@@ -1,6 +1,7 @@
+import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import type { Deps } from '../../deps.js';
 import type { Realm } from '../realms/realm.js';
-import { bumpApiKeyUsage, bumpDailyCounter, markUserActive } from './analytics.repo.js';
+import { bumpApiKeyUsage, bumpDailyCounter, bumpRefreshes, markUserActive } from './analytics.repo.js';
 
 /**
  * Analytics events, rolled up as they happen per project and UTC day. Platform accounts are not a
@@ -34,8 +35,9 @@ export async function recordLoginFailed(deps: Writer, realm: Realm): Promise<voi
   if (realm.projectId) await bumpDailyCounter(deps.db, realm.projectId, today(deps), 'failed_logins');
 }
 
-export async function recordRefresh(deps: Writer, realm: Realm): Promise<void> {
-  if (realm.projectId) await bumpDailyCounter(deps.db, realm.projectId, today(deps), 'refreshes');
+/** A refresh, counted in the refresh's own transaction (sessions.service's preparedTransaction). */
+export async function recordRefresh(unit: PreparedUnit, realm: Realm, now: Date): Promise<void> {
+  if (realm.projectId) await bumpRefreshes(unit, realm.projectId, utcDay(now));
 }
 
 /** `count` calls made with one API key on one UTC day (the public API counts them in memory and writes them in batches). */

@@ -1,3 +1,4 @@
+import { sign } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../lib/clock.js';
@@ -40,18 +41,17 @@ export function createAccessTokens(options: { key: SigningKey; issuer: string; a
   const audience = options.audience ?? PLATFORM_AUDIENCE;
   const verified = new LRUCache<string, AccessClaims>({ max: 10_000 });
   const nowS = () => Math.floor(clock.now().getTime() / 1000);
+  // Signed here rather than by jsonwebtoken, which took twice the time of the signature itself; the
+  // token is what jwt.sign would make with the same header and claims.
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: ACCESS_TOKEN_TYPE, kid: key.kid })).toString('base64url');
 
   return {
     issue({ sub, sid }) {
       const iat = nowS();
-      const token = jwt.sign({ sid, iat, exp: iat + ttlS }, key.privateKey, {
-        algorithm: 'ES256',
-        header: { alg: 'ES256', kid: key.kid, typ: ACCESS_TOKEN_TYPE },
-        subject: sub,
-        issuer,
-        audience,
-      });
-      return { token, expiresIn: ttlS };
+      const payload = Buffer.from(JSON.stringify({ sid, iat, exp: iat + ttlS, aud: audience, iss: issuer, sub })).toString('base64url');
+      const signed = `${header}.${payload}`;
+      const signature = sign('sha256', Buffer.from(signed), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+      return { token: `${signed}.${signature}`, expiresIn: ttlS };
     },
     verify(token) {
       if (token.length > 4096) return null;

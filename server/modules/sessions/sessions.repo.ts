@@ -1,6 +1,8 @@
 import type { Db } from '../../db/connect.js';
 import type { SessionRow } from '../../db/schema.js';
 import { preparedLookup } from '../../db/prepared-lookup.js';
+import { prepareStatement } from '../../db/prepared-statement.js';
+import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import { inTransaction } from '../../db/transaction.js';
 
 export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason'>;
@@ -17,27 +19,6 @@ export async function insertSessionWithRefreshToken(
       .execute();
     await trx.insertInto('refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.created_at, used_at: null, used_ip: null, used_user_agent: null }).execute();
   });
-}
-
-export interface Rotation {
-  newHash: string;
-  sessionId: string;
-  now: string;
-  expiresAt: string;
-}
-
-/** Records a refresh token and slides the session's expiry. */
-async function insertSuccessor(db: Db, rotation: Rotation): Promise<void> {
-  await db
-    .insertInto('refresh_tokens')
-    .values({ token_hash: rotation.newHash, session_id: rotation.sessionId, created_at: rotation.now, used_at: null, used_ip: null, used_user_agent: null })
-    .execute();
-  await db.updateTable('sessions').set({ last_used_at: rotation.now, expires_at: rotation.expiresAt }).where('id', '=', rotation.sessionId).execute();
-}
-
-/** Another live refresh token for the session, without spending one (a benign replay by the client that rotated). */
-export async function addRefreshToken(db: Db, rotation: Rotation): Promise<void> {
-  await inTransaction(db, (trx) => insertSuccessor(trx, rotation));
 }
 
 /**
@@ -77,21 +58,65 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
 }
 
 /**
- * Spends a refresh token and records its successor in one transaction. Returns false when the
- * token was already spent (a reuse, or the loser of two parallel refreshes): nothing is written then.
+ * The refresh token with what deciding a refresh needs: its session (with the session's last use)
+ * and the session's user (realm, e-mail for the attempt log, active flag, idle timeout).
  */
-export async function rotateRefreshToken(db: Db, rotation: Rotation & { oldHash: string; usedBy: { ip: string; userAgent: string | null } }): Promise<boolean> {
-  return inTransaction(db, async (trx) => {
-    const spent = await trx
-      .updateTable('refresh_tokens')
-      .set({ used_at: rotation.now, used_ip: rotation.usedBy.ip, used_user_agent: rotation.usedBy.userAgent })
-      .where('token_hash', '=', rotation.oldHash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) return false;
-    await insertSuccessor(trx, rotation);
-    return true;
-  });
+const refreshTokenForRotation = prepareStatement((db: Db, tokenHash: string) =>
+  db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'refresh_tokens.used_at',
+      'refresh_tokens.used_ip',
+      'refresh_tokens.used_user_agent',
+      'sessions.id as session_id',
+      'sessions.user_id',
+      'sessions.expires_at',
+      'sessions.revoked_at',
+      'sessions.last_used_at',
+      'users.project_id',
+      'users.email',
+      'users.is_active',
+      'users.session_idle_timeout_minutes',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash),
+);
+
+export type TokenForRotation = NonNullable<Awaited<ReturnType<typeof findRefreshTokenForRotation>>>;
+
+export function findRefreshTokenForRotation(unit: PreparedUnit, tokenHash: string) {
+  return unit.first(refreshTokenForRotation, tokenHash);
+}
+
+const spendToken = prepareStatement((db: Db, tokenHash: string, now: string, ip: string, userAgent: string | null) =>
+  db.updateTable('refresh_tokens').set({ used_at: now, used_ip: ip, used_user_agent: userAgent }).where('token_hash', '=', tokenHash).where('used_at', 'is', null),
+);
+
+/** Spends a refresh token; false when it was spent already (a reuse, or the loser of two parallel refreshes). */
+export async function spendRefreshToken(unit: PreparedUnit, tokenHash: string, now: string, usedBy: { ip: string; userAgent: string | null }): Promise<boolean> {
+  return (await unit.run(spendToken, tokenHash, now, usedBy.ip, usedBy.userAgent)) === 1;
+}
+
+const insertToken = prepareStatement((db: Db, tokenHash: string, sessionId: string, now: string) =>
+  db.insertInto('refresh_tokens').values({ token_hash: tokenHash, session_id: sessionId, created_at: now, used_at: null, used_ip: null, used_user_agent: null }),
+);
+const slideSession = prepareStatement((db: Db, sessionId: string, now: string, expiresAt: string) =>
+  db.updateTable('sessions').set({ last_used_at: now, expires_at: expiresAt }).where('id', '=', sessionId),
+);
+
+/** Records the session's next refresh token and slides the session's expiry. */
+export async function addSuccessorToken(unit: PreparedUnit, next: { tokenHash: string; sessionId: string; now: string; expiresAt: string }): Promise<void> {
+  await unit.run(insertToken, next.tokenHash, next.sessionId, next.now);
+  await unit.run(slideSession, next.sessionId, next.now, next.expiresAt);
+}
+
+const revokeLiveSession = prepareStatement((db: Db, sessionId: string, now: string, reason: string) =>
+  db.updateTable('sessions').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', sessionId).where('revoked_at', 'is', null),
+);
+
+export async function revokeSessionIn(unit: PreparedUnit, sessionId: string, now: string, reason: string): Promise<void> {
+  await unit.run(revokeLiveSession, sessionId, now, reason);
 }
 
 /** Records a use of the session, unless one was recorded since `recordedSince` (so a burst of requests writes once). */

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { preparedTransaction } from '../../db/prepared-transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoIn, isoNow } from '../../lib/clock.js';
@@ -8,17 +9,20 @@ import { recordRefresh } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
 import {
-  addRefreshToken,
+  addSuccessorToken,
   findLiveSessionDetails,
   findLiveSessionWithUser,
   findRefreshToken,
+  findRefreshTokenForRotation,
   insertSessionWithRefreshToken,
   revokeSession,
+  revokeSessionIn,
   revokeSessionsByDeviceId,
   revokeSessionsByUserId,
   revokeSessionsUnusedSince,
-  rotateRefreshToken,
+  spendRefreshToken,
   touchSession,
+  type TokenForRotation,
 } from './sessions.repo.js';
 
 export interface IssuedTokens {
@@ -85,7 +89,7 @@ function issueTokens(realm: Realm, userId: string, sessionId: string, refreshTok
   return { access_token: access.token, refresh_token: refreshToken, token_type: 'bearer', expires_in: access.expiresIn };
 }
 
-type SpentToken = NonNullable<Awaited<ReturnType<typeof findRefreshToken>>>;
+type SpentToken = Pick<TokenForRotation, 'used_at' | 'used_ip' | 'used_user_agent'>;
 
 /**
  * The client that spent this token presenting it again within REFRESH_REUSE_INTERVAL: two tabs
@@ -98,41 +102,69 @@ function isBenignReplay(deps: Deps, token: SpentToken, request: RequestInfo, now
   return sinceSpent <= intervalMs && token.used_ip === request.ip && token.used_user_agent === request.userAgent;
 }
 
+type Rotation =
+  | { outcome: 'rotated'; userId: string; sessionId: string }
+  | { outcome: 'unknown' | 'expired' }
+  | { outcome: 'reused'; token: TokenForRotation };
+
 /**
  * Exchanges a refresh token for a new pair. Each token works once: presenting a spent one means it
  * was stolen or replayed, so the whole session (every token of the family) is revoked, unless it is
  * the benign replay of the client that just spent it (isBenignReplay), which gets a working pair.
  * Refreshes are limited per client network within the realm.
+ *
+ * The whole exchange is one transaction of prepared statements (it is the hot write path): read the
+ * token with its session and user, spend it (guarded by `used_at is null`), insert the successor, slide
+ * the session. A revocation it decides on (reuse, idle timeout) commits with it; only then is it refused.
  */
 export async function refreshSession(deps: Deps, realm: Realm, refreshToken: string | undefined, request: RequestInfo): Promise<IssuedTokens> {
   await deps.limiters.refreshPerIp.consume(realmKey(realm, request.network));
   if (!refreshToken) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
   const oldHash = sha256(refreshToken);
-  const found = await findRefreshToken(deps.db, oldHash);
-  // Another realm's token is simply unknown here: it neither works nor revokes anything.
-  if (!found || found.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
-  const now = isoNow(deps.clock);
-  if (found.revoked_at || found.expires_at <= now) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
-
-  const live = await findLiveSessionWithUser(deps.db, found.session_id, now);
-  if (!live || live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
-  await refuseIfIdle(deps, live, found.session_id, live.session_last_used_at, deps.clock.now());
-
   const nextToken = randomToken();
-  const next = { newHash: sha256(nextToken), sessionId: found.session_id, now, expiresAt: isoIn(deps.clock, deps.config.refreshTokenTtlS) };
-  const rotated = !found.used_at && (await rotateRefreshToken(deps.db, { ...next, oldHash, usedBy: { ip: request.ip, userAgent: request.userAgent } }));
-  if (!rotated) {
-    // Spent before, or just now by a parallel request: read who spent it.
-    const spent = found.used_at ? found : await findRefreshToken(deps.db, oldHash);
-    if (!spent || !isBenignReplay(deps, spent, request, now)) return revokeForReuse(deps, realm, found, request, now);
-    await addRefreshToken(deps.db, next);
+  const newHash = sha256(nextToken);
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const expiresAt = isoIn(deps.clock, deps.config.refreshTokenTtlS);
+
+  const rotation = await preparedTransaction(deps.db, async (unit): Promise<Rotation> => {
+    const found = await findRefreshTokenForRotation(unit, oldHash);
+    // Another realm's token is simply unknown here: it neither works nor revokes anything.
+    if (!found || found.project_id !== realm.projectId) return { outcome: 'unknown' };
+    if (found.revoked_at || found.expires_at <= nowIso || found.is_active !== 1) return { outcome: 'expired' };
+    const cutoff = idleCutoff(found, now);
+    if (cutoff !== null && found.last_used_at < cutoff) {
+      await revokeSessionIn(unit, found.session_id, nowIso, 'idle_timeout');
+      return { outcome: 'expired' };
+    }
+    const spentNow = !found.used_at && (await spendRefreshToken(unit, oldHash, nowIso, { ip: request.ip, userAgent: request.userAgent }));
+    if (!spentNow) {
+      // Spent before, or just now by a parallel request: read who spent it.
+      const spent = found.used_at ? found : await findRefreshTokenForRotation(unit, oldHash);
+      if (!spent || !isBenignReplay(deps, spent, request, nowIso)) {
+        await revokeSessionIn(unit, found.session_id, nowIso, 'refresh_token_reuse');
+        return { outcome: 'reused', token: found };
+      }
+    }
+    await addSuccessorToken(unit, { tokenHash: newHash, sessionId: found.session_id, now: nowIso, expiresAt });
+    await recordRefresh(unit, realm, now);
+    return { outcome: 'rotated', userId: found.user_id, sessionId: found.session_id };
+  });
+
+  switch (rotation.outcome) {
+    case 'rotated':
+      return issueTokens(realm, rotation.userId, rotation.sessionId, nextToken);
+    case 'unknown':
+      throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
+    case 'expired':
+      throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+    case 'reused':
+      return refuseReuse(deps, realm, rotation.token, request);
   }
-  await recordRefresh(deps, realm);
-  return issueTokens(realm, found.user_id, found.session_id, nextToken);
 }
 
-async function revokeForReuse(deps: Deps, realm: Realm, token: SpentToken, request: RequestInfo, now: string): Promise<never> {
-  await revokeSession(deps.db, token.session_id, now, 'refresh_token_reuse');
+/** After the reuse's revocation committed: log it, record it as a failed attempt, refuse. */
+async function refuseReuse(deps: Deps, realm: Realm, token: TokenForRotation, request: RequestInfo): Promise<never> {
   deps.logger.warn({ sessionId: token.session_id }, 'refresh token reuse detected; session revoked');
   await recordLoginAttempt(
     deps,
