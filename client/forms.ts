@@ -11,6 +11,10 @@ import { LogInInputSchema } from '../shared/schemas/auth';
 
 export const resolver = <T extends z.ZodType>(schema: T) => zod4Resolver(schema, { errorPriority: 'first' });
 
+/** The refinement of the forms that ask for a new password twice; the message stands under the confirmation. */
+const passwordsMatch = (values: { password: string; confirmPassword: string }) => values.password === values.confirmPassword;
+const passwordsDontMatch = { error: VALIDATION.passwordsDontMatch, path: ['confirmPassword'] };
+
 export const LoginFormSchema = LogInInputSchema.pick({ email: true, password: true });
 
 export const SignupFormSchema = z
@@ -23,19 +27,13 @@ export const SignupFormSchema = z
     password: NewPasswordSchema,
     confirmPassword: z.string(),
   })
-  .refine((values) => values.password === values.confirmPassword, {
-    error: VALIDATION.passwordsDontMatch,
-    path: ['confirmPassword'],
-  });
+  .refine(passwordsMatch, passwordsDontMatch);
 
 export const ForgotPasswordFormSchema = z.object({ email: EmailSchema });
 
 export const ResetPasswordFormSchema = z
   .object({ password: NewPasswordSchema, confirmPassword: z.string() })
-  .refine((values) => values.password === values.confirmPassword, {
-    error: VALIDATION.passwordsDontMatch,
-    path: ['confirmPassword'],
-  });
+  .refine(passwordsMatch, passwordsDontMatch);
 
 /** Settings → change password: the simpler rules of the settings screen. */
 export const ChangePasswordFormSchema = z
@@ -69,10 +67,7 @@ export const EndUserSignupFormSchema = z
     password: NewPasswordSchema,
     confirmPassword: z.string(),
   })
-  .refine((values) => values.password === values.confirmPassword, {
-    error: VALIDATION.passwordsDontMatch,
-    path: ['confirmPassword'],
-  });
+  .refine(passwordsMatch, passwordsDontMatch);
 
 /** The hosted account page's names: both optional, at most 100 characters. */
 export const NamesFormSchema = z.object({ firstName: OptionalNameSchema, lastName: OptionalNameSchema });

@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconArrowLeft, IconMailForward } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { AuthShell } from '../components/AuthShell';
+import { ResetLinkSentText } from '../components/auth/ResetLinkSentText';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { ForgotPasswordFormSchema, resolver } from '../forms';
@@ -52,13 +53,7 @@ export function ForgotPasswordPage() {
           <ThemeIcon size={56} radius="xl" variant="light" color="teal">
             <IconMailForward size={30} />
           </ThemeIcon>
-          <Text>
-            If an account exists for{' '}
-            <Text span fw={700}>
-              {sentTo}
-            </Text>
-            , we&apos;ve sent a link to reset your password.
-          </Text>
+          <ResetLinkSentText email={sentTo} />
           <Text size="sm" c="dimmed">
             Didn&apos;t get it? Check your spam folder, or try again with another address.
           </Text>

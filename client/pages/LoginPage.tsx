@@ -1,22 +1,18 @@
-import { useRef, useState } from 'react';
 import { Alert, Anchor, Button, Divider, Group, Stack, Text } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { MfaChallenge } from '../../shared/schemas/mfa';
 import { useAuth } from '../auth/AuthProvider';
 import { navigationMessage, postLoginPath } from '../auth/redirect';
 import { AuthShell } from '../components/AuthShell';
 import { PasskeySignInButton } from '../components/auth/PasskeySignInButton';
 import { SecondFactorStep } from '../components/auth/SecondFactorStep';
+import { usePasswordSignIn } from '../components/auth/usePasswordSignIn';
 import { EmailField } from '../components/EmailField';
-import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
+import { CaptchaField } from '../components/CaptchaField';
 import { PasswordField } from '../components/PasswordField';
 import { PlaceholderLink } from '../components/PlaceholderLink';
 import { SocialButtons } from '../components/SocialButtons';
-import { LoginFormSchema, resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
-import { getDeviceFingerprint } from '../lib/fingerprint';
 import { notify } from '../lib/notify';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
@@ -26,18 +22,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { setUser } = useAuth();
   const logIn = trpc.auth.logIn.useMutation();
-  const [submitting, setSubmitting] = useState(false);
-  /** Set when the password was right and the account asks for a second factor. */
-  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
-  const captcha = useRef<CaptchaHandle>(null);
   const banner = navigationMessage(location.state);
-
-  const form = useForm({
-    mode: 'controlled',
-    initialValues: { email: '', password: '' },
-    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
-    validate: resolver(LoginFormSchema),
-  });
 
   const signedIn = (user: Parameters<typeof setUser>[0]) => {
     notify.success(TOASTS.loginSuccess);
@@ -45,43 +30,19 @@ export function LoginPage() {
     navigate(postLoginPath(location.state), { replace: true });
   };
 
+  const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
+    logIn: (input) => logIn.mutateAsync(input),
+    onSignedIn: (session) => signedIn(session.user),
+    onFailure: (error) => notify.error(errorMessage(error, TOASTS.loginFailed)),
+  });
+
   if (challenge) {
     return (
       <AuthShell title="Two-factor authentication" subtitle="One more step to sign in">
-        <SecondFactorStep
-          challenge={challenge}
-          onSignedIn={signedIn}
-          onCancel={() => {
-            setChallenge(null);
-            form.setFieldValue('password', '');
-            captcha.current?.reset();
-          }}
-        />
+        <SecondFactorStep challenge={challenge} onSignedIn={signedIn} onCancel={cancelChallenge} />
       </AuthShell>
     );
   }
-
-  const onSubmit = form.onSubmit(async (values) => {
-    setSubmitting(true);
-    try {
-      const result = await logIn.mutateAsync({
-        email: values.email.trim(),
-        password: values.password,
-        captcha_token: (await captcha.current?.token()) ?? '',
-        device_fingerprint: await getDeviceFingerprint(),
-      });
-      if ('mfa_required' in result) {
-        setChallenge(result);
-        setSubmitting(false);
-        return;
-      }
-      signedIn(result.user);
-    } catch (error) {
-      notify.error(errorMessage(error, TOASTS.loginFailed));
-      captcha.current?.reset();
-      setSubmitting(false);
-    }
-  });
 
   return (
     <AuthShell

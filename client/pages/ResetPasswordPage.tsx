@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { IconLinkOff } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthShell } from '../components/AuthShell';
-import { PasswordField } from '../components/PasswordField';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { ResetPasswordFormSchema, resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
 import { notify } from '../lib/notify';
@@ -61,19 +61,7 @@ export function ResetPasswordPage() {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <PasswordField
-            label="New password"
-            description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordField
-            label="Confirm new password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirmPassword')}
-          />
+          <NewPasswordFields password={form.getInputProps('password')} confirmation={form.getInputProps('confirmPassword')} />
           <Button type="submit" fullWidth loading={resetPassword.isPending}>
             Reset password
           </Button>

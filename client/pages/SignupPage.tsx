@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { AuthShell } from '../components/AuthShell';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
-import { PasswordField } from '../components/PasswordField';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PlaceholderLink } from '../components/PlaceholderLink';
 import { SocialButtons } from '../components/SocialButtons';
 import { SignupFormSchema, resolver } from '../forms';
@@ -94,18 +94,11 @@ export function SignupPage() {
               {...form.getInputProps('websiteUrl')}
             />
             <EmailField {...form.getInputProps('email')} />
-            <PasswordField
+            <NewPasswordFields
               label="Password"
-              description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordField
-              label="Confirm password"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('confirmPassword')}
+              confirmLabel="Confirm password"
+              password={form.getInputProps('password')}
+              confirmation={form.getInputProps('confirmPassword')}
             />
             <CaptchaField ref={captcha} />
             <Button type="submit" fullWidth loading={submitting}>

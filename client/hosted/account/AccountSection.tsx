@@ -1,20 +1,6 @@
-import type { ReactNode } from 'react';
-import { Card, Divider, Text, Title } from '@mantine/core';
+import { SettingsSection, type SectionProps } from '../../components/settings/SettingsSection';
 
 /** One titled card of the account page (the platform's settings card, with less padding on phones). */
-export function AccountSection({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
-  return (
-    <Card withBorder p={{ base: 'md', sm: 'xl' }} radius="md" component="section" aria-label={title}>
-      <Title order={2} fz="lg">
-        {title}
-      </Title>
-      {description && (
-        <Text size="sm" c="dimmed" mt={4}>
-          {description}
-        </Text>
-      )}
-      <Divider my="md" />
-      {children}
-    </Card>
-  );
+export function AccountSection(props: SectionProps) {
+  return <SettingsSection {...props} p={{ base: 'md', sm: 'xl' }} component="section" aria-label={props.title} />;
 }

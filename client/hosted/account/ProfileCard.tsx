@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Badge, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,35 +6,28 @@ import { AccountSection } from './AccountSection';
 import { NamesFormSchema, resolver } from '../../forms';
 import { notify } from '../../lib/notify';
 import { TOASTS } from '../../messages';
-import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { PROFILE_KEY, useHosted } from '../HostedContext';
+import { useFormSubmit } from '../useFormSubmit';
 
 /** The end user's names (the e-mail is shown, not edited here). */
 export function ProfileCard({ user }: { user: User }) {
   const { api } = useHosted();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { submitting: saving, error, submit } = useFormSubmit(TOASTS.profileUpdateFailed);
   const form = useForm({
     mode: 'controlled',
     initialValues: { firstName: user.first_name ?? '', lastName: user.last_name ?? '' },
     validate: resolver(NamesFormSchema),
   });
 
-  const onSubmit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setError(null);
-    try {
+  const onSubmit = form.onSubmit((values) =>
+    submit(async () => {
       const updated = await api.updateProfile({ first_name: values.firstName.trim() || null, last_name: values.lastName.trim() || null });
       queryClient.setQueryData(PROFILE_KEY, updated);
       notify.success(TOASTS.profileUpdated);
-    } catch (failure) {
-      setError(hostedErrorMessage(failure, TOASTS.profileUpdateFailed));
-    } finally {
-      setSaving(false);
-    }
-  });
+    }),
+  );
 
   return (
     <AccountSection title="Profile" description="Your name as this app shows it.">

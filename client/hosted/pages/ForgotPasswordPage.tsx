@@ -1,40 +1,33 @@
 import { useRef, useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { ResetLinkSentText } from '../../components/auth/ResetLinkSentText';
 import { EmailField } from '../../components/EmailField';
 import { ForgotPasswordFormSchema, resolver } from '../../forms';
 import { TOASTS } from '../../messages';
-import { hostedErrorMessage } from '../api';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
+import { useFormSubmit } from '../useFormSubmit';
 
 export function ForgotPasswordPage() {
   const { api } = useHosted();
   const captcha = useRef<CaptchaHandle>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, error, submit } = useFormSubmit(TOASTS.resetEmailFailed, () => captcha.current?.reset());
 
   const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: resolver(ForgotPasswordFormSchema) });
 
-  const onSubmit = form.onSubmit(async (values) => {
-    const email = values.email.trim();
-    setSubmitting(true);
-    setError(null);
-    try {
+  const onSubmit = form.onSubmit((values) =>
+    submit(async () => {
+      const email = values.email.trim();
       await api.forgotPassword(email, (await captcha.current?.token()) ?? '');
       setSentTo(email);
-    } catch (failure) {
-      setError(hostedErrorMessage(failure, TOASTS.resetEmailFailed));
-      captcha.current?.reset();
-    } finally {
-      setSubmitting(false);
-    }
-  });
+    }),
+  );
 
   if (sentTo) {
     return (
@@ -46,13 +39,7 @@ export function ForgotPasswordPage() {
             </Button>
           }
         >
-          <Text>
-            If an account exists for{' '}
-            <Text span fw={700}>
-              {sentTo}
-            </Text>
-            , we&apos;ve sent a link to reset your password.
-          </Text>
+          <ResetLinkSentText email={sentTo} />
           <Text size="sm" c="dimmed">
             The link works once, for one hour. Didn&apos;t get it? Check your spam folder.
           </Text>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { PasswordField } from '../../components/PasswordField';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { ResetPasswordFormSchema, resolver } from '../../forms';
 import { MESSAGES, TOASTS, VALIDATION } from '../../messages';
 import { hostedErrorMessage } from '../api';
@@ -57,14 +57,7 @@ export function ResetPasswordPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {error && <FormAlert>{error}</FormAlert>}
-          <PasswordField
-            label="New password"
-            description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordField label="Confirm new password" autoComplete="new-password" required {...form.getInputProps('confirmPassword')} />
+          <NewPasswordFields password={form.getInputProps('password')} confirmation={form.getInputProps('confirmPassword')} />
           <Button type="submit" fullWidth loading={submitting}>
             Reset password
           </Button>

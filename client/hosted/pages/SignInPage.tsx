@@ -1,20 +1,17 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Anchor, Button, Divider, Group, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import type { MfaChallenge } from '../../../shared/schemas/mfa';
 import { navigationMessage } from '../../auth/redirect';
+import { usePasswordSignIn } from '../../components/auth/usePasswordSignIn';
 import { EmailField } from '../../components/EmailField';
 import { PasswordField } from '../../components/PasswordField';
-import { LoginFormSchema, resolver } from '../../forms';
-import { getDeviceFingerprint } from '../../lib/fingerprint';
 import { TOASTS } from '../../messages';
 import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { HostedPasskeySignIn } from '../components/HostedPasskeySignIn';
 import { HostedSecondFactor } from '../components/HostedSecondFactor';
-import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { HostedCaptcha } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useInteraction } from '../useInteraction';
 import { useSignedIn } from '../useSignedIn';
@@ -26,58 +23,24 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const interaction = useInteraction();
   const signedIn = useSignedIn(interaction);
-  const captcha = useRef<CaptchaHandle>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  /** Set when the password was right and the account asks for a second factor. */
-  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const banner = navigationMessage(location.state);
 
-  const form = useForm({
-    mode: 'controlled',
-    initialValues: { email: params.get('login_hint') ?? '', password: '' },
-    // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
-    validate: resolver(LoginFormSchema),
+  const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
+    initialEmail: params.get('login_hint') ?? '',
+    logIn: api.logIn,
+    onSignedIn: () => signedIn(),
+    onFailure: (failure) => setError(hostedErrorMessage(failure, TOASTS.loginFailed)),
+    onSubmitStart: () => setError(null),
   });
 
   if (challenge) {
     return (
       <HostedPage documentTitle="Two-factor authentication" title="Two-factor authentication" subtitle="One more step to sign in">
-        <HostedSecondFactor
-          challenge={challenge}
-          onSignedIn={signedIn}
-          onCancel={() => {
-            setChallenge(null);
-            form.setFieldValue('password', '');
-            captcha.current?.reset();
-          }}
-        />
+        <HostedSecondFactor challenge={challenge} onSignedIn={signedIn} onCancel={cancelChallenge} />
       </HostedPage>
     );
   }
-
-  const onSubmit = form.onSubmit(async (values) => {
-    setSubmitting(true);
-    setError(null);
-    try {
-      const answer = await api.logIn({
-        email: values.email.trim(),
-        password: values.password,
-        captcha_token: (await captcha.current?.token()) ?? '',
-        device_fingerprint: await getDeviceFingerprint(),
-      });
-      if ('mfa_required' in answer) {
-        setChallenge(answer);
-        setSubmitting(false);
-        return;
-      }
-      signedIn();
-    } catch (failure) {
-      setError(hostedErrorMessage(failure, TOASTS.loginFailed));
-      captcha.current?.reset();
-      setSubmitting(false);
-    }
-  });
 
   const keep = { interaction };
   return (

@@ -3,16 +3,16 @@ import { Anchor, Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/cor
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router-dom';
 import { EmailField } from '../../components/EmailField';
-import { PasswordField } from '../../components/PasswordField';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { EndUserSignupFormSchema, resolver } from '../../forms';
 import { getDeviceFingerprint } from '../../lib/fingerprint';
 import { TOASTS } from '../../messages';
-import { hostedErrorMessage } from '../api';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
+import { useFormSubmit } from '../useFormSubmit';
 import { useInteraction } from '../useInteraction';
 
 /** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */
@@ -20,8 +20,7 @@ export function SignUpPage() {
   const { api, paths, project } = useHosted();
   const interaction = useInteraction();
   const captcha = useRef<CaptchaHandle>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, error, submit } = useFormSubmit(TOASTS.signupFailed, () => captcha.current?.reset());
   // The server's answer is the same whether or not the address had an account: say what happens next, in the end user's words.
   const [sent, setSent] = useState<string | null>(null);
   const signInLink = paths.page('sign-in', { interaction });
@@ -32,11 +31,9 @@ export function SignUpPage() {
     validate: resolver(EndUserSignupFormSchema),
   });
 
-  const onSubmit = form.onSubmit(async (values) => {
-    setSubmitting(true);
-    setError(null);
-    const email = values.email.trim();
-    try {
+  const onSubmit = form.onSubmit((values) =>
+    submit(async () => {
+      const email = values.email.trim();
       await api.signUp({
         email,
         password: values.password,
@@ -46,13 +43,8 @@ export function SignUpPage() {
         device_fingerprint: await getDeviceFingerprint(),
       });
       setSent(email);
-    } catch (failure) {
-      setError(hostedErrorMessage(failure, TOASTS.signupFailed));
-      captcha.current?.reset();
-    } finally {
-      setSubmitting(false);
-    }
-  });
+    }),
+  );
 
   const footer = (
     <>
@@ -93,14 +85,12 @@ export function SignUpPage() {
               <TextInput label="Last name" autoComplete="family-name" {...form.getInputProps('lastName')} />
             </SimpleGrid>
             <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
-            <PasswordField
+            <NewPasswordFields
               label="Password"
-              description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
+              confirmLabel="Confirm password"
+              password={form.getInputProps('password')}
+              confirmation={form.getInputProps('confirmPassword')}
             />
-            <PasswordField label="Confirm password" autoComplete="new-password" required {...form.getInputProps('confirmPassword')} />
             <HostedCaptcha ref={captcha} />
             <Button type="submit" fullWidth loading={submitting}>
               Create account

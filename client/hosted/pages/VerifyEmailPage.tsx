@@ -5,13 +5,13 @@ import { Link } from 'react-router-dom';
 import { EmailField } from '../../components/EmailField';
 import { ForgotPasswordFormSchema, resolver } from '../../forms';
 import { MESSAGES, TOASTS } from '../../messages';
-import { hostedErrorMessage } from '../api';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { StatusPanel } from '../components/StatusPanel';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
+import { useFormSubmit } from '../useFormSubmit';
 import { useMailedToken } from '../useMailedToken';
 
 /** The link of the verification mail: verifies once, or offers a new link. */
@@ -51,23 +51,15 @@ function ResendVerification() {
   const { api } = useHosted();
   const captcha = useRef<CaptchaHandle>(null);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, error, submit } = useFormSubmit(TOASTS.resendFailed, () => captcha.current?.reset());
   const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: resolver(ForgotPasswordFormSchema) });
 
-  const onSubmit = form.onSubmit(async ({ email }) => {
-    setSubmitting(true);
-    setError(null);
-    try {
+  const onSubmit = form.onSubmit(({ email }) =>
+    submit(async () => {
       await api.resendVerification(email.trim(), (await captcha.current?.token()) ?? '');
       setSent(true);
-    } catch (failure) {
-      setError(hostedErrorMessage(failure, TOASTS.resendFailed));
-      captcha.current?.reset();
-    } finally {
-      setSubmitting(false);
-    }
-  });
+    }),
+  );
 
   if (sent) return <FormAlert kind="success">{MESSAGES.verificationSent}</FormAlert>;
   return (

@@ -1,0 +1,227 @@
+import { useState } from 'react';
+import { ActionIcon, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconCheck, IconFingerprint, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
+import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../../shared/schemas/passkeys';
+import { formatDate } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { createPasskey, PasskeyCancelled, passkeysSupported } from '../../lib/passkeys';
+import type { SectionComponent } from '../settings/SettingsSection';
+
+/** How a passkeys card reaches the account's passkeys: the platform's tRPC procedures or a project's hosted API. */
+export interface PasskeySource {
+  registrationOptions(): Promise<WebAuthnOptions>;
+  register(response: PasskeyLoginInput['response']): Promise<Passkey>;
+  rename(id: string, name: string): Promise<unknown>;
+  remove(id: string): Promise<unknown>;
+  /** Refetches the list; awaited after each change, before the change reports success. */
+  reload(): Promise<unknown>;
+  /** The text for a failure: the server's detail, the browser's own message, or the fallback. */
+  errorMessage(failure: unknown, fallback: string): string;
+}
+
+interface PasskeysPanelProps {
+  section: SectionComponent;
+  passkeys: Passkey[] | undefined;
+  loading: boolean;
+  failed: boolean;
+  source: PasskeySource;
+}
+
+/** The passkeys card: add one (the browser's dialog), rename, remove. */
+export function PasskeysPanel({ section: Section, passkeys = [], loading, failed, source }: PasskeysPanelProps) {
+  const [adding, setAdding] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Passkey | null>(null);
+  const supported = passkeysSupported();
+
+  const add = async () => {
+    setError(null);
+    setAdding(true);
+    try {
+      const response = await createPasskey(await source.registrationOptions());
+      const passkey = await source.register(response);
+      await source.reload();
+      notify.success(`Passkey "${passkey.name}" added`);
+    } catch (failure) {
+      if (failure instanceof PasskeyCancelled) notify.info(failure.message);
+      else setError(source.errorMessage(failure, 'Could not add the passkey'));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  return (
+    <Section title="Passkeys" description="Sign in with your fingerprint, face or screen lock instead of a password. A passkey cannot be phished or reused on another site.">
+      <Stack gap="md">
+        {loading ? (
+          <Loader size="sm" aria-label="Loading passkeys" />
+        ) : failed ? (
+          <Text size="sm" c="red" role="alert">
+            Could not load your passkeys.
+          </Text>
+        ) : passkeys.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No passkeys yet.
+          </Text>
+        ) : (
+          <Stack gap="xs" role="list" aria-label="Your passkeys">
+            {passkeys.map((passkey) => (
+              <PasskeyRow key={passkey.id} passkey={passkey} source={source} onRemove={() => setRemoving(passkey)} />
+            ))}
+          </Stack>
+        )}
+        {error && (
+          <Text size="sm" c="red" role="alert">
+            {error}
+          </Text>
+        )}
+        <Group>
+          <Button leftSection={<IconFingerprint size={18} />} onClick={() => void add()} loading={adding} disabled={!supported}>
+            Add a passkey
+          </Button>
+          {!supported && (
+            <Text size="sm" c="dimmed">
+              This browser does not support passkeys.
+            </Text>
+          )}
+        </Group>
+      </Stack>
+      <RemovePasskeyModal passkey={removing} source={source} onClose={() => setRemoving(null)} />
+    </Section>
+  );
+}
+
+function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: PasskeySource; onRemove: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [name, setName] = useState(passkey.name);
+  const [error, setError] = useState<string | null>(null);
+
+  const save = async () => {
+    setError(null);
+    setSaving(true);
+    try {
+      await source.rename(passkey.id, name);
+      await source.reload();
+      setEditing(false);
+    } catch (failure) {
+      setError(source.errorMessage(failure, 'Could not rename the passkey'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Paper withBorder p="sm" radius="md" role="listitem" aria-label={passkey.name}>
+      <Group justify="space-between" wrap="nowrap" gap="sm" align="center">
+        {editing ? (
+          <form
+            style={{ flex: 1, minWidth: 0 }}
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              void save();
+            }}
+          >
+            <Group gap="xs" wrap="nowrap" align="flex-start">
+              <TextInput
+                aria-label="Passkey name"
+                value={name}
+                onChange={(event) => setName(event.currentTarget.value)}
+                error={error}
+                maxLength={64}
+                autoFocus
+                style={{ flex: 1, minWidth: 0 }}
+              />
+              <ActionIcon type="submit" variant="light" size="lg" aria-label="Save name" loading={saving}>
+                <IconCheck size={18} />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                aria-label="Cancel renaming"
+                onClick={() => {
+                  setEditing(false);
+                  setName(passkey.name);
+                  setError(null);
+                }}
+              >
+                <IconX size={18} />
+              </ActionIcon>
+            </Group>
+          </form>
+        ) : (
+          <>
+            <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+              <IconFingerprint size={22} stroke={1.5} aria-hidden />
+              <div style={{ minWidth: 0 }}>
+                <Text fw={600} size="sm" truncate>
+                  {passkey.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  Added {formatDate(passkey.created_at)} · Last used {formatDate(passkey.last_used_at)}
+                </Text>
+              </div>
+            </Group>
+            <Group gap={4} wrap="nowrap">
+              <Tooltip label="Rename">
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Rename ${passkey.name}`}
+                  onClick={() => {
+                    setName(passkey.name);
+                    setEditing(true);
+                  }}
+                >
+                  <IconPencil size={18} />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label="Remove">
+                <ActionIcon variant="subtle" color="red" aria-label={`Remove ${passkey.name}`} onClick={onRemove}>
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          </>
+        )}
+      </Group>
+    </Paper>
+  );
+}
+
+function RemovePasskeyModal({ passkey, source, onClose }: { passkey: Passkey | null; source: PasskeySource; onClose: () => void }) {
+  const [pending, setPending] = useState(false);
+  const confirm = async () => {
+    if (!passkey) return;
+    setPending(true);
+    try {
+      await source.remove(passkey.id);
+      await source.reload();
+      notify.success(`Passkey "${passkey.name}" removed`);
+      onClose();
+    } catch (failure) {
+      notify.error(source.errorMessage(failure, 'Could not remove the passkey'));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Modal opened={passkey !== null} onClose={onClose} title="Remove passkey" centered>
+      <Stack gap="md">
+        <Text size="sm">
+          &ldquo;{passkey?.name}&rdquo; will no longer sign in to your account. Remove it from the device&apos;s passkey manager too.
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => void confirm()} loading={pending}>
+            Remove
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

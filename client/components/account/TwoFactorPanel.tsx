@@ -1,0 +1,178 @@
+import { useState, type ComponentType } from 'react';
+import { Badge, Box, Button, Group, PasswordInput, Stack, Text, TextInput, type PasswordInputProps } from '@mantine/core';
+import { QRCodeSVG } from 'qrcode.react';
+import type { RecoveryCodes, TotpSetup } from '../../../shared/schemas/mfa';
+import { notify } from '../../lib/notify';
+import { CopyField } from '../CopyField';
+import { RecoveryCodesPanel } from '../settings/RecoveryCodesPanel';
+import type { SectionComponent } from '../settings/SettingsSection';
+
+/** How the two-factor card changes the account: the platform's tRPC procedures or a project's hosted API. */
+export interface TwoFactorSource {
+  setUp(): Promise<TotpSetup>;
+  confirm(code: string): Promise<RecoveryCodes>;
+  disable(password: string, code: string): Promise<unknown>;
+  regenerate(password: string): Promise<RecoveryCodes>;
+  /** Reloads the signed-in user, whose mfa_enabled the card shows; awaited after turning it on or off. */
+  reload(): Promise<unknown>;
+  errorMessage(failure: unknown, fallback: string): string;
+}
+
+interface TwoFactorPanelProps {
+  section: SectionComponent;
+  enabled: boolean;
+  source: TwoFactorSource;
+  /** The current-password input: the hosted pages use PasswordField, whose show/hide toggle is labelled. */
+  passwordInput?: ComponentType<PasswordInputProps>;
+}
+
+type Step = { kind: 'idle' } | { kind: 'enrolling'; setup: TotpSetup } | { kind: 'codes'; codes: string[] } | { kind: 'disabling' } | { kind: 'regenerating' };
+
+/** Two-factor authentication with an authenticator app: set up, recovery codes, turn off. */
+export function TwoFactorPanel({ section: Section, enabled, source, passwordInput: Password = PasswordInput }: TwoFactorPanelProps) {
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const goTo = (next: Step) => {
+    setStep(next);
+    setCode('');
+    setPassword('');
+    setError(null);
+  };
+  const attempt = async (action: () => Promise<void>) => {
+    setError(null);
+    setPending(true);
+    try {
+      await action();
+    } catch (failure) {
+      setError(source.errorMessage(failure, 'Something went wrong'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Section title="Two-factor authentication" description="A code from an authenticator app after your password, so a stolen password alone cannot sign in.">
+      {step.kind === 'codes' ? (
+        <RecoveryCodesPanel codes={step.codes} onDone={() => goTo({ kind: 'idle' })} />
+      ) : step.kind === 'enrolling' ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void attempt(async () => {
+              const { recovery_codes } = await source.confirm(code);
+              await source.reload();
+              notify.success('Two-factor authentication is on');
+              goTo({ kind: 'codes', codes: recovery_codes });
+            });
+          }}
+        >
+          <Stack gap="md">
+            <Text size="sm">1. Scan this QR code with an authenticator app (1Password, Google Authenticator, Authy…), or type the key.</Text>
+            <Group align="flex-start" gap="lg">
+              <Box p="sm" bg="white" style={{ borderRadius: 8, lineHeight: 0 }} role="img" aria-label="QR code for your authenticator app">
+                <QRCodeSVG value={step.setup.otpauth_url} size={168} />
+              </Box>
+              <Box style={{ flex: 1, minWidth: 220 }}>
+                <CopyField label="Setup key" value={step.setup.secret} copyLabel="Copy setup key" wrap />
+              </Box>
+            </Group>
+            <TextInput
+              label="2. Enter the code it shows"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              maw={260}
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+              error={error}
+            />
+            <Group gap="sm">
+              <Button type="submit" loading={pending}>
+                Turn on
+              </Button>
+              <Button variant="default" onClick={() => goTo({ kind: 'idle' })}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : step.kind === 'disabling' || step.kind === 'regenerating' ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void attempt(async () => {
+              if (step.kind === 'disabling') {
+                await source.disable(password, code);
+                await source.reload();
+                notify.success('Two-factor authentication is off');
+                goTo({ kind: 'idle' });
+              } else {
+                const { recovery_codes } = await source.regenerate(password);
+                goTo({ kind: 'codes', codes: recovery_codes });
+              }
+            });
+          }}
+        >
+          <Stack gap="md" maw={360}>
+            <Password label="Current password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+            {step.kind === 'disabling' && (
+              <TextInput
+                label="Code from your authenticator app, or a recovery code"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+              />
+            )}
+            {error && (
+              <Text size="sm" c="red" role="alert">
+                {error}
+              </Text>
+            )}
+            <Group gap="sm">
+              <Button type="submit" color={step.kind === 'disabling' ? 'red' : undefined} loading={pending}>
+                {step.kind === 'disabling' ? 'Turn off' : 'Show new codes'}
+              </Button>
+              <Button variant="default" onClick={() => goTo({ kind: 'idle' })}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        <Group justify="space-between" align="center" gap="md">
+          <Group gap="sm">
+            <Text fw={600}>Authenticator app</Text>
+            <Badge color={enabled ? 'teal' : 'gray'} variant="light">
+              {enabled ? 'On' : 'Off'}
+            </Badge>
+          </Group>
+          {enabled ? (
+            <Group gap="sm">
+              <Button variant="default" onClick={() => goTo({ kind: 'regenerating' })}>
+                New recovery codes
+              </Button>
+              <Button variant="light" color="red" onClick={() => goTo({ kind: 'disabling' })}>
+                Turn off
+              </Button>
+            </Group>
+          ) : (
+            <Button loading={pending} onClick={() => void attempt(async () => goTo({ kind: 'enrolling', setup: await source.setUp() }))}>
+              Set up
+            </Button>
+          )}
+        </Group>
+      )}
+      {step.kind === 'idle' && error && (
+        <Text size="sm" c="red" role="alert" mt="sm">
+          {error}
+        </Text>
+      )}
+    </Section>
+  );
+}
