@@ -32,7 +32,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
-import { HOSTED_ROUTES, REST_ROUTES } from './rest/routes.js';
+import { REST_ROUTES } from './rest/routes.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
@@ -141,7 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerErrorHandling(app);
   registerRequestGuard(app, config);
 
-  await mountRoutes(app, deps, [...REST_ROUTES, ...HOSTED_ROUTES]);
+  await mountRoutes(app, deps, REST_ROUTES);
   await registerOidcProvider(app, deps);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

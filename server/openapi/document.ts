@@ -58,9 +58,8 @@ const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
   apiKey: [{ apiKeyAuth: [] }],
   apiKeyAndBearer: [{ apiKeyAuth: [], bearerAuth: [] }],
   apiKeyAndOptionalBearer: [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }],
-  // The hosted pages' own browser API is not part of the document (see HOSTED_ROUTES).
   hosted: undefined,
-  hostedSession: undefined,
+  hostedSession: [{ hostedCookie: [] }, { bearerAuth: [] }],
 };
 
 const DESCRIPTION = [
@@ -153,8 +152,10 @@ function automaticErrors(route: AnyRoute): ErrorStatus[] {
   // The request guard and body parser: malformed JSON, cross-origin, oversized, not JSON.
   if (route.method !== 'GET') statuses.push(400, 403, 413, 415);
   if (route.auth !== 'none' && route.auth !== 'optionalBearer') statuses.push(401);
-  // Missing admin role; inactive project of the API key.
-  if (route.auth === 'admin' || route.auth.startsWith('apiKey')) statuses.push(403);
+  // Missing admin role; inactive project of the API key or of the hosted pages.
+  if (route.auth === 'admin' || route.auth.startsWith('apiKey') || route.auth.startsWith('hosted')) statuses.push(403);
+  // The hosted pages of an unknown project.
+  if (route.auth.startsWith('hosted')) statuses.push(404);
   // Another developer's project answers like a missing one.
   if (route.auth === 'projectOwner') statuses.push(404);
   const validatedParams = Object.values(route.params?.shape ?? {}).some((schema) => schema !== UnvalidatedParam);
@@ -272,6 +273,7 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An ES256 access token from sign-in (Authorization: Bearer …).' },
         apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A project's API key, for /public/api/v1." },
+        hostedCookie: { type: 'apiKey', in: 'cookie', name: 'hosted_access_token', description: "The hosted pages' HttpOnly access-token cookie, set by their sign-in." },
       },
     },
   };

@@ -48,6 +48,11 @@ export const TAGS = [
   { name: 'Projects', description: "The developer's projects, API keys, dashboard and analytics." },
   { name: 'Project monitoring', description: "One project's end users, login attempts, devices and sessions." },
   { name: 'Public API', description: "The end-user API a developer's backend calls with its project's key (X-API-Key). No cookies." },
+  {
+    name: 'Hosted pages',
+    description:
+      "The browser API of a project's hosted pages (/hosted/{project_key}): the public API's account routes for the signed-in end user, with tokens in HttpOnly cookies scoped to the project's path. Same-origin JSON only; apps use OpenID Connect instead.",
+  },
   { name: 'Health', description: 'Liveness and the signing keys.' },
 ] as const;
 

@@ -10,7 +10,8 @@ import { hostedProjectRoutes } from '../modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from '../modules/public-api/public.rest.js';
 import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
 import { openApiRoute } from '../openapi/openapi.rest.js';
-import type { AnyRoute } from './route.js';
+import { z } from 'zod';
+import { UnvalidatedParam, type AnyRoute } from './route.js';
 
 /** Every REST route the server answers, in the order the OpenAPI document lists them. */
 export const REST_ROUTES: readonly AnyRoute[] = [
@@ -29,21 +30,33 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...projectsRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),
   ...publicApiRoutes,
+  ...hostedRoutes(),
 ];
 
 /**
  * The browser API of each project's hosted pages (/hosted/{project_key}/api/v1): the same account
- * routes in the project's realm, tokens in the hosted pages' own cookies. Served, guarded and
- * validated like every REST route, but not part of the OpenAPI document: it is the hosted pages'
- * own, and apps reach their end users through OpenID Connect or the public API instead.
+ * routes in the project's realm, with the hosted pages' own cookies. Documented under their own tag
+ * and operation ids; apps reach their end users through OpenID Connect or the public API instead.
  */
-export const HOSTED_ROUTES: readonly AnyRoute[] = [
-  ...hostedProjectRoutes,
-  ...accountRoutes(HOSTED_ACCOUNTS),
-  ...passwordChangeRoutes(HOSTED_ACCOUNTS),
-  ...emailChangeRoutes(HOSTED_ACCOUNTS),
-  ...endUserProfileRoutes(HOSTED_ACCOUNTS),
-  ...mfaRoutes(HOSTED_ACCOUNTS),
-  ...passkeyRoutes(HOSTED_ACCOUNTS),
-  ...ownSessionRoutes(HOSTED_ACCOUNTS),
-];
+function hostedRoutes(): AnyRoute[] {
+  const routes = [
+    ...hostedProjectRoutes,
+    ...accountRoutes(HOSTED_ACCOUNTS),
+    ...passwordChangeRoutes(HOSTED_ACCOUNTS),
+    ...emailChangeRoutes(HOSTED_ACCOUNTS),
+    ...endUserProfileRoutes(HOSTED_ACCOUNTS),
+    ...mfaRoutes(HOSTED_ACCOUNTS),
+    ...passkeyRoutes(HOSTED_ACCOUNTS),
+    ...ownSessionRoutes(HOSTED_ACCOUNTS),
+  ];
+  return routes.map((route) => ({
+    ...route,
+    params: z.object({ project_key: UnvalidatedParam, ...route.params?.shape }),
+    doc: {
+      ...route.doc,
+      operationId: route.doc.operationId.replace(/^public(?=[A-Z])/, 'hosted'),
+      tag: 'Hosted pages',
+      headers: undefined,
+    },
+  }));
+}

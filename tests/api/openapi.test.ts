@@ -61,6 +61,14 @@ describe('the document and the served routes', () => {
     for (const route of REST_ROUTES) expect(t.app.hasRoute({ method: route.method as HTTPMethods, url: route.url }), `${route.method} ${route.url}`).toBe(true);
   });
 
+  it("lists the hosted pages' browser API under its own tag, with the project key as a path parameter", () => {
+    const login = document.paths['/hosted/{project_key}/api/v1/auth/login']!.post!;
+    expect(login.operationId).toBe('hostedLogIn');
+    expect(login.tags).toEqual(['Hosted pages']);
+    expect(login.parameters).toContainEqual(expect.objectContaining({ name: 'project_key', in: 'path', required: true }));
+    expect(document.paths['/hosted/{project_key}/api/v1/profile']!.get!.security).toEqual([{ hostedCookie: [] }, { bearerAuth: [] }]);
+  });
+
   it('refuses to start with a REST path registered outside the declared routes, so none can go undocumented', async () => {
     const app = Fastify({ logger: false });
     await mountRoutes(app, {} as Deps, []);
