@@ -175,6 +175,13 @@ describe('discovery', () => {
     expect(metadata.scopes_supported).toEqual(['openid', 'email', 'profile', 'offline_access']);
   });
 
+  it('lets a browser app read the discovery document and the keys from its own origin', async () => {
+    for (const url of [`${shop.issuer}/.well-known/openid-configuration`, `${appUrl}/public/api/v1/projects/${shop.key}/jwks.json`]) {
+      const response = await fetch(url, { headers: { origin: 'https://spa.example' } });
+      expect(response.headers.get('access-control-allow-origin'), url).toBe('*');
+    }
+  });
+
   it('answers 404 for an unknown project', async () => {
     const response = await fetch(`${appUrl}/projects/pk_nope/.well-known/openid-configuration`);
     expect(response.status).toBe(404);

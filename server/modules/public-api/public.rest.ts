@@ -30,7 +30,8 @@ export const publicApiRoutes = [
       errors: [404],
     },
     async handler({ deps, params, reply }) {
-      reply.header('cache-control', 'public, max-age=300');
+      // Public keys: browser apps (OpenID Connect clients in a page) fetch them from their own origin.
+      reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
       return (await deps.projectRealms.jwks(params.project_key)) as z.input<typeof JwksSchema>;
     },
   }),
