@@ -40,9 +40,18 @@ async function developerProject(request: APIRequestContext): Promise<{ key: stri
   return { key: project.project_key, name };
 }
 
-/** Stands in for the app: its callback and signed-out pages answer a plain page the test can read. */
+/**
+ * Stands in for the app: its callback and signed-out pages answer a plain page. Playwright does not
+ * route a request reached by a redirect, so the tests read where the provider sent the browser from
+ * the request itself (waitForRequest), never from the page's URL afterwards.
+ */
 async function fakeApp(page: Page) {
   await page.route(`${APP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>App</title><h1>Back in the app</h1>' }));
+}
+
+/** Waits until the browser has loaded the page it was sent to outside the hosted pages, so the next goto is not cut short. */
+async function leftTheHostedPages(page: Page) {
+  await page.waitForURL((url) => !url.pathname.startsWith('/hosted/'));
 }
 
 async function shoot(page: Page, name: string) {
@@ -127,8 +136,10 @@ test('hosted pages: sign up, verify from the mail, sign in, edit the account, si
   await page.goto(`${hosted}/logout?${logout}`);
   await expect(page.getByRole('heading', { name: `Sign out of ${name}?` })).toBeVisible();
   await shoot(page, 'sign-out');
+  const backInApp = page.waitForRequest((sent) => sent.url().startsWith(SIGNED_OUT));
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(`${SIGNED_OUT}?state=bye-1`);
+  expect((await backInApp).url()).toBe(`${SIGNED_OUT}?state=bye-1`);
+  await leftTheHostedPages(page);
   await page.goto(`${hosted}/account`);
   await expect(page).toHaveURL(new RegExp(`${hosted}/sign-in$`));
 
@@ -149,9 +160,10 @@ test('hosted pages: sign up, verify from the mail, sign in, edit the account, si
   await expect(page).toHaveURL(new RegExp(`${hosted}/sign-in\\?interaction=`));
   await expect(field(page, 'Email')).toHaveValue(email);
   await field(page, 'Password').fill(PASSWORD);
+  const callbackRequest = page.waitForRequest((sent) => sent.url().startsWith(CALLBACK));
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.href.startsWith(CALLBACK));
-  const callback = new URL(page.url());
+  const callback = new URL((await callbackRequest).url());
+  await leftTheHostedPages(page);
   expect(callback.searchParams.get('state')).toBe('st-1');
   expect(callback.searchParams.get('code')).toBeTruthy();
 
