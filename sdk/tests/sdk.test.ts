@@ -1,8 +1,8 @@
-import net from 'node:net';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../../tests/helpers/create-test-app.js';
 import { AccessTokenError, createPublicApiClient, verifyAccessToken, type AccessTokenErrorCode, type PublicApiClient, type PublicApiPaths } from '../src/index.js';
+import { freePort } from '../../tests/helpers/tcp-probe.js';
 
 /**
  * The SDK against a real server on a loopback port, as a developer's backend uses it: the typed
@@ -20,14 +20,6 @@ let blog: Project;
 interface Project {
   projectKey: string;
   client: PublicApiClient;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function createProject(name: string): Promise<Project> {

@@ -1,10 +1,10 @@
-import net from 'node:net';
 import { decodeProtectedHeader } from 'jose';
 import * as OTPAuth from 'otpauth';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAccessToken } from '../../sdk/src/index.js';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { freePort } from '../helpers/tcp-probe.js';
 
 /**
  * Each project as an OpenID Connect provider, driven by openid-client as a real relying party over
@@ -28,14 +28,6 @@ interface TestProject {
   key: string;
   apiKey: string;
   issuer: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function createProject(name: string): Promise<TestProject> {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
 import { PASSWORD, field, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+import { freePort } from '../helpers/tcp-probe';
 
 /**
  * The example app (examples/node-app) against the real server: it sends the user to the project's
@@ -13,14 +13,6 @@ import { PASSWORD, field, linkIn, signUpViaApi, uniqueEmail, waitForMail } from 
 
 const root = path.resolve(import.meta.dirname, '../..');
 let example: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function startExample(projectKey: string, port: number): Promise<void> {
   example = spawn(path.join(root, 'node_modules/.bin/tsx'), ['examples/node-app/server.ts'], {

@@ -10,3 +10,12 @@ export function tcpAnswers(url: string, defaultPort: number): Promise<boolean> {
     socket.once('timeout', () => (socket.destroy(), resolve(false)));
   });
 }
+
+/** A loopback port nobody listens on right now, for a server a test starts itself. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -8,7 +8,7 @@ export const hostedProjectRoutes = [
     url: '/hosted/:project_key/api/v1/project',
     auth: 'hosted',
     response: { 200: HostedProjectSchema },
-    doc: { operationId: 'hostedGetProject', tag: 'Public API', summary: "The hosted pages' project and branding" },
+    doc: { operationId: 'hostedGetProject', tag: 'Hosted pages', summary: "The hosted pages' project and branding" },
     handler: async ({ caller }) => {
       const { name, project_key, logo_url, accent_color, website_url } = caller.project;
       return { name, project_key, logo_url, accent_color, website_url };
