@@ -323,21 +323,27 @@ describe('ProjectDetailPage', () => {
     expect(within(screen.getByRole('region', { name: 'API requests' })).getByText('9')).toBeTruthy();
   });
 
-  it('settings: edits the details and deactivates the project', async () => {
-    let current = project();
-    const { user, calls } = renderApp('/projects/p_1?tab=settings', {
+  /** The settings tab of a project whose updates the server keeps. */
+  function renderProjectSettings() {
+    let saved = project();
+    const rendered = renderApp('/projects/p_1?tab=settings', {
       user: sampleUser,
       handlers: {
-        'projects.get': () => current,
+        'projects.get': () => saved,
         'projects.update': (input) => {
           const { changes } = input as { changes: Partial<Project> };
-          current = { ...current, ...changes };
-          return current;
+          saved = { ...saved, ...changes };
+          return saved;
         },
-        'projects.list': () => [current],
+        'projects.list': () => [saved],
         'projects.dashboardStats': () => ({}),
       },
     });
+    return { ...rendered, current: () => saved };
+  }
+
+  it('settings: edits the details and deactivates the project', async () => {
+    const { user, calls } = renderProjectSettings();
     const name = await screen.findByRole('textbox', { name: /^Project name/ });
     await user.clear(name);
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
@@ -364,23 +370,10 @@ describe('ProjectDetailPage', () => {
   });
 
   it('settings: shows the OpenID Connect issuer and client id, and saves redirect URIs, origins and branding', async () => {
-    let current = project();
-    const { user, calls } = renderApp('/projects/p_1?tab=settings', {
-      user: sampleUser,
-      handlers: {
-        'projects.get': () => current,
-        'projects.update': (input) => {
-          const { changes } = input as { changes: Partial<Project> };
-          current = { ...current, ...changes };
-          return current;
-        },
-        'projects.list': () => [current],
-        'projects.dashboardStats': () => ({}),
-      },
-    });
+    const { user, calls, current } = renderProjectSettings();
     const section = within(await screen.findByRole('region', { name: 'Sign-in with OpenID Connect' }));
-    expect(section.getByText(current.issuer)).toBeTruthy();
-    expect(section.getByText(`${current.hosted_pages_url}/sign-in`)).toBeTruthy();
+    expect(section.getByText(current().issuer)).toBeTruthy();
+    expect(section.getByText(`${current().hosted_pages_url}/sign-in`)).toBeTruthy();
 
     const redirects = section.getByRole('textbox', { name: /^Redirect URIs/ });
     await user.type(redirects, 'javascript:alert(1)');

@@ -36,23 +36,13 @@ export const findLiveSessionWithUser = preparedLookup((db: Db, sessionId: string
     .where('sessions.expires_at', '>', now),
 );
 
+/** A refresh token's session and realm, spent or not: for signing out and the OpenID Connect revocation and introspection. */
 export async function findRefreshToken(db: Db, tokenHash: string) {
   return db
     .selectFrom('refresh_tokens')
     .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'refresh_tokens.token_hash',
-      'refresh_tokens.used_at',
-      'refresh_tokens.used_ip',
-      'refresh_tokens.used_user_agent',
-      'sessions.id as session_id',
-      'sessions.user_id',
-      'sessions.expires_at',
-      'sessions.revoked_at',
-      'users.project_id',
-      'users.email',
-    ])
+    .select(['refresh_tokens.used_at', 'sessions.id as session_id', 'users.project_id'])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
