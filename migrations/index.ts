@@ -8,6 +8,7 @@ import * as addSessionIdleTimeout from './2026_11_23_1500_add_session_idle_timeo
 import * as addNotificationSettings from './2026_11_23_1600_add_notification_settings.js';
 import * as addEmailChange from './2026_11_23_1610_add_email_change.js';
 import * as addOpenIdProvider from './2026_11_24_0100_add_openid_provider.js';
+import * as addSocialSignIn from './2026_11_24_0200_add_social_sign_in.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1600_add_notification_settings': addNotificationSettings,
   '2026_11_23_1610_add_email_change': addEmailChange,
   '2026_11_24_0100_add_openid_provider': addOpenIdProvider,
+  '2026_11_24_0200_add_social_sign_in': addSocialSignIn,
 };

@@ -33,6 +33,7 @@ import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
 import { REST_ROUTES } from './rest/routes.js';
+import { createProviderClient } from './modules/social/provider-client.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
@@ -105,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       clock,
       spentTokens: shared ? (memory) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined,
     }),
+    socialProviders: createProviderClient(),
     invalidations: await createInvalidations(shared, app.log),
     version: VERSION,
     startedAt: clock.now(),

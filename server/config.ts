@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ACCESS_TOKEN_TTL_S, DEFAULT_REFRESH_TOKEN_TTL_S } from '../shared/constants.js';
+import { SOCIAL_PROVIDER_DEFAULTS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from '../shared/schemas/social.js';
 
 const booleanFlag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
@@ -44,6 +45,8 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
   return entries;
 });
 
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
@@ -79,7 +82,24 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   NODE_ENV: z.string().optional(),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_AUTHORIZE_URL: httpUrl.optional(),
+  GITHUB_TOKEN_URL: httpUrl.optional(),
+  GITHUB_API_URL: httpUrl.optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER: httpUrl.optional(),
+  MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+  MICROSOFT_ISSUER: httpUrl.optional(),
+  OIDC_ISSUER: httpUrl.optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().min(1).max(50).optional(),
 });
+
+type Env = z.infer<typeof EnvSchema>;
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -121,7 +141,63 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** `auto`: readable lines on a terminal, JSON lines otherwise (a log collector, a file, CI). */
   logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
+  /** The platform's own sign-in providers (a button each on the sign-in and sign-up pages). */
+  socialConnections: readonly ConnectionSettings[];
 }>;
+
+/** One provider's client: the platform's from the environment, or a project's from its settings. */
+export interface ConnectionSettings {
+  provider: SocialProvider;
+  /** The button's name. */
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** Google, Microsoft, OpenID Connect: the issuer, found by discovery. */
+  issuer: string | null;
+  /** GitHub: its OAuth endpoints and API. */
+  github: { authorizeUrl: string; tokenUrl: string; apiUrl: string } | null;
+}
+
+/** The providers whose client id and secret are both set; one without the other names the missing variable. */
+function socialConnectionsOf(e: Env): ConnectionSettings[] {
+  const pair = (prefix: 'GITHUB' | 'GOOGLE' | 'MICROSOFT' | 'OIDC') => {
+    const clientId = e[`${prefix}_CLIENT_ID`];
+    const clientSecret = e[`${prefix}_CLIENT_SECRET`];
+    if (!clientId && !clientSecret) return null;
+    if (!clientId) throw new ConfigError(`${prefix}_CLIENT_ID: required when ${prefix}_CLIENT_SECRET is set`);
+    if (!clientSecret) throw new ConfigError(`${prefix}_CLIENT_SECRET: required when ${prefix}_CLIENT_ID is set`);
+    return { clientId, clientSecret };
+  };
+  const connections: ConnectionSettings[] = [];
+  const github = pair('GITHUB');
+  if (github) {
+    const defaults = SOCIAL_PROVIDER_DEFAULTS.github;
+    connections.push({
+      provider: 'github',
+      name: SOCIAL_PROVIDER_NAMES.github,
+      ...github,
+      issuer: null,
+      github: {
+        authorizeUrl: e.GITHUB_AUTHORIZE_URL ?? defaults.authorize_url,
+        tokenUrl: e.GITHUB_TOKEN_URL ?? defaults.token_url,
+        apiUrl: e.GITHUB_API_URL ?? defaults.api_url,
+      },
+    });
+  }
+  for (const provider of ['google', 'microsoft'] as const) {
+    const prefix = provider === 'google' ? 'GOOGLE' : 'MICROSOFT';
+    const client = pair(prefix);
+    if (client) connections.push({ provider, name: SOCIAL_PROVIDER_NAMES[provider], ...client, issuer: e[`${prefix}_ISSUER`] ?? SOCIAL_PROVIDER_DEFAULTS[provider].issuer, github: null });
+  }
+  const oidc = pair('OIDC');
+  if (oidc) {
+    if (!e.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER: required when OIDC_CLIENT_ID is set');
+    connections.push({ provider: 'oidc', name: e.OIDC_NAME ?? SOCIAL_PROVIDER_NAMES.oidc, ...oidc, issuer: e.OIDC_ISSUER, github: null });
+  } else if (e.OIDC_ISSUER) {
+    throw new ConfigError('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+  return connections;
+}
 
 export class ConfigError extends Error {}
 
@@ -187,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    socialConnections: Object.freeze(socialConnectionsOf(e)),
   });
 }
 

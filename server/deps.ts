@@ -11,6 +11,7 @@ import type { CaptchaVerifier } from './modules/captcha/captcha.js';
 import type { IpIntel } from './modules/ip-intel/ip-intel.js';
 import type { ProjectRealms, Realm } from './modules/realms/realm.js';
 import type { AccessTokens } from './modules/sessions/access-tokens.js';
+import type { ProviderClient } from './modules/social/provider-client.js';
 
 /**
  * Everything a service needs, built once in buildApp and passed down; no module-level singletons.
@@ -34,6 +35,8 @@ export interface Deps {
   projectRealms: ProjectRealms;
   ipIntel: IpIntel;
   captcha: CaptchaVerifier;
+  /** OAuth 2 / OpenID Connect client of the sign-in providers (GitHub, Google, Microsoft, any OIDC). */
+  socialProviders: ProviderClient;
   /** Drops what instances cache when it changes (over Redis when several share it). */
   invalidations: Invalidations;
   /** package.json's version, for /health and the OpenAPI document. */

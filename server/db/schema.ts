@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { SocialProvider } from '../../shared/schemas/social.js';
 
 /**
  * Column conventions that hold on both SQLite and PostgreSQL:
@@ -39,6 +40,8 @@ export interface UsersTable {
   totp_last_step: number | null;
   /** A session unused for longer than this many minutes is refused; null for no idle timeout. */
   session_idle_timeout_minutes: number | null;
+  /** 0 for an account made by a social sign-in until a password is set ("forgot password"). */
+  password_set: Generated<Flag>;
 }
 
 export interface RecoveryCodesTable {
@@ -164,6 +167,8 @@ export interface LoginAttemptsTable {
   device_fingerprint: string | null;
   user_agent: string | null;
   created_at: string;
+  /** null: a password or passkey; else the provider signed in with. */
+  method: string | null;
 }
 
 export type Environment = 'development' | 'staging' | 'production';
@@ -252,6 +257,82 @@ export interface OAuthCodesTable {
   issued_session_id: string | null;
 }
 
+
+/** An account's sign-in at a provider: found by provider + subject, unique per realm. */
+export interface UserIdentitiesTable {
+  id: string;
+  user_id: string;
+  project_id: string | null;
+  provider: SocialProvider;
+  subject: string;
+  /** The provider's e-mail at the last sign-in, and whether the provider said it was verified. */
+  email: string | null;
+  email_verified: Flag;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A project's own provider for its end users; the client secret sealed with the master key. */
+export interface ProjectConnectionsTable {
+  id: string;
+  project_id: string;
+  provider: SocialProvider;
+  /** The button's name for a generic OpenID Connect provider ("Okta", "Acme SSO"). */
+  display_name: string | null;
+  client_id: string;
+  client_secret: string;
+  /** OpenID Connect providers: the issuer (discovery); null for the provider's default. */
+  issuer: string | null;
+  /** GitHub: the endpoints (GitHub Enterprise, tests); null for github.com's. */
+  authorize_url: string | null;
+  token_url: string | null;
+  api_url: string | null;
+  enabled: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SocialIntent = 'sign_in' | 'link' | 'api';
+
+/** A sign-in sent to a provider, waiting for its callback; on the public API, then for the exchange. */
+export interface SocialSignInsTable {
+  id: string;
+  state_hash: string;
+  project_id: string | null;
+  provider: SocialProvider;
+  intent: SocialIntent;
+  /** `link`: the signed-in account that asked. */
+  user_id: string | null;
+  /** Where to go after the callback: a path of our pages, or (`api`) the developer's redirect URI. */
+  return_to: string | null;
+  /** `api`: the developer's state, handed back with the code. */
+  client_state: string | null;
+  code_verifier: string;
+  nonce: string | null;
+  device_fingerprint: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  result_code_hash: string | null;
+  /** The provider's profile (ProviderProfile as JSON), waiting for the exchange. */
+  result: string | null;
+  result_expires_at: string | null;
+  exchanged_at: string | null;
+}
+
+/** A provider identity whose verified e-mail belongs to an existing account, waiting for the mailed proof. */
+export interface IdentityLinkRequestsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  provider: SocialProvider;
+  subject: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
@@ -270,6 +351,10 @@ export interface Database {
   webauthn_challenges: WebAuthnChallengesTable;
   oauth_interactions: OAuthInteractionsTable;
   oauth_codes: OAuthCodesTable;
+  user_identities: UserIdentitiesTable;
+  project_connections: ProjectConnectionsTable;
+  social_sign_ins: SocialSignInsTable;
+  identity_link_requests: IdentityLinkRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -282,4 +367,7 @@ export type DeviceRow = Selectable<DevicesTable>;
 export type LoginAttemptRow = Selectable<LoginAttemptsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type UserIdentityRow = Selectable<UserIdentitiesTable>;
+export type ProjectConnectionRow = Selectable<ProjectConnectionsTable>;
+export type SocialSignInRow = Selectable<SocialSignInsTable>;
 export type { Generated };

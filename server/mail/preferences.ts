@@ -25,6 +25,8 @@ export const MAIL_RULES = {
   emailChangedMail: 'always',
   // A new way in: whoever holds a stolen session could add one to stay.
   newPasskeyMail: 'always',
+  identityLinkMail: 'always',
+  identityLinkedMail: 'always',
   newSignInMail: ['notify_security_alerts', 'login_notifications'],
   twoFactorEnabledMail: ['notify_security_alerts'],
 } as const satisfies Record<MailTemplate, 'always' | readonly Switch[]>;

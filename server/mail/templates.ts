@@ -124,3 +124,23 @@ export function emailChangedMail(to: string, newEmail: string): MailMessage {
     'If this was not you, contact support right away.',
   ]);
 }
+
+export function identityLinkMail(to: string, provider: string, url: string): MailMessage {
+  return message(
+    to,
+    `Connect ${provider} to your account`,
+    [
+      `Someone signed in with ${provider} using this email address, which already has an account here.`,
+      `If it was you, open the link to connect ${provider} to your account; you can then use it to sign in. The link expires in 1 hour and works once.`,
+      'If it was not you, ignore this message: nothing changes without the link.',
+    ],
+    { label: `Connect ${provider}`, url },
+  );
+}
+
+export function identityLinkedMail(to: string, provider: string): MailMessage {
+  return message(to, `${provider} was connected to your account`, [
+    `${provider} can now be used to sign in to your account.`,
+    'If this was not you, sign in, remove it in your security settings and change your password.',
+  ]);
+}

@@ -163,7 +163,7 @@ function automaticErrors(route: AnyRoute): ErrorStatus[] {
   return statuses;
 }
 
-const DEFAULT_RESPONSE_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
+const DEFAULT_RESPONSE_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 302: 'Redirect' };
 
 export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[]): OpenApiDocument {
   const names = namedObjectSchemas();
@@ -218,7 +218,10 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
     for (const status of statuses) {
       const schema = route.response[status as keyof AnyRoute['response']]!;
       const description = doc.responses?.[status as keyof AnyRoute['response']] ?? DEFAULT_RESPONSE_DESCRIPTIONS[status] ?? 'OK';
-      responses[String(status)] = { description, content: jsonContent(schemaOf(schema, 'output')) };
+      responses[String(status)] =
+        status === 302
+          ? { description, headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } } }
+          : { description, content: jsonContent(schemaOf(schema, 'output')) };
     }
     const errors = [...new Set([...automaticErrors(route), ...(doc.errors ?? [])])].sort((a, b) => a - b);
     for (const status of errors) {

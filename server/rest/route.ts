@@ -104,8 +104,11 @@ export interface RouteContext<A extends Auth, B, Q, P> {
   reply: FastifyReply;
 }
 
-/** Answers by status; the lowest 2xx is the route's success status, set before the handler runs. */
-export type Responses = Partial<Record<200 | 201 | 503, z.ZodType>>;
+/** Answers by status; the lowest 2xx (or the 302 of a browser navigation) is the route's success status, set before the handler runs. */
+export type Responses = Partial<Record<200 | 201 | 302 | 503, z.ZodType>>;
+
+/** A browser navigation's answer: a redirect (the handler calls `reply.redirect`), documented with its Location and no body. */
+export const REDIRECT = z.undefined();
 type AnswerOf<R extends Responses> = { [K in keyof R]: R[K] extends z.ZodType ? z.input<R[K]> : never }[keyof R];
 
 export interface RouteDoc {
@@ -152,5 +155,5 @@ export function defineRoute<
 
 /** The status a route answers on success. */
 export function successStatus(route: Pick<AnyRoute, 'response'>): number {
-  return Math.min(...Object.keys(route.response).map(Number).filter((status) => status < 300));
+  return Math.min(...Object.keys(route.response).map(Number).filter((status) => status < 400));
 }

@@ -9,6 +9,7 @@ import { projectsRoutes } from '../modules/projects/projects.rest.js';
 import { hostedProjectRoutes } from '../modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from '../modules/public-api/public.rest.js';
 import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
+import { connectionRoutes, socialRoutes } from '../modules/social/social.rest.js';
 import { openApiRoute } from '../openapi/openapi.rest.js';
 import { z } from 'zod';
 import { UnvalidatedParam, type AnyRoute } from './route.js';
@@ -24,10 +25,12 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...mfaRoutes(PLATFORM_ACCOUNTS),
   ...passkeyRoutes(PLATFORM_ACCOUNTS),
   ...ownSessionRoutes(PLATFORM_ACCOUNTS),
+  ...socialRoutes(PLATFORM_ACCOUNTS),
   ...profileRoutes,
   ...captchaRoutes,
   ...monitoringRoutes(ADMIN_MONITORING),
   ...projectsRoutes,
+  ...connectionRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),
   ...publicApiRoutes,
   ...hostedRoutes(),
@@ -48,6 +51,7 @@ function hostedRoutes(): AnyRoute[] {
     ...mfaRoutes(HOSTED_ACCOUNTS),
     ...passkeyRoutes(HOSTED_ACCOUNTS),
     ...ownSessionRoutes(HOSTED_ACCOUNTS),
+    ...socialRoutes(HOSTED_ACCOUNTS),
   ];
   return routes.map((route) => ({
     ...route,

@@ -6,6 +6,7 @@ import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monit
 import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
 import { ownSessionsRouter } from '../modules/sessions/sessions.trpc.js';
+import { socialRouter } from '../modules/social/social.trpc.js';
 import { mergeRouters, router } from './init.js';
 
 /** Each area's procedures, under the names the client calls them by. */
@@ -13,6 +14,7 @@ export const appRouter = router({
   auth: mergeRouters(authRouter, accountRouter, ownSessionsRouter),
   mfa: mfaRouter,
   passkeys: passkeysRouter,
+  social: socialRouter,
   profile: profileRouter,
   captcha: captchaRouter,
   admin: adminMonitoringRouter,

@@ -41,6 +41,8 @@ export const LoginAttemptSchema = z.object({
   device_fingerprint: z.string().nullable(),
   user_agent: z.string().nullable(),
   created_at: z.string(),
+  /** null for a password or passkey; else the provider signed in with (github, google, microsoft, oidc). */
+  method: z.string().nullable(),
 });
 export type LoginAttempt = z.infer<typeof LoginAttemptSchema>;
 

@@ -6,3 +6,4 @@ export * from './projects.js';
 export * from './mfa.js';
 export * from './passkeys.js';
 export * from './sessions.js';
+export * from './social.js';

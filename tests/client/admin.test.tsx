@@ -40,6 +40,7 @@ const attempts: LoginAttempt[] = [
     device_fingerprint: null,
     user_agent: null,
     created_at: '2025-06-01T09:30:00.000Z',
+    method: null,
   },
   {
     id: 'a_2',
@@ -54,6 +55,7 @@ const attempts: LoginAttempt[] = [
     device_fingerprint: null,
     user_agent: null,
     created_at: '2025-06-01T09:31:00.000Z',
+    method: 'github',
   },
 ];
 

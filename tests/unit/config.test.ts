@@ -144,3 +144,39 @@ describe('retention and reuse settings', () => {
     expect(() => loadConfig({ LOGIN_ATTEMPTS_RETENTION_DAYS: '0' })).toThrow(/^LOGIN_ATTEMPTS_RETENTION_DAYS: /);
   });
 });
+
+describe('sign-in providers', () => {
+  it('are the ones whose client id and secret are set, with the public services as defaults', () => {
+    expect(loadConfig({}).socialConnections).toEqual([]);
+    const config = loadConfig({
+      GITHUB_CLIENT_ID: 'gh',
+      GITHUB_CLIENT_SECRET: 'gh-secret',
+      GITHUB_API_URL: 'https://github.example.com/api/v3/',
+      MICROSOFT_CLIENT_ID: 'ms',
+      MICROSOFT_CLIENT_SECRET: 'ms-secret',
+      OIDC_ISSUER: 'https://sso.example.com',
+      OIDC_CLIENT_ID: 'sso',
+      OIDC_CLIENT_SECRET: 'sso-secret',
+    });
+    expect(config.socialConnections).toEqual([
+      {
+        provider: 'github',
+        name: 'GitHub',
+        clientId: 'gh',
+        clientSecret: 'gh-secret',
+        issuer: null,
+        github: { authorizeUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', apiUrl: 'https://github.example.com/api/v3' },
+      },
+      { provider: 'microsoft', name: 'Microsoft', clientId: 'ms', clientSecret: 'ms-secret', issuer: 'https://login.microsoftonline.com/common/v2.0', github: null },
+      { provider: 'oidc', name: 'Single sign-on', clientId: 'sso', clientSecret: 'sso-secret', issuer: 'https://sso.example.com', github: null },
+    ]);
+  });
+
+  it('refuse half a client, or an OpenID Connect provider without its issuer, naming the missing variable', () => {
+    expect(() => loadConfig({ GITHUB_CLIENT_ID: 'gh' })).toThrow(new ConfigError('GITHUB_CLIENT_SECRET: required when GITHUB_CLIENT_ID is set'));
+    expect(() => loadConfig({ GOOGLE_CLIENT_SECRET: 's' })).toThrow(new ConfigError('GOOGLE_CLIENT_ID: required when GOOGLE_CLIENT_SECRET is set'));
+    expect(() => loadConfig({ OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' })).toThrow(new ConfigError('OIDC_ISSUER: required when OIDC_CLIENT_ID is set'));
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://sso.example.com' })).toThrow(new ConfigError('OIDC_CLIENT_ID: required when OIDC_ISSUER is set'));
+    expect(() => loadConfig({ GOOGLE_ISSUER: 'not a url' })).toThrow(/^GOOGLE_ISSUER: /);
+  });
+});

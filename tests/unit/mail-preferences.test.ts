@@ -14,6 +14,8 @@ const ALWAYS_SENT: MailTemplate[] = [
   'emailChangeRequestedMail',
   'emailChangedMail',
   'newPasskeyMail',
+  'identityLinkMail',
+  'identityLinkedMail',
 ];
 
 /** Every combination of the three switches the rules read. */

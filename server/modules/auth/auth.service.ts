@@ -39,7 +39,7 @@ import { checkCurrentPassword } from './current-password.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
 import { clearSignInFailures } from './sign-in.service.js';
 
-export { clearSignInFailures, logIn, logInWithPasskey, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
+export { clearSignInFailures, logIn, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
 const LINK_USED = { verify: 'This verification link has already been used', reset: 'This reset link has already been used' };
 
@@ -79,8 +79,8 @@ async function issueOneTimeToken(
   return token;
 }
 
-/** A verification link bound to the password of the sign-up attempt it confirms. */
-async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string): Promise<void> {
+/** A verification link bound to the password of the sign-up attempt it confirms (none for an account made by a provider). */
+async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null): Promise<void> {
   const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash);
   await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, '/verify-email', token)));
 }
@@ -125,6 +125,62 @@ export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof Si
   return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
 }
 
+/** What a provider tells us about a new account's owner. */
+export interface ProviderAccount {
+  email: string;
+  emailVerified: boolean;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+/**
+ * Makes the account of a provider's first sign-in, with the sign-up limits. It has no password (its
+ * hash is of a random secret nobody knows; "forgot password" sets one). It is verified when the
+ * provider says the address is, and otherwise sent our verification link, which sets no password.
+ * `linkIdentity` records the provider's identity in the same transaction. Undefined when the address
+ * has an account (made meanwhile): the caller treats it as taken.
+ */
+export async function signUpWithProvider(
+  deps: Deps,
+  realm: Realm,
+  account: ProviderAccount,
+  request: RequestInfo,
+  linkIdentity: (tx: Deps, userId: string) => Promise<void>,
+): Promise<UserRow | undefined> {
+  if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
+  await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
+  const passwordHash = await deps.passwords.hash(randomToken());
+  const now = isoNow(deps.clock);
+  const id = newId();
+  const created = await withTransaction(deps, async (tx) => {
+    const inserted = await insertUserIfNew(tx.db, {
+      id,
+      project_id: realm.projectId,
+      email: account.email,
+      password_hash: passwordHash,
+      password_set: 0,
+      first_name: account.firstName?.slice(0, 100) || null,
+      last_name: account.lastName?.slice(0, 100) || null,
+      company_name: null,
+      website_url: null,
+      role: isListedAdmin(deps, realm, account.email) ? 'admin' : 'user',
+      is_active: 1,
+      is_verified: account.emailVerified ? 1 : 0,
+      login_notifications: 1,
+      created_at: now,
+      updated_at: now,
+      last_login: null,
+    });
+    if (inserted) await linkIdentity(tx, id);
+    return inserted;
+  });
+  if (!created) return undefined;
+  const user = (await findUserById(deps.db, id))!;
+  if (!account.emailVerified) await sendVerification(deps, realm, user, null);
+  await recordSignup(deps, realm);
+  return user;
+}
+
 /**
  * Verifies the address with a mailed link, in one transaction: the account takes the password of
  * the attempt that sent the link, every other pending link dies, and every session opened before
@@ -140,7 +196,7 @@ export async function verifyEmail(deps: Deps, realm: Realm, input: z.output<type
   if (token.expires_at <= now) throw new AppError('BAD_REQUEST', 'This verification link has expired. Please request a new one.');
   await withTransaction(deps, async (tx) => {
     if (!(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', LINK_USED.verify);
-    await updateUser(tx.db, token.user_id, { is_verified: 1, ...(token.password_hash && { password_hash: token.password_hash }), updated_at: now });
+    await updateUser(tx.db, token.user_id, { is_verified: 1, ...(token.password_hash && { password_hash: token.password_hash, password_set: 1 }), updated_at: now });
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
     await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
   });
@@ -160,7 +216,8 @@ export async function resendVerification(
   await deps.limiters.resendPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_verified === 0 && user.is_active === 1) {
-    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? user.password_hash);
+    const ownPassword = user.password_set === 1 ? user.password_hash : null;
+    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword);
   }
   return { message: MESSAGES.verificationSent };
 }
@@ -195,7 +252,7 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   const passwordHash = await deps.passwords.hash(input.new_password);
   const user = await withTransaction(deps, async (tx) => {
     if (!(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', LINK_USED.reset);
-    const updated = await updateUser(tx.db, token.user_id, { password_hash: passwordHash, is_verified: 1, updated_at: now });
+    const updated = await updateUser(tx.db, token.user_id, { password_hash: passwordHash, password_set: 1, is_verified: 1, updated_at: now });
     await expireOneTimeTokens(tx.db, token.user_id, 'reset_password', now);
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
     await revokeSessionsByUserId(tx.db, token.user_id, now, 'password_reset');

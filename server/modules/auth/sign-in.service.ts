@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { LogInInputSchema } from '../../../shared/schemas/auth.js';
 import type { MfaChallenge, MfaVerifyInputSchema } from '../../../shared/schemas/mfa.js';
 import type { PasskeyLoginInputSchema } from '../../../shared/schemas/passkeys.js';
+import type { SocialProvider } from '../../../shared/schemas/social.js';
 import type { User } from '../../../shared/schemas/user.js';
 import { DEFAULT_LIMITS } from '../../lib/rate-limit.js';
 import type { Deps } from '../../deps.js';
@@ -179,6 +180,44 @@ export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output
   if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
   if (user.is_active !== 1) return fail('account_inactive', new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   return startSignedInSession(deps, realm, user, attempt, request, ['hwk']);
+}
+
+/** What a provider vouched for, to sign in with (social sign-in). */
+export interface ProviderSignIn {
+  provider: SocialProvider;
+  /** The provider's e-mail, for the attempt's record. */
+  email: string;
+  /** The provider asserted a second factor (`amr` has `mfa`): ours is not asked again. */
+  providerMfa: boolean;
+  deviceFingerprint: string | null;
+  /** The account the provider's identity belongs to, found or made (refusals are AppErrors). */
+  findOrCreateUser(): Promise<UserRow>;
+}
+
+/**
+ * Signs in with a provider's word for who the user is: the same limits, VPN policy, deactivation,
+ * blocked devices and attempt record as a password (the attempt names the provider), and two
+ * factors still asked unless the provider asserted them. A refusal to find or make the account (an
+ * address that belongs to another account) is a failed attempt with reason `link_required`.
+ */
+export async function logInWithProvider(deps: Deps, realm: Realm, signIn: ProviderSignIn, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
+  const attempt: Attempt = { ...attemptOf(deps, realm, normalizeEmail(signIn.email), signIn.deviceFingerprint, request), method: signIn.provider };
+  const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
+  await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
+    return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
+  }
+  let user: UserRow;
+  try {
+    user = await signIn.findOrCreateUser();
+  } catch (error) {
+    if (error instanceof AppError && error.code !== 'TOO_MANY_REQUESTS') await fail('link_required', null, error);
+    throw error;
+  }
+  if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (hasSecondFactor(user) && !signIn.providerMfa) return openMfaChallenge(deps, user, signIn.deviceFingerprint);
+  return startSignedInSession(deps, realm, user, attempt, request, signIn.providerMfa ? ['fed', 'mfa'] : ['fed']);
 }
 
 /**

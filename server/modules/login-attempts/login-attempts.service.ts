@@ -18,7 +18,9 @@ export type FailureReason =
   /** A wrong second factor (TOTP, recovery code or passkey) after a right password. */
   | 'mfa_failed'
   /** A known passkey whose answer did not verify (wrong challenge, origin, signature or counter). */
-  | 'passkey_failed';
+  | 'passkey_failed'
+  /** A provider's identity whose e-mail belongs to another account: linking needs the owner's proof. */
+  | 'link_required';
 
 /** Every sign-in attempt, good or bad, is written down with where it came from. */
 export async function recordLoginAttempt(
@@ -31,6 +33,8 @@ export async function recordLoginAttempt(
     failureReason: FailureReason | null;
     deviceFingerprint: string | null;
     verdict: IpVerdict;
+    /** The provider of a social sign-in; absent for a password or passkey. */
+    method?: string | null;
   },
   request: RequestInfo,
 ): Promise<void> {
@@ -48,5 +52,6 @@ export async function recordLoginAttempt(
     device_fingerprint: attempt.deviceFingerprint,
     user_agent: request.userAgent,
     created_at: isoNow(deps.clock),
+    method: attempt.method ?? null,
   });
 }

@@ -15,6 +15,7 @@ export function toLoginAttempt(row: LoginAttemptRow): LoginAttempt {
     device_fingerprint: row.device_fingerprint,
     user_agent: row.user_agent,
     created_at: row.created_at,
+    method: row.method,
   };
 }
 

@@ -8,6 +8,7 @@ import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
 import { updateProfile } from '../profile/profile.service.js';
 import { ownSessionRoutes } from '../sessions/sessions.rest.js';
+import { socialRoutes } from '../social/social.rest.js';
 import { toUser } from '../users/user.mapper.js';
 
 /**
@@ -42,6 +43,7 @@ export const publicApiRoutes = [
   ...passkeyRoutes(PROJECT_ACCOUNTS),
   ...ownSessionRoutes(PROJECT_ACCOUNTS),
   ...emailChangeRoutes(PROJECT_ACCOUNTS),
+  ...socialRoutes(PROJECT_ACCOUNTS),
 ];
 
 /** The end user's own profile: through the public API (X-API-Key and their token), or on the hosted pages. */

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { deleteExpiredOAuthRequestsBefore } from '../oidc/oidc.service.js';
+import { deleteExpiredSocialSignInsBefore } from '../social/social.service.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
@@ -25,6 +26,8 @@ export interface RetentionResult {
   mfaChallenges: number;
   webauthnChallenges: number;
   oauthRequests: number;
+  /** Sign-ins sent to a provider, and mailed links to connect one. */
+  socialSignIns: number;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     mfaChallenges: await deleteExpiredMfaChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
     webauthnChallenges: await deleteExpiredWebAuthnChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
     oauthRequests: await deleteExpiredOAuthRequestsBefore(deps, ago(SPENT_LINK_DAYS)),
+    socialSignIns: await deleteExpiredSocialSignInsBefore(deps, ago(SPENT_LINK_DAYS)),
   };
 }
 

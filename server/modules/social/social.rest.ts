@@ -1,0 +1,307 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { LogInAnswerSchema } from '../../../shared/schemas/auth.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import {
+  ApiSocialSignInQuerySchema,
+  ApiSocialSignInSchema,
+  ConfirmIdentityLinkInputSchema,
+  ConnectionSchema,
+  ConnectionsSchema,
+  IdentitiesSchema,
+  SaveConnectionInputSchema,
+  SignInProvidersSchema,
+  SocialCallbackQuerySchema,
+  SocialExchangeInputSchema,
+  SocialProviderSchema,
+  StartSocialSignInQuerySchema,
+  type SocialErrorCode,
+} from '../../../shared/schemas/social.js';
+import type { Config } from '../../config.js';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { EndUserHeadersSchema } from '../../openapi/schemas.js';
+import { hostedCookiePath } from '../../plugins/auth-cookies.js';
+import { authenticateIfSignedIn } from '../../plugins/authenticate.js';
+import { defineRoute, REDIRECT, UnvalidatedParam, type AnyRoute, type Anonymous } from '../../rest/route.js';
+import { requireCaptcha } from '../auth/captcha-check.js';
+import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
+import {
+  completeSocialCallback,
+  confirmIdentityLink,
+  exchangeSocialSignInCode,
+  listIdentities,
+  listProjectConnections,
+  listSignInProviders,
+  removeIdentity,
+  removeProjectConnection,
+  saveProjectConnection,
+  socialErrorCodeOf,
+  startApiSocialSignIn,
+  startSocialSignIn,
+  type SocialTarget,
+} from './social.service.js';
+
+const ProviderParams = z.object({ provider: SocialProviderSchema });
+const IdentityParams = z.object({ id: UnvalidatedParam });
+
+/** The cookie that ties a sign-in sent to a provider to the browser that sent it (its value is the state). */
+export const SOCIAL_STATE_COOKIE = 'oauth_state';
+
+function stateCookie(config: Config, mount: AccountMount, request: FastifyRequest) {
+  const base = mount.realm === 'hosted' ? hostedCookiePath((request.params as { project_key: string }).project_key) : '';
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.appUrl.startsWith('https://'), path: `${base}/api/v1/auth/oauth` };
+}
+
+/** The browser realm's pages: where a sign-in lands, and where it starts again when it failed. */
+function pagesOf(mount: AccountMount, request: FastifyRequest) {
+  const root = mount.realm === 'hosted' ? hostedCookiePath((request.params as { project_key: string }).project_key) : '';
+  return {
+    signIn: mount.realm === 'hosted' ? `${root}/sign-in` : '/login',
+    signedIn: mount.realm === 'hosted' ? `${root}/account` : '/dashboard',
+    security: mount.realm === 'hosted' ? `${root}/account` : '/settings',
+    /** return_to must stay within the realm's own pages. */
+    owns: (path: string) => mount.realm !== 'hosted' || path.startsWith(`${root}/`),
+  };
+}
+
+function withParams(path: string, params: Record<string, string | undefined>, fragment?: Record<string, string>): string {
+  const url = new URL(path, 'http://pages.invalid');
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  const hash = fragment ? `#${new URLSearchParams(fragment).toString()}` : '';
+  return `${url.pathname}${url.search}${hash}`;
+}
+
+function targetOf(deps: Deps, mount: AccountMount, caller: Anonymous & { project?: SocialTarget['project'] }): SocialTarget {
+  return mount.realm === 'platform' ? { realm: deps.platform, project: null } : { realm: caller.realm, project: caller.project ?? null };
+}
+
+/**
+ * Sign-in with GitHub, Google, Microsoft or any OpenID Connect provider, declared once per account
+ * mount: the providers offered, the caller's connected providers, the mailed link's confirmation; for
+ * the browser realms (platform, hosted pages) the two navigations (to the provider and back); for
+ * the public API, the start that hands the backend the provider's URL and the exchange of the code.
+ */
+export function socialRoutes(mount: AccountMount): AnyRoute[] {
+  const m = accountMountOf(mount);
+  const routes: AnyRoute[] = [
+    defineRoute({
+      method: 'GET',
+      url: `${m.prefix}/auth/oauth/providers`,
+      auth: m.anonymous,
+      response: { 200: SignInProvidersSchema },
+      doc: m.doc(
+        { operationId: 'listSignInProviders', tag: 'Auth', summary: 'Sign-in providers configured for developer accounts (GitHub, Google, Microsoft, OpenID Connect)' },
+        { operationId: 'publicListSignInProviders', summary: "The project's sign-in providers (its connections)" },
+      ),
+      handler: async ({ deps, caller }) => ({ providers: await listSignInProviders(deps, targetOf(deps, mount, caller)) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${m.prefix}/auth/identities`,
+      auth: m.signedIn,
+      response: { 200: IdentitiesSchema },
+      doc: m.doc(
+        { operationId: 'listIdentities', tag: 'Auth', summary: 'The signed-in account\'s ways of signing in: connected providers, password, passkeys' },
+        { operationId: 'publicListIdentities', summary: "The end user's ways of signing in: connected providers, password, passkeys" },
+      ),
+      handler: async ({ deps, caller }) => listIdentities(deps, targetOf(deps, mount, caller), caller.session.user),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: `${m.prefix}/auth/identities/:id`,
+      auth: m.signedIn,
+      params: IdentityParams,
+      response: { 200: MessageSchema },
+      doc: m.doc(
+        { operationId: 'removeIdentity', tag: 'Auth', summary: 'Disconnect a sign-in provider (409 when it is the last way to sign in)', errors: [404, 409] },
+        { operationId: 'publicRemoveIdentity', summary: "Disconnect one of the end user's sign-in providers (409 when it is the last way to sign in)", errors: [404, 409] },
+      ),
+      handler: async ({ deps, caller, params }) => removeIdentity(deps, caller.session.user, params.id),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${m.prefix}/auth/oauth/link`,
+      auth: m.anonymous,
+      body: ConfirmIdentityLinkInputSchema,
+      response: { 200: MessageSchema },
+      doc: m.doc(
+        { operationId: 'confirmIdentityLink', tag: 'Auth', summary: 'Connect a provider to an existing account with the link mailed to its address', errors: [400, 409, 429] },
+        { operationId: 'publicConfirmIdentityLink', summary: "Connect a provider to an end user's existing account with the link mailed to its address", errors: [400, 409, 429] },
+      ),
+      handler: async ({ deps, caller, body }) => confirmIdentityLink(deps, targetOf(deps, mount, caller).realm, body.token, caller.info),
+    }),
+  ];
+  return mount.realm === 'project' ? [...routes, ...publicApiRoutes()] : [...routes, ...browserRoutes(mount)];
+}
+
+/** The two navigations of a browser realm: to the provider (a redirect), and back (a redirect to our pages). */
+function browserRoutes(mount: AccountMount): AnyRoute[] {
+  const m = accountMountOf(mount);
+  const platform = mount.realm === 'platform';
+  return [
+    defineRoute({
+      method: 'GET',
+      url: `${m.prefix}/auth/oauth/:provider/authorize`,
+      auth: m.optionalSession,
+      params: ProviderParams,
+      query: StartSocialSignInQuerySchema,
+      response: { 302: REDIRECT },
+      doc: {
+        operationId: platform ? 'startSocialSignIn' : 'hostedStartSocialSignIn',
+        tag: platform ? 'Auth' : 'Hosted pages',
+        summary: 'Sign in with a provider (a browser navigation): redirects to the provider',
+        description:
+          'Sends the browser to the provider with PKCE, state (also kept in an HttpOnly cookie, so the sign-in must come back to this browser) and, for OpenID Connect, a nonce. With a captcha configured, `captcha_token` is required. `intent=link` connects the provider to the signed-in account instead. Refusals come back as a redirect to the sign-in page with `social_error`.',
+      },
+      handler: async ({ deps, caller, query, params, request, reply }) => {
+        const pages = pagesOf(mount, request);
+        const target = targetOf(deps, mount, caller);
+        const returnTo = query.return_to && pages.owns(query.return_to) ? query.return_to : null;
+        const fail = (reason: SocialErrorCode) => reply.redirect(withParams(query.intent === 'link' ? (returnTo ?? pages.security) : pages.signIn, { social_error: reason, return_to: query.intent === 'link' ? undefined : (returnTo ?? undefined) }), 302);
+        try {
+          let userId: string | null = null;
+          if (query.intent === 'link') {
+            const session = await authenticateIfSignedIn(deps, target.realm, m.accessTokenOf(request));
+            if (!session) return fail('link_not_signed_in');
+            userId = session.user.id;
+          } else {
+            await requireCaptcha(deps, query.captcha_token, caller.info);
+          }
+          const { url, state } = await startSocialSignIn(deps, target, params.provider, {
+            intent: query.intent,
+            returnTo,
+            userId,
+            deviceFingerprint: query.device_fingerprint,
+          });
+          reply.setCookie(SOCIAL_STATE_COOKIE, state, { ...stateCookie(deps.config, mount, request), maxAge: 10 * 60 });
+          reply.header('cache-control', 'no-store');
+          return reply.redirect(url, 302);
+        } catch (error) {
+          if (error instanceof AppError) return fail(socialErrorCodeOf(error));
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${m.prefix}/auth/oauth/:provider/callback`,
+      auth: m.optionalSession,
+      params: ProviderParams,
+      query: SocialCallbackQuerySchema,
+      response: { 302: REDIRECT },
+      doc: {
+        operationId: platform ? 'socialSignInCallback' : 'hostedSocialSignInCallback',
+        tag: platform ? 'Auth' : 'Hosted pages',
+        summary: 'Where the provider sends the browser back (register this URL at the provider)',
+        description: platform
+          ? 'Signs in (session cookies, then the `return_to` page or the dashboard), asks for the second factor (the sign-in page with `#mfa_token=…`), or connects the provider to the signed-in account. Refusals redirect to the sign-in page with `social_error`.'
+          : "The project's one callback for every sign-in with this provider: its hosted pages' (hosted session cookies) and the public API's (a redirect to the developer's redirect URI with `code` and `state`, or `error`).",
+      },
+      handler: async ({ deps, caller, params, request, reply }) => {
+        const pages = pagesOf(mount, request);
+        const target = targetOf(deps, mount, caller);
+        const binding = request.cookies[SOCIAL_STATE_COOKIE];
+        reply.clearCookie(SOCIAL_STATE_COOKIE, stateCookie(deps.config, mount, request));
+        reply.header('cache-control', 'no-store');
+        const session = await authenticateIfSignedIn(deps, target.realm, m.accessTokenOf(request));
+        const callbackUrl = new URL(request.url, deps.config.appUrl);
+        const outcome = await completeSocialCallback(deps, target, params.provider, callbackUrl, { binding, signedInUserId: session?.user.id ?? null }, caller.info);
+        switch (outcome.kind) {
+          case 'signed_in':
+            m.cookies!.set(reply, request, deps.config, outcome.result);
+            return reply.redirect(outcome.returnTo ?? pages.signedIn, 302);
+          case 'mfa':
+            return reply.redirect(withParams(pages.signIn, { return_to: outcome.returnTo ?? undefined }, { mfa_token: outcome.challenge.mfa_token }), 302);
+          case 'linked':
+            return reply.redirect(withParams(outcome.returnTo ?? pages.security, { social_linked: outcome.provider }), 302);
+          case 'api':
+            return reply.redirect(outcome.redirectTo, 302);
+          case 'failed': {
+            const link = outcome.intent === 'link';
+            return reply.redirect(withParams(link ? (outcome.returnTo ?? pages.security) : pages.signIn, { social_error: outcome.reason, return_to: link ? undefined : (outcome.returnTo ?? undefined) }), 302);
+          }
+        }
+      },
+    }),
+  ];
+}
+
+/** The public API: the backend starts the sign-in and sends its user's browser on; the code comes back to its redirect URI. */
+function publicApiRoutes(): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/public/api/v1/auth/oauth/:provider/authorize',
+      auth: 'apiKey',
+      params: ProviderParams,
+      query: ApiSocialSignInQuerySchema,
+      response: { 200: ApiSocialSignInSchema },
+      doc: {
+        tag: 'Public API',
+        headers: EndUserHeadersSchema,
+        operationId: 'publicStartSocialSignIn',
+        summary: "Start an end user's sign-in with one of the project's providers",
+        description:
+          "Answers the provider's `authorization_url`: send the end user's browser there. The provider comes back to the project's callback, which redirects to `redirect_uri` (one of the project's registered redirect URIs) with `code` and your `state`, or with `error` (`access_denied`, `server_error`) and `error_description`. Check `state`, then exchange the code (valid 60 s, once) at /public/api/v1/auth/oauth/exchange.",
+        errors: [400, 404],
+      },
+      handler: async ({ deps, caller, params, query }) => startApiSocialSignIn(deps, { realm: caller.realm, project: caller.project }, params.provider, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/public/api/v1/auth/oauth/exchange',
+      auth: 'apiKey',
+      body: SocialExchangeInputSchema,
+      response: { 200: LogInAnswerSchema },
+      doc: {
+        tag: 'Public API',
+        headers: EndUserHeadersSchema,
+        operationId: 'publicExchangeSocialSignIn',
+        summary: 'Exchange the one-time code of a sign-in with a provider for the sign-in answer',
+        description:
+          'The same answer as /public/api/v1/auth/login: tokens, or (two factors on and not asserted by the provider) the challenge for /public/api/v1/auth/mfa/verify. A first sign-in makes the account; an address that already has an account answers 409 until its owner connects the provider.',
+        errors: [400, 403, 409, 422, 429],
+      },
+      handler: async ({ deps, caller, body }) => exchangeSocialSignInCode(deps, { realm: caller.realm, project: caller.project }, body, caller.info),
+    }),
+  ];
+}
+
+/** A project's connections, managed by its owner. */
+export const connectionRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:id/connections',
+    auth: 'projectOwner',
+    params: z.object({ id: UnvalidatedParam }),
+    response: { 200: ConnectionsSchema },
+    doc: { operationId: 'listProjectConnections', tag: 'Projects', summary: "The project's sign-in providers for its end users (secrets are never shown)" },
+    handler: async ({ deps, caller, params }) => listProjectConnections(deps, caller.session.user, params.id),
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/api/v1/projects/:id/connections/:provider',
+    auth: 'projectOwner',
+    params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
+    body: SaveConnectionInputSchema,
+    response: { 200: ConnectionSchema },
+    doc: {
+      operationId: 'saveProjectConnection',
+      tag: 'Projects',
+      summary: 'Add or change one of the project\'s sign-in providers',
+      description:
+        'The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google\'s or Microsoft\'s); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer\'s `callback_url` at the provider.',
+    },
+    handler: async ({ deps, caller, params, body }) => saveProjectConnection(deps, caller.session.user, params.id, params.provider, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/v1/projects/:id/connections/:provider',
+    auth: 'projectOwner',
+    params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
+    response: { 200: MessageSchema },
+    doc: { operationId: 'removeProjectConnection', tag: 'Projects', summary: 'Remove one of the project\'s sign-in providers' },
+    handler: async ({ deps, caller, params }) => removeProjectConnection(deps, caller.session.user, params.id, params.provider),
+  }),
+];
