@@ -97,6 +97,7 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(50).optional(),
+  CONNECTIONS_ALLOW_PRIVATE: booleanFlag.default(false),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -143,6 +144,8 @@ export type Config = Readonly<{
   logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
   /** The platform's own sign-in providers (a button each on the sign-in and sign-up pages). */
   socialConnections: readonly ConnectionSettings[];
+  /** Projects' sign-in providers may be at private, loopback or link-local addresses (a provider on the internal network). */
+  connectionsAllowPrivate: boolean;
 }>;
 
 /** One provider's client: the platform's from the environment, or a project's from its settings. */
@@ -156,6 +159,8 @@ export interface ConnectionSettings {
   issuer: string | null;
   /** GitHub: its OAuth endpoints and API. */
   github: { authorizeUrl: string; tokenUrl: string; apiUrl: string } | null;
+  /** Reached at public addresses only: a project's connection (its developer chose the URLs), unless CONNECTIONS_ALLOW_PRIVATE. */
+  publicOnly?: boolean;
 }
 
 /** The providers whose client id and secret are both set; one without the other names the missing variable. */
@@ -264,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     socialConnections: Object.freeze(socialConnectionsOf(e)),
+    connectionsAllowPrivate: e.CONNECTIONS_ALLOW_PRIVATE,
   });
 }
 

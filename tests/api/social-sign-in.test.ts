@@ -110,6 +110,8 @@ beforeAll(async () => {
       OIDC_CLIENT_ID: 'platform-oidc',
       OIDC_CLIENT_SECRET: 'platform-oidc-secret',
       OIDC_NAME: 'Acme SSO',
+      // The projects' providers below are on loopback.
+      CONNECTIONS_ALLOW_PRIVATE: 'on',
     },
   });
 });
@@ -658,6 +660,31 @@ describe("a project's end users", () => {
     expect(atApp.searchParams.get('error')).toBe('access_denied');
     expect(atApp.searchParams.get('state')).toBe('backend-state-456');
     expect(atApp.searchParams.get('code')).toBeNull();
+  });
+
+  it("are not a way into the server's own network: without CONNECTIONS_ALLOW_PRIVATE, a connection reaches public addresses only", async () => {
+    const strict = await createTestApp();
+    try {
+      const owner = await strict.signUpAndLogIn(uniqueEmail('strict-dev'));
+      const created = (await strict.call('POST', '/api/v1/projects', { token: owner.access_token, body: { name: 'Strict' } })).json();
+      const saveHere = (body: Record<string, unknown>) => strict.call('PUT', `/api/v1/projects/${created.id}/connections/oidc`, { token: owner.access_token, body: { client_id: 'c', client_secret: 's', ...body } });
+      for (const issuer of [idp.issuer, 'https://localhost/sso', 'https://10.1.2.3/sso', 'https://169.254.169.254/latest', 'https://[::1]/sso']) {
+        const refused = await saveHere({ issuer });
+        expect(refused.statusCode, issuer).toBe(422);
+        expect(refused.json().detail).toBe('issuer must be a public address (CONNECTIONS_ALLOW_PRIVATE=on allows private ones)');
+      }
+      expect((await saveHere({ issuer: 'http://sso.example.com' })).json().detail).toBe('issuer must be an https URL');
+
+      // A name that resolves to a private address is refused when connecting (here: stored behind the check's back).
+      expect((await saveHere({ issuer: 'https://sso.example.com' })).statusCode).toBe(200);
+      await strict.db.updateTable('project_connections').set({ issuer: idp.issuer.replace('127.0.0.1', 'localhost') }).where('project_id', '=', created.id).execute();
+      const asked = idp.requests.length;
+      const res = await strict.call('GET', `/hosted/${created.project_key}/api/v1/auth/oauth/oidc/authorize`);
+      expect(redirectOf(res).searchParams.get('social_error')).toBe('provider_error');
+      expect(idp.requests.length).toBe(asked);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('stop being offered once the connection is removed', async () => {

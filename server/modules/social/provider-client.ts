@@ -3,6 +3,7 @@ import * as oauth from 'openid-client';
 import type { SocialProvider } from '../../../shared/schemas/social.js';
 import { isLoopbackUrl, type ConnectionSettings } from '../../config.js';
 import { sha256 } from '../../lib/crypto.js';
+import { createPublicFetch } from '../ip-intel/public-fetch.js';
 
 /** Who the provider says signed in. */
 export interface ProviderProfile {
@@ -47,13 +48,15 @@ const OIDC_SCOPE = 'openid email profile';
  * loopback provider (tests, a provider on the same machine).
  */
 export function createProviderClient() {
+  const publicFetch = createPublicFetch();
+  const fetchFor = (connection: ConnectionSettings): typeof fetch => (connection.publicOnly ? publicFetch : fetch);
   const configurations = new LRUCache<string, Promise<oauth.Configuration>>({ max: 500, ttl: 60 * 60 * 1000 });
 
   const configurationOf = (connection: ConnectionSettings): Promise<oauth.Configuration> => {
     const key = sha256(JSON.stringify(connection));
     let configuration = configurations.get(key);
     if (!configuration) {
-      configuration = buildConfiguration(connection);
+      configuration = buildConfiguration(connection, fetchFor(connection));
       configurations.set(key, configuration);
       // A failed discovery is not kept: the next sign-in tries again.
       configuration.catch(() => configurations.delete(key));
@@ -92,7 +95,7 @@ export function createProviderClient() {
           expectedState: pending.state,
           ...(pending.nonce ? { expectedNonce: pending.nonce, idTokenExpected: true } : {}),
         });
-        if (connection.github) return await gitHubProfile(connection.github.apiUrl, tokens.access_token);
+        if (connection.github) return await gitHubProfile(fetchFor(connection), connection.github.apiUrl, tokens.access_token);
         return await openIdProfile(configuration, connection.provider, tokens);
       } catch (failure) {
         if (failure instanceof ProviderFailure) throw failure;
@@ -104,7 +107,8 @@ export function createProviderClient() {
 
 export type ProviderClient = ReturnType<typeof createProviderClient>;
 
-async function buildConfiguration(connection: ConnectionSettings): Promise<oauth.Configuration> {
+async function buildConfiguration(connection: ConnectionSettings, fetchImpl: typeof fetch): Promise<oauth.Configuration> {
+  const customFetch = fetchImpl as unknown as oauth.CustomFetch;
   const insecure = (url: string) => url.startsWith('http://') && isLoopbackUrl(url);
   let configuration: oauth.Configuration;
   if (connection.github) {
@@ -115,11 +119,13 @@ async function buildConfiguration(connection: ConnectionSettings): Promise<oauth
       connection.clientSecret,
       oauth.ClientSecretPost(connection.clientSecret),
     );
+    configuration[oauth.customFetch] = customFetch;
     if (insecure(tokenUrl)) oauth.allowInsecureRequests(configuration);
   } else {
     const issuer = connection.issuer!;
     configuration = await oauth.discovery(new URL(issuer), connection.clientId, connection.clientSecret, oauth.ClientSecretPost(connection.clientSecret), {
       timeout: REQUEST_TIMEOUT_S,
+      [oauth.customFetch]: customFetch,
       ...(insecure(issuer) && { execute: [oauth.allowInsecureRequests] }),
     });
   }
@@ -158,9 +164,9 @@ interface GitHubEmail {
 }
 
 /** GitHub has no ID token: the user and their primary e-mail (and whether GitHub verified it) come from its API. */
-async function gitHubProfile(apiUrl: string, accessToken: string): Promise<ProviderProfile> {
+async function gitHubProfile(fetchImpl: typeof fetch, apiUrl: string, accessToken: string): Promise<ProviderProfile> {
   const get = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${apiUrl}${path}`, {
+    const response = await fetchImpl(`${apiUrl}${path}`, {
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'authplatform', 'x-github-api-version': '2022-11-28' },
       redirect: 'error',
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),

@@ -27,6 +27,7 @@ import { identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
 import { appLink, sendAccountMail, sendCappedMail } from '../auth/account-mail.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
+import { isNonPublic, parseIp } from '../ip-intel/ip-address.js';
 import { requireOwnedProject, urlListOf } from '../projects/projects.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
@@ -105,8 +106,9 @@ export function callbackUrlOf(deps: Pick<Deps, 'config'>, project: Pick<ProjectR
   return `${base}/auth/oauth/${provider}/callback`;
 }
 
-function settingsOf(deps: Pick<Deps, 'secretBox'>, row: ProjectConnectionRow): ConnectionSettings {
+function settingsOf(deps: Pick<Deps, 'secretBox' | 'config'>, row: ProjectConnectionRow): ConnectionSettings {
   return {
+    publicOnly: !deps.config.connectionsAllowPrivate,
     provider: row.provider,
     name: row.provider === 'oidc' ? (row.display_name ?? SOCIAL_PROVIDER_NAMES.oidc) : SOCIAL_PROVIDER_NAMES[row.provider],
     clientId: row.client_id,
@@ -472,6 +474,7 @@ export async function saveProjectConnection(
   input: z.output<typeof SaveConnectionInputSchema>,
 ): Promise<Connection> {
   const project = await requireOwnedProject(deps, owner, projectId);
+  if (!deps.config.connectionsAllowPrivate) requirePublicEndpoints(input);
   const existing = await findConnection(deps.db, project.id, provider);
   if (!input.client_secret && !existing) throw new AppError('UNPROCESSABLE_CONTENT', 'client_secret is required');
   if (provider === 'oidc' && !input.issuer) throw new AppError('UNPROCESSABLE_CONTENT', 'issuer is required for an OpenID Connect provider');
@@ -493,6 +496,25 @@ export async function saveProjectConnection(
     updated_at: now,
   });
   return toConnection(deps, project, (await findConnection(deps.db, project.id, provider))!);
+}
+
+/**
+ * A project's provider is reached from this server, so its developer must not point it at the
+ * server's own network: https at a host name or public address (the connection itself also refuses a
+ * name that resolves to a private address). CONNECTIONS_ALLOW_PRIVATE lifts both for self-hosted providers.
+ */
+function requirePublicEndpoints(input: Pick<z.output<typeof SaveConnectionInputSchema>, 'issuer' | 'authorize_url' | 'token_url' | 'api_url'>): void {
+  for (const field of ['issuer', 'authorize_url', 'token_url', 'api_url'] as const) {
+    const value = input[field];
+    if (!value) continue;
+    const url = new URL(value);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const literal = parseIp(host);
+    if (host === 'localhost' || host.endsWith('.localhost') || (literal && isNonPublic(literal))) {
+      throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be a public address (CONNECTIONS_ALLOW_PRIVATE=on allows private ones)`);
+    }
+    if (url.protocol !== 'https:') throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be an https URL`);
+  }
 }
 
 export async function removeProjectConnection(deps: Deps, owner: UserRow, projectId: string, provider: SocialProvider): Promise<{ message: string }> {
