@@ -3,6 +3,8 @@ import { sql, type Kysely } from 'kysely';
 // Frozen once landed.
 // - login_attempts.method: how the attempt signed in: null for a password or passkey (as before), else
 //   the provider (github, google, microsoft, oidc).
+// - mfa_challenges.first_factor: the provider of a social sign-in waiting for its second factor (null:
+//   a password), so the session's proof and the attempt name it.
 // - users.password_set: 0 for an account made by a social sign-in, until "forgot password" sets one
 //   (its password_hash is then a hash of a random secret nobody knows).
 // - user_identities: an account's sign-ins at GitHub, Google, Microsoft or an OpenID Connect provider,
@@ -17,6 +19,7 @@ import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('login_attempts').addColumn('method', 'text').execute();
+  await db.schema.alterTable('mfa_challenges').addColumn('first_factor', 'text').execute();
   await db.schema.alterTable('users').addColumn('password_set', 'integer', (c) => c.notNull().defaultTo(1)).execute();
 
   await db.schema
@@ -96,5 +99,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('project_connections').execute();
   await db.schema.dropTable('user_identities').execute();
   await db.schema.alterTable('users').dropColumn('password_set').execute();
+  await db.schema.alterTable('mfa_challenges').dropColumn('first_factor').execute();
   await db.schema.alterTable('login_attempts').dropColumn('method').execute();
 }

@@ -63,6 +63,8 @@ export interface MfaChallengesTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The provider of a social sign-in waiting for its second factor; null after a password. */
+  first_factor: string | null;
 }
 
 export interface PasskeysTable {

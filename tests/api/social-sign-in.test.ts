@@ -442,6 +442,11 @@ describe('two factors after a provider', () => {
     const verified = await t.call('POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: mfaToken, code: codeFor(account.secret) } });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json().user.id).toBe(account.userId);
+    // The session's proof and the attempt name the provider, not a password.
+    const session = await t.db.selectFrom('sessions').select('auth_methods').where('user_id', '=', account.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(session.auth_methods).toBe('fed otp mfa');
+    const attempt = await t.db.selectFrom('login_attempts').selectAll().where('user_id', '=', account.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(attempt).toMatchObject({ success: 1, method: 'oidc' });
   });
 
   it('are not asked again when the provider asserts a second factor (amr mfa)', async () => {

@@ -147,7 +147,8 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
   const user = await findUserById(deps.db, challenge.user_id);
   // A token from another realm (another project, or the platform) does not exist here.
   if (!user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
-  const attempt = attemptOf(deps, realm, user.email, challenge.device_fingerprint, request);
+  // After a provider the first factor is the provider's ('fed', and the attempt names it), else the password.
+  const attempt: Attempt = { ...attemptOf(deps, realm, user.email, challenge.device_fingerprint, request), method: challenge.first_factor };
   if (user.is_active !== 1) return refuse(deps, realm, attempt, request, 'account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   try {
     if (input.passkey_response) {
@@ -161,7 +162,7 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
     throw error;
   }
   if (!(await complete())) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
-  return startSignedInSession(deps, realm, user, attempt, request, ['pwd', input.passkey_response ? 'hwk' : 'otp', 'mfa']);
+  return startSignedInSession(deps, realm, user, attempt, request, [challenge.first_factor ? 'fed' : 'pwd', input.passkey_response ? 'hwk' : 'otp', 'mfa']);
 }
 
 /**
@@ -216,7 +217,7 @@ export async function logInWithProvider(deps: Deps, realm: Realm, signIn: Provid
     throw error;
   }
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
-  if (hasSecondFactor(user) && !signIn.providerMfa) return openMfaChallenge(deps, user, signIn.deviceFingerprint);
+  if (hasSecondFactor(user) && !signIn.providerMfa) return openMfaChallenge(deps, user, signIn.deviceFingerprint, signIn.provider);
   return startSignedInSession(deps, realm, user, attempt, request, signIn.providerMfa ? ['fed', 'mfa'] : ['fed']);
 }
 

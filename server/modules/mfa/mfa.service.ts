@@ -112,7 +112,7 @@ function hashRecoveryCode(code: string): string {
 }
 
 /** After a right password on an account with two factors: the mfa_token for the second step. */
-export async function openMfaChallenge(deps: Deps, user: UserRow, deviceFingerprint: string | null): Promise<MfaChallenge> {
+export async function openMfaChallenge(deps: Deps, user: UserRow, deviceFingerprint: string | null, firstFactor: string | null = null): Promise<MfaChallenge> {
   const token = randomToken();
   const now = deps.clock.now();
   await insertMfaChallenge(deps.db, {
@@ -120,6 +120,7 @@ export async function openMfaChallenge(deps: Deps, user: UserRow, deviceFingerpr
     token_hash: sha256(token),
     user_id: user.id,
     device_fingerprint: deviceFingerprint,
+    first_factor: firstFactor,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + MFA_TOKEN_TTL_S * 1000).toISOString(),
   });
