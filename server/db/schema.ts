@@ -335,6 +335,28 @@ export interface IdentityLinkRequestsTable {
   used_at: string | null;
 }
 
+/** A change made by an admin or a developer: append-only (the database refuses updates and deletes). */
+export interface AuditLogTable {
+  id: string;
+  /** The project the change belongs to; null outside any project (the admin area over developer accounts). */
+  project_id: string | null;
+  actor_id: string | null;
+  /** The actor's address when they acted. */
+  actor_email: string | null;
+  /** `user.deactivated`, `device.blocked`, `project.updated`, `api_key.created`… */
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  /** How the target read when it changed (an e-mail, a project or key name). */
+  target_label: string | null;
+  /** JSON of what changed, before and after; null where it does not apply. */
+  before: string | null;
+  after: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
@@ -357,6 +379,7 @@ export interface Database {
   project_connections: ProjectConnectionsTable;
   social_sign_ins: SocialSignInsTable;
   identity_link_requests: IdentityLinkRequestsTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,3 +1,4 @@
+import { adminAuditRouter, projectAuditRouter } from '../modules/audit/audit.trpc.js';
 import { authRouter } from '../modules/auth/auth.trpc.js';
 import { captchaRouter } from '../modules/captcha/captcha.trpc.js';
 import { mfaRouter } from '../modules/mfa/mfa.trpc.js';
@@ -17,8 +18,8 @@ export const appRouter = router({
   social: socialRouter,
   profile: profileRouter,
   captcha: captchaRouter,
-  admin: adminMonitoringRouter,
-  projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter })),
+  admin: mergeRouters(adminMonitoringRouter, adminAuditRouter),
+  projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter }), projectAuditRouter),
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,3 +7,4 @@ export * from './mfa.js';
 export * from './passkeys.js';
 export * from './sessions.js';
 export * from './social.js';
+export * from './audit.js';

@@ -150,6 +150,7 @@ export async function findSessionById(db: Db, projectId: string | null, id: stri
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .where(inRealm('users.project_id', projectId))
     .selectAll('sessions')
+    .select('users.email as user_email')
     .where('sessions.id', '=', id)
     .executeTakeFirst();
 }

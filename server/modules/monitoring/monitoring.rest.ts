@@ -13,7 +13,10 @@ import {
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { defineRoute, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
+import type { AuditActor } from '../audit/audit.service.js';
 import * as monitoring from './monitoring.service.js';
+
+const actorOf = (caller: { session: { user: AuditActor['user'] }; info: AuditActor['info'] }): AuditActor => ({ user: caller.session.user, info: caller.info });
 
 /** Where monitoring is mounted: the admin area over the platform's accounts, or a project owner over its end users. */
 export interface MonitoringMount {
@@ -88,7 +91,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
         ...found,
         ...(platform && { description: 'Deactivating signs the account out everywhere. An admin cannot deactivate their own account (403).' }),
       }),
-      handler: ({ deps, caller, params }) => monitoring.toggleUserActive(deps, caller.scope, caller.session.user, itemId(params, 'user')),
+      handler: ({ deps, caller, params }) => monitoring.toggleUserActive(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
     }),
     defineRoute({
       method: 'POST',
@@ -97,7 +100,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
       params: paramsFor('user'),
       response: { 200: UserSchema },
       doc: doc('unlock', 'User', ['Lift the throttling after repeated failed sign-ins', 'Lift the throttling of an end user'], found),
-      handler: ({ deps, caller, params }) => monitoring.unlockUser(deps, caller.scope, itemId(params, 'user')),
+      handler: ({ deps, caller, params }) => monitoring.unlockUser(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
     }),
     defineRoute({
       method: 'POST',
@@ -109,7 +112,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
         ...found,
         description: 'Turns two factors off (authenticator app and recovery codes) for someone who lost them; the user is mailed.',
       }),
-      handler: ({ deps, caller, params }) => monitoring.resetUserMfa(deps, caller.scope, itemId(params, 'user')),
+      handler: ({ deps, caller, params }) => monitoring.resetUserMfa(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
     }),
     defineRoute({
       method: 'GET',
@@ -138,7 +141,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
       params: paramsFor('device'),
       response: { 200: DeviceSchema },
       doc: doc('toggle', 'DeviceBlock', ['Block or unblock a device', 'Block or unblock an end-user device'], found),
-      handler: ({ deps, caller, params }) => monitoring.toggleDeviceBlock(deps, caller.scope, itemId(params, 'device')),
+      handler: ({ deps, caller, params }) => monitoring.toggleDeviceBlock(deps, caller.scope, actorOf(caller), itemId(params, 'device')),
     }),
     defineRoute({
       method: 'PATCH',
@@ -147,7 +150,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
       params: paramsFor('device'),
       response: { 200: DeviceSchema },
       doc: doc('toggle', 'DeviceTrust', ['Trust or distrust a device', 'Trust or distrust an end-user device'], found),
-      handler: ({ deps, caller, params }) => monitoring.toggleDeviceTrust(deps, caller.scope, itemId(params, 'device')),
+      handler: ({ deps, caller, params }) => monitoring.toggleDeviceTrust(deps, caller.scope, actorOf(caller), itemId(params, 'device')),
     }),
     defineRoute({
       method: 'GET',
@@ -166,7 +169,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
       params: paramsFor('session'),
       response: { 200: MessageSchema },
       doc: doc('revoke', 'Session', ['Revoke a session', "Revoke an end user's session"], found),
-      handler: ({ deps, caller, params }) => monitoring.revokeSessionById(deps, caller.scope, itemId(params, 'session')),
+      handler: ({ deps, caller, params }) => monitoring.revokeSessionById(deps, caller.scope, actorOf(caller), itemId(params, 'session')),
     }),
   ];
 }

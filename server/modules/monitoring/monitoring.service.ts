@@ -3,7 +3,9 @@ import type { User } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
+import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { clearSignInFailures } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
@@ -76,12 +78,19 @@ export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string)
   return { ...toUser(user), devices: devices.rows.map(toDevice), sessions: sessions.rows, login_attempts: attempts.rows.map(toLoginAttempt) };
 }
 
+const userTarget = (user: UserRow) => ({ type: 'user', id: user.id, label: user.email });
+
 /** Deactivating signs the account out everywhere at once; nobody can lock themself out. */
-export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: UserRow, id: string): Promise<User> {
+export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
-  if (user.id === actor.id && user.is_active === 1) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
+  if (user.id === actor.user.id && user.is_active === 1) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
   const is_active = user.is_active === 1 ? 0 : 1;
-  const updated = await changeUser(deps, id, { is_active });
+  const updated = await withTransaction(deps, async (tx) => {
+    const changed = await changeUser(tx, id, { is_active });
+    const action = is_active === 1 ? 'user.activated' : 'user.deactivated';
+    await recordAudit(tx, actor, { projectId: scope.projectId, action, target: userTarget(user), before: { is_active: user.is_active === 1 }, after: { is_active: is_active === 1 } });
+    return changed;
+  });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
   // A developer's keys follow the account (cached lookups carry whether the owner is active).
   if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
@@ -89,16 +98,18 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: U
 }
 
 /** Lifts the failed-login throttle of an account. */
-export async function unlockUser(deps: Deps, scope: MonitorScope, id: string): Promise<User> {
+export async function unlockUser(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   await clearSignInFailures(deps, scope, user.email);
+  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'user.unlocked', target: userTarget(user) });
   return toUser(user);
 }
 
 /** Turns off the second factors of someone who lost them; they are mailed. */
-export async function resetUserMfa(deps: Deps, scope: MonitorScope, id: string): Promise<User> {
+export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   await resetMfa(deps, user);
+  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } });
   return toUser((await findUser(deps, id))!);
 }
 
@@ -118,19 +129,29 @@ async function requireDevice(deps: Deps, scope: MonitorScope, id: string) {
   return device;
 }
 
+const deviceTarget = (device: { id: string; fingerprint: string; user_email: string }) => ({ type: 'device', id: device.id, label: `${device.fingerprint} (${device.user_email})` });
+
 /** A blocked device is refused at sign-in and its live sessions end now. */
-export async function toggleDeviceBlock(deps: Deps, scope: MonitorScope, id: string): Promise<Device> {
+export async function toggleDeviceBlock(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<Device> {
   const device = await requireDevice(deps, scope, id);
   const is_blocked = device.is_blocked === 1 ? 0 : 1;
-  await setDeviceFlags(deps.db, id, { is_blocked });
+  await withTransaction(deps, async (tx) => {
+    await setDeviceFlags(tx.db, id, { is_blocked });
+    const action = is_blocked === 1 ? 'device.blocked' : 'device.unblocked';
+    await recordAudit(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_blocked: device.is_blocked === 1 }, after: { is_blocked: is_blocked === 1 } });
+  });
   if (is_blocked === 1) await revokeAllSessionsOfDevice(deps, id, 'device_blocked');
   return toDevice({ ...device, is_blocked });
 }
 
-export async function toggleDeviceTrust(deps: Deps, scope: MonitorScope, id: string): Promise<Device> {
+export async function toggleDeviceTrust(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<Device> {
   const device = await requireDevice(deps, scope, id);
   const is_trusted = device.is_trusted === 1 ? 0 : 1;
-  await setDeviceFlags(deps.db, id, { is_trusted });
+  await withTransaction(deps, async (tx) => {
+    await setDeviceFlags(tx.db, id, { is_trusted });
+    const action = is_trusted === 1 ? 'device.trusted' : 'device.untrusted';
+    await recordAudit(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_trusted: device.is_trusted === 1 }, after: { is_trusted: is_trusted === 1 } });
+  });
   return toDevice({ ...device, is_trusted });
 }
 
@@ -140,9 +161,10 @@ export async function getSessions(deps: Deps, scope: MonitorScope, q: PageQuery)
 }
 
 /** Its refresh token stops working at once and its access token is refused on the next request. */
-export async function revokeSessionById(deps: Deps, scope: MonitorScope, id: string): Promise<{ message: string }> {
+export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
   const session = await findSessionById(deps.db, scope.projectId, id);
   if (!session) throw new AppError('NOT_FOUND', 'Session not found');
   await revokeOneSession(deps, id, 'revoked_by_admin');
+  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
   return { message: 'Session revoked' };
 }

@@ -18,9 +18,12 @@ import { IdInputSchema, ProjectIdInputSchema } from '../../../shared/schemas/pro
 import { projectScopeOf } from '../projects/projects.service.js';
 import { PLATFORM_SCOPE, type MonitorScope } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
+import type { AuditActor } from '../audit/audit.service.js';
 import * as monitoring from './monitoring.service.js';
 
 type AuthedContext = Context & { auth: Authenticated };
+
+const actorOf = (ctx: AuthedContext): AuditActor => ({ user: ctx.auth.user, info: ctx.request });
 
 /** How one mount of the monitoring router reads its input and finds its scope. */
 interface MonitoringMount<SIn, S, PIn, P extends PageQuery, IIn, I extends { id: string }> {
@@ -43,15 +46,15 @@ function monitoringRouter<SIn, S, PIn, P extends PageQuery, IIn, I extends { id:
     user: within(item).output(UserDetailSchema).query(({ ctx, input }) => monitoring.getUserDetail(ctx.deps, ctx.scope, input.id)),
     toggleUserActive: within(item)
       .output(UserSchema)
-      .mutation(({ ctx, input }) => monitoring.toggleUserActive(ctx.deps, ctx.scope, ctx.auth.user, input.id)),
-    unlockUser: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.unlockUser(ctx.deps, ctx.scope, input.id)),
-    resetUserMfa: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.resetUserMfa(ctx.deps, ctx.scope, input.id)),
+      .mutation(({ ctx, input }) => monitoring.toggleUserActive(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
+    unlockUser: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.unlockUser(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
+    resetUserMfa: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.resetUserMfa(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
     loginAttempts: within(page).output(LoginAttemptPageSchema).query(({ ctx, input }) => monitoring.getLoginAttempts(ctx.deps, ctx.scope, input)),
     devices: within(page).output(DevicePageSchema).query(({ ctx, input }) => monitoring.getDevices(ctx.deps, ctx.scope, input)),
-    toggleDeviceBlock: within(item).output(DeviceSchema).mutation(({ ctx, input }) => monitoring.toggleDeviceBlock(ctx.deps, ctx.scope, input.id)),
-    toggleDeviceTrust: within(item).output(DeviceSchema).mutation(({ ctx, input }) => monitoring.toggleDeviceTrust(ctx.deps, ctx.scope, input.id)),
+    toggleDeviceBlock: within(item).output(DeviceSchema).mutation(({ ctx, input }) => monitoring.toggleDeviceBlock(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
+    toggleDeviceTrust: within(item).output(DeviceSchema).mutation(({ ctx, input }) => monitoring.toggleDeviceTrust(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
     sessions: within(page).output(SessionPageSchema).query(({ ctx, input }) => monitoring.getSessions(ctx.deps, ctx.scope, input)),
-    revokeSession: within(item).output(MessageSchema).mutation(({ ctx, input }) => monitoring.revokeSessionById(ctx.deps, ctx.scope, input.id)),
+    revokeSession: within(item).output(MessageSchema).mutation(({ ctx, input }) => monitoring.revokeSessionById(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
   });
 }
 

@@ -50,7 +50,7 @@ export const projectsRoutes = [
       description: 'Needs a verified e-mail address (403); 409 past the per-account project limit.',
       errors: [409],
     },
-    handler: ({ deps, caller, body }) => projects.createProject(deps, caller.session.user, body),
+    handler: ({ deps, caller, body }) => projects.createProject(deps, caller.session.user, body, caller.info),
   }),
   defineRoute({
     method: 'GET',
@@ -69,7 +69,7 @@ export const projectsRoutes = [
     body: UpdateProjectInputSchema,
     response: { 200: ProjectSchema },
     doc: { operationId: 'updateProject', tag: 'Projects', summary: 'Update a project', description: 'Fields left out stay as they are.', errors: [404] },
-    handler: ({ deps, caller, params, body }) => projects.updateProject(deps, caller.session.user, params.id, body),
+    handler: ({ deps, caller, params, body }) => projects.updateProject(deps, caller.session.user, params.id, body, caller.info),
   }),
   defineRoute({
     method: 'DELETE',
@@ -78,7 +78,7 @@ export const projectsRoutes = [
     params: ProjectParams,
     response: { 200: MessageSchema },
     doc: { operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project with its keys and end users', errors: [404] },
-    handler: ({ deps, caller, params }) => projects.deleteProject(deps, caller.session.user, params.id),
+    handler: ({ deps, caller, params }) => projects.deleteProject(deps, caller.session.user, params.id, caller.info),
   }),
   defineRoute({
     method: 'GET',
@@ -104,7 +104,7 @@ export const projectsRoutes = [
       errors: [404, 409],
     },
     async handler({ deps, caller, params, body, reply }) {
-      const created = await projects.createApiKey(deps, caller.session.user, params.id, body);
+      const created = await projects.createApiKey(deps, caller.session.user, params.id, body, caller.info);
       reply.header('cache-control', 'no-store');
       return created;
     },
@@ -116,7 +116,7 @@ export const projectsRoutes = [
     params: z.object({ id: Id, key_id: Id }),
     response: { 200: ApiKeySchema },
     doc: { operationId: 'revokeApiKey', tag: 'Projects', summary: 'Revoke an API key', errors: [404] },
-    handler: ({ deps, caller, params }) => projects.revokeProjectApiKey(deps, caller.session.user, params.id, params.key_id),
+    handler: ({ deps, caller, params }) => projects.revokeProjectApiKey(deps, caller.session.user, params.id, params.key_id, caller.info),
   }),
   defineRoute({
     method: 'GET',

@@ -15,7 +15,10 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { generateSigningKeyPem } from '../../lib/signing-keys.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { withTransaction } from '../../db/transaction.js';
 import { lastDays, utcDay } from '../analytics/analytics.service.js';
+import { changedFields, recordAudit } from '../audit/audit.service.js';
 import type { MonitorScope } from '../realms/realm.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
 import {
@@ -112,53 +115,75 @@ export async function getProject(deps: Deps, owner: UserRow, id: string): Promis
   return toProject(deps.config, await requireOwnedProject(deps, owner, id));
 }
 
-export async function createProject(deps: Deps, owner: UserRow, input: z.output<typeof CreateProjectInputSchema>): Promise<Project> {
+/** What the audit log keeps of a project's settings (never its keys). */
+function auditedSettings(project: Project) {
+  const { name, description, website_url, environment, is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, logo_url, accent_color } = project;
+  return { name, description, website_url, environment, is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, logo_url, accent_color };
+}
+
+export async function createProject(deps: Deps, owner: UserRow, input: z.output<typeof CreateProjectInputSchema>, info: RequestInfo): Promise<Project> {
   requireVerified(owner);
   if ((await countProjectsByOwner(deps.db, owner.id)) >= MAX_PROJECTS_PER_OWNER) {
     throw new AppError('CONFLICT', `A developer account can have at most ${MAX_PROJECTS_PER_OWNER} projects`);
   }
   const now = isoNow(deps.clock);
   const id = newId();
-  await insertProject(deps.db, {
-    id,
-    owner_id: owner.id,
-    name: input.name,
-    description: input.description,
-    website_url: input.website_url,
-    environment: input.environment,
-    project_key: `pk_${randomToken(16)}`,
-    is_active: 1,
-    signing_key: deps.secretBox.seal(generateSigningKeyPem()),
-    redirect_uris: JSON.stringify(input.redirect_uris ?? []),
-    post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
-    allowed_origins: JSON.stringify(input.allowed_origins ?? []),
-    logo_url: input.logo_url ?? null,
-    accent_color: input.accent_color ?? null,
-    created_at: now,
-    updated_at: now,
+  const project = await withTransaction(deps, async (tx) => {
+    await insertProject(tx.db, {
+      id,
+      owner_id: owner.id,
+      name: input.name,
+      description: input.description,
+      website_url: input.website_url,
+      environment: input.environment,
+      project_key: `pk_${randomToken(16)}`,
+      is_active: 1,
+      signing_key: deps.secretBox.seal(generateSigningKeyPem()),
+      redirect_uris: JSON.stringify(input.redirect_uris ?? []),
+      post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
+      allowed_origins: JSON.stringify(input.allowed_origins ?? []),
+      logo_url: input.logo_url ?? null,
+      accent_color: input.accent_color ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    const created = await getProject(tx, owner, id);
+    await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.created', target: { type: 'project', id, label: created.name }, after: auditedSettings(created) });
+    return created;
   });
-  return getProject(deps, owner, id);
+  return project;
 }
 
-export async function updateProject(deps: Deps, owner: UserRow, id: string, input: z.output<typeof UpdateProjectInputSchema>): Promise<Project> {
-  await requireOwnedProject(deps, owner, id);
+export async function updateProject(deps: Deps, owner: UserRow, id: string, input: z.output<typeof UpdateProjectInputSchema>, info: RequestInfo): Promise<Project> {
+  const before = toProject(deps.config, await requireOwnedProject(deps, owner, id));
   const { is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, ...fields } = input;
   const lists = { redirect_uris, post_logout_redirect_uris, allowed_origins };
-  await updateProjectRow(deps.db, id, {
-    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
-    ...Object.fromEntries(Object.entries(lists).flatMap(([name, value]) => (value === undefined ? [] : [[name, JSON.stringify(value)]]))),
-    ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
-    updated_at: isoNow(deps.clock),
+  const after = await withTransaction(deps, async (tx) => {
+    await updateProjectRow(tx.db, id, {
+      ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+      ...Object.fromEntries(Object.entries(lists).flatMap(([name, value]) => (value === undefined ? [] : [[name, JSON.stringify(value)]]))),
+      ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
+      updated_at: isoNow(deps.clock),
+    });
+    const updated = await getProject(tx, owner, id);
+    const changes = changedFields(auditedSettings(before), auditedSettings(updated));
+    if (Object.keys(changes.after).length > 0) {
+      await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.updated', target: { type: 'project', id, label: updated.name }, ...changes });
+    }
+    return updated;
   });
   // Its keys' cached lookups carry the project (active or not, its website as the relying party).
   await deps.projectRealms.apiKeysChanged();
-  return getProject(deps, owner, id);
+  return after;
 }
 
 /** Deletes the project with its keys, end users, their sessions and devices, and its analytics. */
-export async function deleteProject(deps: Deps, owner: UserRow, id: string): Promise<{ message: string }> {
-  await requireOwnedProject(deps, owner, id);
-  await deleteProjectCascade(deps.db, id);
+export async function deleteProject(deps: Deps, owner: UserRow, id: string, info: RequestInfo): Promise<{ message: string }> {
+  const project = toProject(deps.config, await requireOwnedProject(deps, owner, id));
+  await withTransaction(deps, async (tx) => {
+    await deleteProjectCascade(tx.db, id);
+    await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.deleted', target: { type: 'project', id, label: project.name }, before: auditedSettings(project) });
+  });
   await deps.projectRealms.apiKeysChanged();
   return { message: 'Project deleted successfully' };
 }
@@ -182,6 +207,7 @@ export async function createApiKey(
   owner: UserRow,
   projectId: string,
   input: z.output<typeof CreateApiKeyInputSchema>,
+  info: RequestInfo,
 ): Promise<ApiKey & { secret: string }> {
   requireVerified(owner);
   const project = await requireOwnedProject(deps, owner, projectId);
@@ -200,16 +226,22 @@ export async function createApiKey(
     last_used_at: null,
     revoked_at: null,
   };
-  await insertApiKey(deps.db, row);
+  await withTransaction(deps, async (tx) => {
+    await insertApiKey(tx.db, row);
+    await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.created', target: { type: 'api_key', id: row.id, label: row.name }, after: { name: row.name, prefix: row.prefix } });
+  });
   return { ...toApiKey(row), secret };
 }
 
 /** A revoked key stops working on the next request, on every instance (apiKeysChanged drops the cached lookups). */
-export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId: string, keyId: string): Promise<ApiKey> {
+export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId: string, keyId: string, info: RequestInfo): Promise<ApiKey> {
   await requireOwnedProject(deps, owner, projectId);
   const key = await findApiKey(deps.db, projectId, keyId);
   if (!key) throw new AppError('NOT_FOUND', 'API key not found');
-  await revokeApiKey(deps.db, projectId, keyId, isoNow(deps.clock));
+  await withTransaction(deps, async (tx) => {
+    await revokeApiKey(tx.db, projectId, keyId, isoNow(deps.clock));
+    if (!key.revoked_at) await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.revoked', target: { type: 'api_key', id: keyId, label: key.name }, before: { name: key.name, prefix: key.prefix } });
+  });
   await deps.projectRealms.apiKeysChanged();
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);
 }

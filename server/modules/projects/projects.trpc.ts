@@ -28,15 +28,15 @@ export const projectsRouter = router({
   create: authedProcedure
     .input(inputParser(CreateProjectInputSchema))
     .output(ProjectSchema)
-    .mutation(({ ctx, input }) => projects.createProject(ctx.deps, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) => projects.createProject(ctx.deps, ctx.auth.user, input, ctx.request)),
   update: authedProcedure
     .input(inputParser(ProjectId.extend({ changes: UpdateProjectInputSchema })))
     .output(ProjectSchema)
-    .mutation(({ ctx, input }) => projects.updateProject(ctx.deps, ctx.auth.user, input.projectId, input.changes)),
+    .mutation(({ ctx, input }) => projects.updateProject(ctx.deps, ctx.auth.user, input.projectId, input.changes, ctx.request)),
   delete: authedProcedure
     .input(inputParser(ProjectId))
     .output(MessageSchema)
-    .mutation(({ ctx, input }) => projects.deleteProject(ctx.deps, ctx.auth.user, input.projectId)),
+    .mutation(({ ctx, input }) => projects.deleteProject(ctx.deps, ctx.auth.user, input.projectId, ctx.request)),
   apiKeys: authedProcedure
     .input(inputParser(ProjectId))
     .output(z.array(ApiKeySchema))
@@ -44,11 +44,11 @@ export const projectsRouter = router({
   createApiKey: authedProcedure
     .input(inputParser(ProjectId.extend(CreateApiKeyInputSchema.shape)))
     .output(CreatedApiKeySchema)
-    .mutation(({ ctx, input }) => projects.createApiKey(ctx.deps, ctx.auth.user, input.projectId, input)),
+    .mutation(({ ctx, input }) => projects.createApiKey(ctx.deps, ctx.auth.user, input.projectId, input, ctx.request)),
   revokeApiKey: authedProcedure
     .input(inputParser(ProjectId.extend({ keyId: Id })))
     .output(ApiKeySchema)
-    .mutation(({ ctx, input }) => projects.revokeProjectApiKey(ctx.deps, ctx.auth.user, input.projectId, input.keyId)),
+    .mutation(({ ctx, input }) => projects.revokeProjectApiKey(ctx.deps, ctx.auth.user, input.projectId, input.keyId, ctx.request)),
   analytics: authedProcedure
     .input(inputParser(ProjectId.extend({ days: z.number().int().min(1).max(90).default(30) })))
     .output(AnalyticsSchema)

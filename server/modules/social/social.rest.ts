@@ -293,7 +293,7 @@ export const connectionRoutes: AnyRoute[] = [
       description:
         'The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google\'s or Microsoft\'s); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer\'s `callback_url` at the provider.',
     },
-    handler: async ({ deps, caller, params, body }) => saveProjectConnection(deps, caller.session.user, params.id, params.provider, body),
+    handler: async ({ deps, caller, params, body }) => saveProjectConnection(deps, caller.session.user, params.id, params.provider, body, caller.info),
   }),
   defineRoute({
     method: 'DELETE',
@@ -302,6 +302,6 @@ export const connectionRoutes: AnyRoute[] = [
     params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
     response: { 200: MessageSchema },
     doc: { operationId: 'removeProjectConnection', tag: 'Projects', summary: 'Remove one of the project\'s sign-in providers' },
-    handler: async ({ deps, caller, params }) => removeProjectConnection(deps, caller.session.user, params.id, params.provider),
+    handler: async ({ deps, caller, params }) => removeProjectConnection(deps, caller.session.user, params.id, params.provider, caller.info),
   }),
 ];

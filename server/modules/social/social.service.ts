@@ -25,6 +25,7 @@ import { constantTimeEqual, newId, randomToken, sha256 } from '../../lib/crypto.
 import type { RequestInfo } from '../../lib/request-info.js';
 import { identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
 import { appLink, sendAccountMail, sendCappedMail } from '../auth/account-mail.js';
+import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isNonPublic, parseIp } from '../ip-intel/ip-address.js';
@@ -472,6 +473,7 @@ export async function saveProjectConnection(
   projectId: string,
   provider: SocialProvider,
   input: z.output<typeof SaveConnectionInputSchema>,
+  info: RequestInfo,
 ): Promise<Connection> {
   const project = await requireOwnedProject(deps, owner, projectId);
   if (!deps.config.connectionsAllowPrivate) requirePublicEndpoints(input);
@@ -480,22 +482,36 @@ export async function saveProjectConnection(
   if (provider === 'oidc' && !input.issuer) throw new AppError('UNPROCESSABLE_CONTENT', 'issuer is required for an OpenID Connect provider');
   const github = provider === 'github';
   const now = isoNow(deps.clock);
-  await upsertConnection(deps.db, {
-    id: existing?.id ?? newId(),
-    project_id: project.id,
-    provider,
-    display_name: provider === 'oidc' ? input.display_name : null,
-    client_id: input.client_id,
-    client_secret: input.client_secret ? deps.secretBox.seal(input.client_secret) : existing!.client_secret,
-    issuer: github ? null : input.issuer,
-    authorize_url: github ? input.authorize_url : null,
-    token_url: github ? input.token_url : null,
-    api_url: github ? input.api_url : null,
-    enabled: input.enabled ? 1 : 0,
-    created_at: existing?.created_at ?? now,
-    updated_at: now,
+  const before = existing && auditedConnection(toConnection(deps, project, existing));
+  const saved = await withTransaction(deps, async (tx) => {
+    await upsertConnection(tx.db, {
+      id: existing?.id ?? newId(),
+      project_id: project.id,
+      provider,
+      display_name: provider === 'oidc' ? input.display_name : null,
+      client_id: input.client_id,
+      client_secret: input.client_secret ? deps.secretBox.seal(input.client_secret) : existing!.client_secret,
+      issuer: github ? null : input.issuer,
+      authorize_url: github ? input.authorize_url : null,
+      token_url: github ? input.token_url : null,
+      api_url: github ? input.api_url : null,
+      enabled: input.enabled ? 1 : 0,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    });
+    const connection = toConnection(deps, project, (await findConnection(tx.db, project.id, provider))!);
+    // The secret never enters the log: only whether it was replaced.
+    const after = { ...auditedConnection(connection), ...(input.client_secret && { client_secret: 'replaced' }) };
+    const changes = before ? changedFields(before, after) : { before: null, after };
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'connection.saved', target: { type: 'connection', id: provider, label: connection.name }, ...changes });
+    return connection;
   });
-  return toConnection(deps, project, (await findConnection(deps.db, project.id, provider))!);
+  return saved;
+}
+
+function auditedConnection(connection: Connection): Record<string, unknown> {
+  const { client_id, display_name, issuer, authorize_url, token_url, api_url, enabled } = connection;
+  return { client_id, display_name, issuer, authorize_url, token_url, api_url, enabled };
 }
 
 /**
@@ -517,9 +533,15 @@ function requirePublicEndpoints(input: Pick<z.output<typeof SaveConnectionInputS
   }
 }
 
-export async function removeProjectConnection(deps: Deps, owner: UserRow, projectId: string, provider: SocialProvider): Promise<{ message: string }> {
+export async function removeProjectConnection(deps: Deps, owner: UserRow, projectId: string, provider: SocialProvider, info: RequestInfo): Promise<{ message: string }> {
   const project = await requireOwnedProject(deps, owner, projectId);
-  if (!(await deleteConnection(deps.db, project.id, provider))) throw new AppError('NOT_FOUND', 'Connection not found');
+  const existing = await findConnection(deps.db, project.id, provider);
+  if (!existing) throw new AppError('NOT_FOUND', 'Connection not found');
+  const connection = toConnection(deps, project, existing);
+  await withTransaction(deps, async (tx) => {
+    if (!(await deleteConnection(tx.db, project.id, provider))) throw new AppError('NOT_FOUND', 'Connection not found');
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'connection.removed', target: { type: 'connection', id: provider, label: connection.name }, before: auditedConnection(connection) });
+  });
   return { message: SOCIAL_MESSAGES.connectionRemoved };
 }
 

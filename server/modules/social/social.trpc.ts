@@ -53,11 +53,11 @@ export const socialRouter = router({
     .output(ConnectionSchema)
     .mutation(({ ctx, input }) => {
       const { projectId, provider, ...connection } = input;
-      return saveProjectConnection(ctx.deps, ctx.auth.user, projectId, provider, connection);
+      return saveProjectConnection(ctx.deps, ctx.auth.user, projectId, provider, connection, ctx.request);
     }),
 
   removeConnection: authedProcedure
     .input(inputParser(ConnectionInputSchema))
     .output(MessageSchema)
-    .mutation(({ ctx, input }) => removeProjectConnection(ctx.deps, ctx.auth.user, input.projectId, input.provider)),
+    .mutation(({ ctx, input }) => removeProjectConnection(ctx.deps, ctx.auth.user, input.projectId, input.provider, ctx.request)),
 });

@@ -1,0 +1,66 @@
+import type { AuditAction, AuditEntry, AuditQuery } from '../../../shared/schemas/audit.js';
+import type { Deps } from '../../deps.js';
+import type { UserRow } from '../../db/schema.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { insertAuditEntry, listAuditEntries } from './audit.repo.js';
+
+/** Who made a change, and from where. */
+export interface AuditActor {
+  user: Pick<UserRow, 'id' | 'email'>;
+  info: RequestInfo;
+}
+
+export interface AuditChange {
+  /** The project the change belongs to; null outside any project. */
+  projectId: string | null;
+  action: AuditAction;
+  target: { type: string; id: string | null; label?: string | null };
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+/**
+ * Writes one entry of the audit log. Pass the unit of work's deps (`tx`) where the change is made in
+ * one, so the entry commits with it or not at all.
+ */
+export async function recordAudit(deps: Pick<Deps, 'db' | 'clock'>, actor: AuditActor, change: AuditChange): Promise<void> {
+  await insertAuditEntry(deps.db, {
+    id: newId(),
+    project_id: change.projectId,
+    actor_id: actor.user.id,
+    actor_email: actor.user.email,
+    action: change.action,
+    target_type: change.target.type,
+    target_id: change.target.id,
+    target_label: change.target.label ?? null,
+    before: change.before ? JSON.stringify(change.before) : null,
+    after: change.after ? JSON.stringify(change.after) : null,
+    ip_address: actor.info.ip,
+    user_agent: actor.info.userAgent,
+    created_at: isoNow(deps.clock),
+  });
+}
+
+/** The fields of `after` that differ from `before`, as two objects (what an update changed). */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: T): { before: Partial<T>; after: Partial<T> } {
+  const was: Partial<T> = {};
+  const now: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+      was[key] = before[key];
+      now[key] = after[key];
+    }
+  }
+  return { before: was, after: now };
+}
+
+const parse = (json: string | null) => (json ? (JSON.parse(json) as Record<string, unknown>) : null);
+
+/** One page of the log, newest first: every entry (`projectId` undefined, the admin area) or one project's. */
+export async function getAuditLog(deps: Pick<Deps, 'db'>, projectId: string | undefined, q: AuditQuery) {
+  const { rows, total } = await listAuditEntries(deps.db, projectId, q);
+  const entries: AuditEntry[] = rows.map((row) => ({ ...row, before: parse(row.before), after: parse(row.after) }));
+  return { entries, total, page: q.page, per_page: q.per_page };
+}

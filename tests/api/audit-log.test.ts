@@ -1,0 +1,222 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+
+/**
+ * The audit log: every change an admin or a developer makes, with who, what, before/after, from
+ * where and when; append-only in the database itself. Read by the admin (all of it) and by each
+ * project's owner (its own), on both transports.
+ */
+
+const ADMIN = 'audit-admin@example.com';
+const ADMIN_IP = '203.0.113.77';
+let t: TestApp;
+let admin: { access_token: string; user: { id: string } };
+let owner: { access_token: string; user: { id: string } };
+const ownerEmail = uniqueEmail('audit-owner');
+let project: { id: string; project_key: string };
+let apiKey: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ADMIN_EMAILS: ADMIN } });
+  admin = await t.signUpAndLogIn(ADMIN);
+  owner = await t.signUpAndLogIn(ownerEmail, { fingerprint: 'owner-laptop' });
+});
+afterAll(() => t.close());
+
+const asAdmin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, body?: unknown) => t.call(method, url, { token: admin.access_token, body, ip: ADMIN_IP });
+const asOwner = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, body?: unknown) => t.call(method, url, { token: owner.access_token, body, ip: '198.51.100.23' });
+
+async function adminLog(query = '') {
+  const res = await asAdmin('GET', `/api/v1/admin/audit-log${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function projectLog(query = '') {
+  const res = await asOwner('GET', `/api/v1/projects/${project.id}/audit-log${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+describe('what a developer changes in a project', () => {
+  it('is recorded: the project, its keys and its connections, with before and after, never a secret', async () => {
+    const created = await asOwner('POST', '/api/v1/projects', { name: 'Audited shop', environment: 'development' });
+    expect(created.statusCode).toBe(201);
+    project = created.json();
+    expect((await asOwner('PATCH', `/api/v1/projects/${project.id}`, { name: 'Audited store', description: 'Now with a description' })).statusCode).toBe(200);
+    const key = await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'backend' });
+    apiKey = key.json().secret;
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/api-keys/${key.json().id}`)).statusCode).toBe(200);
+    await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'backend 2' }).then((res) => (apiKey = res.json().secret));
+    const saved = await asOwner('PUT', `/api/v1/projects/${project.id}/connections/github`, { client_id: 'gh-client', client_secret: 'very-secret-value' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await asOwner('PUT', `/api/v1/projects/${project.id}/connections/github`, { client_id: 'gh-client-2' })).statusCode).toBe(200);
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/connections/github`)).statusCode).toBe(200);
+
+    const log = await projectLog();
+    expect(log.entries.map((entry: { action: string }) => entry.action)).toEqual([
+      'connection.removed',
+      'connection.saved',
+      'connection.saved',
+      'api_key.created',
+      'api_key.revoked',
+      'api_key.created',
+      'project.updated',
+      'project.created',
+    ]);
+    expect(log.total).toBe(8);
+    const [removed, changed, added, , revoked, , updated, createdEntry] = log.entries;
+    expect(createdEntry).toMatchObject({
+      project_id: project.id,
+      actor_id: owner.user.id,
+      actor_email: ownerEmail,
+      target_type: 'project',
+      target_id: project.id,
+      target_label: 'Audited shop',
+      before: null,
+      ip_address: '198.51.100.23',
+      after: expect.objectContaining({ name: 'Audited shop', environment: 'development', is_active: true }),
+    });
+    expect(updated).toMatchObject({
+      target_label: 'Audited store',
+      before: { name: 'Audited shop', description: null },
+      after: { name: 'Audited store', description: 'Now with a description' },
+    });
+    expect(revoked).toMatchObject({ target_type: 'api_key', target_label: 'backend', before: { name: 'backend', prefix: expect.stringMatching(/^sk_test_/) } });
+    expect(added).toMatchObject({ target_type: 'connection', target_id: 'github', before: null, after: expect.objectContaining({ client_id: 'gh-client', client_secret: 'replaced' }) });
+    expect(changed).toMatchObject({ before: { client_id: 'gh-client' }, after: { client_id: 'gh-client-2' } });
+    expect(removed).toMatchObject({ before: expect.objectContaining({ client_id: 'gh-client-2' }), after: null });
+    expect(JSON.stringify(log)).not.toContain('very-secret-value');
+    expect(JSON.stringify(log)).not.toContain(apiKey);
+  });
+
+  it("is recorded for what the owner does to the project's end users", async () => {
+    const email = uniqueEmail('audited-end-user');
+    const headers = { 'x-api-key': apiKey };
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+    const login = await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: STRONG_PASSWORD, device_fingerprint: 'end-user-phone' } });
+    expect(login.statusCode).toBe(200);
+    const endUserId = login.json().user.id;
+    const base = `/api/v1/projects/${project.id}`;
+    const device = (await asOwner('GET', `${base}/devices`)).json().devices[0];
+    const session = (await asOwner('GET', `${base}/sessions`)).json().sessions[0];
+
+    expect((await asOwner('PATCH', `${base}/users/${endUserId}/toggle-active`)).statusCode).toBe(200);
+    expect((await asOwner('PATCH', `${base}/users/${endUserId}/toggle-active`)).statusCode).toBe(200);
+    expect((await asOwner('POST', `${base}/users/${endUserId}/unlock`)).statusCode).toBe(200);
+    expect((await asOwner('POST', `${base}/users/${endUserId}/reset-mfa`)).statusCode).toBe(200);
+    expect((await asOwner('PATCH', `${base}/devices/${device.id}/toggle-trust`)).statusCode).toBe(200);
+    expect((await asOwner('PATCH', `${base}/devices/${device.id}/toggle-block`)).statusCode).toBe(200);
+    expect((await asOwner('PATCH', `${base}/devices/${device.id}/toggle-block`)).statusCode).toBe(200);
+    const login2 = await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: STRONG_PASSWORD } });
+    const liveSession = (await asOwner('GET', `${base}/sessions`)).json().sessions.find((s: { id: string }) => s.id !== session.id) ?? session;
+    expect(login2.statusCode).toBe(200);
+    expect((await asOwner('DELETE', `${base}/sessions/${liveSession.id}`)).statusCode).toBe(200);
+
+    const log = await projectLog('?per_page=9');
+    expect(log.entries.map((entry: { action: string }) => entry.action)).toEqual([
+      'session.revoked',
+      'device.unblocked',
+      'device.blocked',
+      'device.trusted',
+      'user.mfa_reset',
+      'user.unlocked',
+      'user.activated',
+      'user.deactivated',
+      'connection.removed',
+    ]);
+    const byAction = Object.fromEntries(log.entries.map((entry: { action: string }) => [entry.action, entry]));
+    expect(byAction['user.deactivated']).toMatchObject({ target_type: 'user', target_id: endUserId, target_label: email, before: { is_active: true }, after: { is_active: false } });
+    expect(byAction['device.blocked']).toMatchObject({ target_type: 'device', target_id: device.id, target_label: `end-user-phone (${email})`, after: { is_blocked: true } });
+    expect(byAction['session.revoked']).toMatchObject({ target_type: 'session', target_id: liveSession.id, target_label: email });
+  });
+
+  it("is readable by the project's owner only (404 for another developer, 401 without a session)", async () => {
+    const stranger = await t.signUpAndLogIn(uniqueEmail('audit-stranger'));
+    expect((await t.call('GET', `/api/v1/projects/${project.id}/audit-log`, { token: stranger.access_token })).statusCode).toBe(404);
+    expect((await t.call('GET', `/api/v1/projects/${project.id}/audit-log`)).statusCode).toBe(401);
+    const { api } = t.trpc({ token: stranger.access_token });
+    await expect(api.projects.auditLog.query({ projectId: project.id })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+
+  it('is the same over tRPC', async () => {
+    const { api } = t.trpc({ token: owner.access_token });
+    const page = await api.projects.auditLog.query({ projectId: project.id, action: 'api_key.', per_page: 10 });
+    expect(page.entries.map((entry) => entry.action)).toEqual(['api_key.created', 'api_key.revoked', 'api_key.created']);
+  });
+});
+
+describe('what an admin changes', () => {
+  it('is recorded outside any project, and the admin log holds every entry', async () => {
+    const developer = await t.signUpAndLogIn(uniqueEmail('audited-dev'), { fingerprint: 'dev-desktop' });
+    expect((await asAdmin('PATCH', `/api/v1/admin/users/${developer.user.id}/toggle-active`)).statusCode).toBe(200);
+    const log = await adminLog('?per_page=1');
+    expect(log.entries[0]).toMatchObject({
+      project_id: null,
+      actor_id: admin.user.id,
+      actor_email: ADMIN,
+      action: 'user.deactivated',
+      target_id: developer.user.id,
+      ip_address: ADMIN_IP,
+      user_agent: expect.any(String),
+    });
+    const all = await adminLog('?per_page=100');
+    expect(all.entries.some((entry: { project_id: string | null }) => entry.project_id === project.id)).toBe(true);
+
+    const { api } = t.trpc({ token: admin.access_token });
+    expect((await api.admin.auditLog.query({ action: 'user.deactivated' })).entries.map((entry) => entry.target_id)).toContain(developer.user.id);
+  });
+
+  it('is not readable by a developer (403)', async () => {
+    expect((await asOwner('GET', '/api/v1/admin/audit-log')).statusCode).toBe(403);
+  });
+});
+
+describe('the filters', () => {
+  it('select an action, a family of actions, an actor and a time range', async () => {
+    expect((await adminLog('?action=project.created')).entries.every((entry: { action: string }) => entry.action === 'project.created')).toBe(true);
+    const family = await adminLog('?action=device.&per_page=100');
+    expect(new Set(family.entries.map((entry: { action: string }) => entry.action))).toEqual(new Set(['device.trusted', 'device.blocked', 'device.unblocked']));
+    const byActor = await adminLog(`?actor=${encodeURIComponent(ownerEmail.slice(0, 12))}&per_page=100`);
+    expect(byActor.total).toBeGreaterThan(0);
+    expect(byActor.entries.every((entry: { actor_email: string }) => entry.actor_email === ownerEmail)).toBe(true);
+    // Typed wildcards match themselves: no address holds a %.
+    expect((await adminLog('?actor=%25')).total).toBe(0);
+    expect((await adminLog('?from=2999-01-01')).total).toBe(0);
+    expect((await adminLog('?to=2000-01-01')).total).toBe(0);
+    const pageTwo = await adminLog('?per_page=2&page=2');
+    expect(pageTwo).toMatchObject({ page: 2, per_page: 2 });
+    expect(pageTwo.entries).toHaveLength(2);
+  });
+
+  it('answer 422 with a detail for a bad value', async () => {
+    const res = await asAdmin('GET', '/api/v1/admin/audit-log?from=yesterday');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toMatch(/^from must be a date/);
+    expect((await asAdmin('GET', '/api/v1/admin/audit-log?per_page=0')).statusCode).toBe(422);
+  });
+});
+
+describe('the log', () => {
+  it('is append-only in the database: an entry cannot be changed or deleted', async () => {
+    const [entry] = (await adminLog('?per_page=1')).entries;
+    await expect(sql`update audit_log set action = 'nothing.happened' where id = ${entry.id}`.execute(t.db)).rejects.toThrow(/append-only/);
+    await expect(sql`delete from audit_log where id = ${entry.id}`.execute(t.db)).rejects.toThrow(/append-only/);
+    expect((await adminLog('?per_page=1')).entries[0]).toEqual(entry);
+  });
+
+  it('outlives the project it is about', async () => {
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}`)).statusCode).toBe(200);
+    const deleted = (await adminLog('?action=project.deleted')).entries[0];
+    expect(deleted).toMatchObject({ project_id: project.id, target_label: 'Audited store', before: expect.objectContaining({ name: 'Audited store' }), after: null });
+    expect((await adminLog(`?per_page=100`)).entries.filter((entry: { project_id: string }) => entry.project_id === project.id).length).toBeGreaterThan(10);
+  });
+
+  it('records the client address the server trusts', async () => {
+    const ip = uniqueIp();
+    const created = await t.call('POST', '/api/v1/projects', { token: owner.access_token, ip, body: { name: 'Elsewhere' } });
+    const entry = (await adminLog('?action=project.created&per_page=1')).entries[0];
+    expect(entry).toMatchObject({ target_id: created.json().id, ip_address: ip });
+  });
+});
