@@ -11,6 +11,7 @@ import { HostedContext, type Hosted } from './HostedContext';
 import { AccountPage } from './pages/AccountPage';
 import { ConfirmEmailChangePage } from './pages/ConfirmEmailChangePage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
+import { LinkAccountPage } from './pages/LinkAccountPage';
 import { ResetPasswordPage } from './pages/ResetPasswordPage';
 import { SignedOutPage } from './pages/SignedOutPage';
 import { SignInPage } from './pages/SignInPage';
@@ -74,6 +75,7 @@ function HostedRoutes() {
       <Route path="reset-password" element={<ResetPasswordPage />} />
       <Route path="verify-email" element={<VerifyEmailPage />} />
       <Route path="confirm-email-change" element={<ConfirmEmailChangePage />} />
+      <Route path="link-account" element={<LinkAccountPage />} />
       <Route path="account" element={<AccountPage />} />
       <Route path="sign-out" element={<SignOutPage />} />
       <Route path="signed-out" element={<SignedOutPage />} />

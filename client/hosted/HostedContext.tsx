@@ -23,3 +23,4 @@ export const SESSION_KEY = ['session'] as const;
 export const PROFILE_KEY = [...SESSION_KEY, 'profile'] as const;
 export const SESSIONS_KEY = [...SESSION_KEY, 'sessions'] as const;
 export const PASSKEYS_KEY = [...SESSION_KEY, 'passkeys'] as const;
+export const IDENTITIES_KEY = [...SESSION_KEY, 'identities'] as const;

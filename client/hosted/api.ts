@@ -9,12 +9,14 @@ import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../shared/schema
 import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/schemas/passkeys';
 import type { OwnSession } from '../../shared/schemas/sessions';
 import type { User } from '../../shared/schemas/user';
+import type { IdentitiesSchema, SignInProvider } from '../../shared/schemas/social';
 
 export type SignedIn = z.infer<typeof LogInResponseSchema>;
 export type SignInAnswer = SignedIn | MfaChallenge;
 export type CaptchaConfig = z.infer<typeof CaptchaConfigSchema>;
 type PasskeyAnswer = PasskeyLoginInput['response'];
 type Message = { message: string };
+export type Identities = z.infer<typeof IdentitiesSchema>;
 
 /** A refused call: the server's `{"detail": …}` and its status (and Retry-After on 429). */
 export class HostedApiError extends Error {
@@ -111,6 +113,8 @@ export function createHostedApi(projectKey: string) {
     passkeyLoginOptions: () => call<WebAuthnOptions>('POST', '/auth/passkeys/login/options', {}),
     passkeyLogIn: (input: { response: PasskeyAnswer; device_fingerprint: string }) => call<SignedIn>('POST', '/auth/passkeys/login/verify', input),
     logOut: () => call<Message>('POST', '/auth/logout', {}),
+    signInProviders: () => call<{ providers: SignInProvider[] }>('GET', '/auth/oauth/providers'),
+    confirmIdentityLink: (token: string) => call<Message>('POST', '/auth/oauth/link', { token }),
 
     verifyEmail: (token: string) => call<Message>('POST', '/auth/verify-email', { token }),
     resendVerification: (email: string, captchaToken: string) => call<Message>('POST', '/auth/resend-verification', { email, captcha_token: captchaToken }),
@@ -137,6 +141,9 @@ export function createHostedApi(projectKey: string) {
     registerPasskey: (response: PasskeyAnswer) => session<{ passkey: Passkey }>('POST', '/auth/passkeys/register/verify', { response }),
     renamePasskey: (passkeyId: string, name: string) => session<Passkey>('PATCH', `/auth/passkeys/${id(passkeyId)}`, { name }),
     removePasskey: (passkeyId: string) => session<Message>('DELETE', `/auth/passkeys/${id(passkeyId)}`),
+
+    identities: () => session<Identities>('GET', '/auth/identities'),
+    removeIdentity: (identityId: string) => session<Message>('DELETE', `/auth/identities/${id(identityId)}`),
   };
 }
 

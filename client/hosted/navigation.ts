@@ -1,9 +1,2 @@
-/**
- * Full-page navigations out of the single-page app: the OpenID Connect endpoints are server routes
- * (/hosted/{key}/authorize/continue, /hosted/{key}/logout). An object, so tests can watch `assign`.
- */
-export const browser = {
-  assign(url: string): void {
-    window.location.assign(url);
-  },
-};
+/** The hosted pages leave the app through the same object as the platform's (tests watch its `assign`). */
+export { browser } from '../lib/navigation';

@@ -1,3 +1,6 @@
+import type { SocialProvider } from '../../shared/schemas/social';
+import { socialStartUrl } from '../lib/social';
+
 /** Addresses of one project's hosted pages; `interaction` is the pending OpenID Connect sign-in, if any. */
 export interface HostedPaths {
   base: string;
@@ -7,9 +10,11 @@ export interface HostedPaths {
   afterSignIn(interaction: string | null): string;
   /** The provider's logout endpoint, with the query the app sent to the sign-out page. */
   logout(search: string): string;
+  /** The start of a sign-in with a provider, or of connecting one (`intent: 'link'`): a browser navigation. */
+  socialStart(provider: SocialProvider, params: Record<string, string | null | undefined>): string;
 }
 
-export type HostedPageName = 'sign-in' | 'sign-up' | 'forgot-password' | 'reset-password' | 'verify-email' | 'account' | 'sign-out' | 'signed-out';
+export type HostedPageName = 'sign-in' | 'sign-up' | 'forgot-password' | 'reset-password' | 'verify-email' | 'account' | 'sign-out' | 'signed-out' | 'link-account';
 
 export function hostedPaths(projectKey: string): HostedPaths {
   const base = `/hosted/${encodeURIComponent(projectKey)}`;
@@ -25,5 +30,6 @@ export function hostedPaths(projectKey: string): HostedPaths {
     afterSignIn: (interaction) =>
       interaction ? `${base}/authorize/continue?${new URLSearchParams({ interaction })}` : page('account'),
     logout: (search) => `${base}/logout${search.startsWith('?') ? search : search ? `?${search}` : ''}`,
+    socialStart: (provider, params) => socialStartUrl(`${base}/api/v1`, provider, params),
   };
 }

@@ -6,15 +6,17 @@ import { browser } from './navigation';
 
 /**
  * What happens once the cookies are set: back to the provider (a full navigation, it is a server route)
- * when an app asked for this sign-in, otherwise to the account page.
+ * when an app asked for this sign-in, otherwise to the account page. `returnTo` (a page of this project,
+ * brought back by a sign-in with a provider that needed a second factor) wins over both.
  */
-export function useSignedIn(interaction: string | null): () => void {
+export function useSignedIn(interaction: string | null, returnTo: string | null = null): () => void {
   const { paths } = useHosted();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useCallback(() => {
     queryClient.removeQueries({ queryKey: SESSION_KEY });
-    if (interaction) browser.assign(paths.afterSignIn(interaction));
+    const target = returnTo ?? (interaction ? paths.afterSignIn(interaction) : null);
+    if (target && target !== paths.page('account')) browser.assign(target);
     else navigate(paths.page('account'), { replace: true });
-  }, [interaction, paths, navigate, queryClient]);
+  }, [interaction, returnTo, paths, navigate, queryClient]);
 }

@@ -1,5 +1,6 @@
 import type { AdminStats } from '../../shared/schemas/admin';
 import type { Project } from '../../shared/schemas/projects';
+import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from '../../shared/schemas/social';
 import type { User } from '../../shared/schemas/user';
 
 /* Dates and days ------------------------------------------------------------------------------------------ */
@@ -145,7 +146,14 @@ const REASONS: Record<string, string> = {
   token_reuse: 'Refresh token reused',
   mfa_failed: 'Wrong second factor',
   passkey_failed: 'Passkey refused',
+  link_required: 'E-mail belongs to another account',
 };
+
+/** How an attempt signed in, when not with a password or passkey: the provider's name ('github' → 'GitHub'). */
+export function signInMethodLabel(method: string | null | undefined): string | null {
+  if (!method) return null;
+  return Object.hasOwn(SOCIAL_PROVIDER_NAMES, method) ? SOCIAL_PROVIDER_NAMES[method as SocialProvider] : method;
+}
 
 /** The recorded failure reason in words ('invalid_credentials' → 'Wrong password'). */
 export function failureReasonLabel(reason: string | null | undefined): string | null {

@@ -1,19 +1,24 @@
-import { Alert, Anchor, Button, Divider, Group, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { navigationMessage, postLoginPath } from '../auth/redirect';
 import { AuthShell } from '../components/AuthShell';
 import { PasskeySignInButton } from '../components/auth/PasskeySignInButton';
 import { SecondFactorStep } from '../components/auth/SecondFactorStep';
+import { SocialButtons } from '../components/auth/SocialButtons';
+import { SocialErrorAlert } from '../components/auth/SocialErrorAlert';
+import { useFragmentChallenge } from '../components/auth/useFragmentChallenge';
 import { usePasswordSignIn } from '../components/auth/usePasswordSignIn';
+import { useSignInProviders } from '../components/auth/useSignInProviders';
+import { useSocialSignIn } from '../components/auth/useSocialSignIn';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField } from '../components/CaptchaField';
 import { PasswordField } from '../components/PasswordField';
 import { PlaceholderLink } from '../components/PlaceholderLink';
-import { SocialButtons } from '../components/SocialButtons';
 import { errorMessage } from '../lib/errors';
 import { notify } from '../lib/notify';
+import { safeReturnTo, socialStartUrl } from '../lib/social';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
 
@@ -22,12 +27,17 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { setUser } = useAuth();
   const logIn = trpc.auth.logIn.useMutation();
+  const [params] = useSearchParams();
   const banner = navigationMessage(location.state);
+  const providers = useSignInProviders();
+  const [returnedChallenge, dropReturnedChallenge] = useFragmentChallenge();
+  // `?return_to=` when a sign-in with a provider came back here, else where a guard sent the visitor from.
+  const returnTo = safeReturnTo(params.get('return_to')) ?? postLoginPath(location.state);
 
   const signedIn = (user: Parameters<typeof setUser>[0]) => {
     notify.success(TOASTS.loginSuccess);
     setUser(user);
-    navigate(postLoginPath(location.state), { replace: true });
+    navigate(returnTo, { replace: true });
   };
 
   const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
@@ -36,10 +46,20 @@ export function LoginPage() {
     onFailure: (error) => notify.error(errorMessage(error, TOASTS.loginFailed)),
   });
 
-  if (challenge) {
+  const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, { return_to: returnTo, ...proof }));
+
+  const secondStep = challenge ?? returnedChallenge;
+  if (secondStep) {
     return (
       <AuthShell title="Two-factor authentication" subtitle="One more step to sign in">
-        <SecondFactorStep challenge={challenge} onSignedIn={signedIn} onCancel={cancelChallenge} />
+        <SecondFactorStep
+          challenge={secondStep}
+          onSignedIn={signedIn}
+          onCancel={() => {
+            dropReturnedChallenge();
+            cancelChallenge();
+          }}
+        />
       </AuthShell>
     );
   }
@@ -63,6 +83,7 @@ export function LoginPage() {
             {banner}
           </Alert>
         )}
+        <SocialErrorAlert code={params.get('social_error')} />
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <EmailField {...form.getInputProps('email')} />
@@ -85,8 +106,7 @@ export function LoginPage() {
           </Stack>
         </form>
         <PasskeySignInButton onSignedIn={signedIn} />
-        <Divider label="Or continue with" labelPosition="center" />
-        <SocialButtons />
+        <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} />
         <Text size="xs" c="dimmed" ta="center">
           By signing in you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
           <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.

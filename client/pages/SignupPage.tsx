@@ -1,17 +1,20 @@
 import { useRef, useState } from 'react';
-import { Anchor, Button, Divider, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthShell } from '../components/AuthShell';
+import { SocialButtons } from '../components/auth/SocialButtons';
+import { useSignInProviders } from '../components/auth/useSignInProviders';
+import { useSocialSignIn } from '../components/auth/useSocialSignIn';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PlaceholderLink } from '../components/PlaceholderLink';
-import { SocialButtons } from '../components/SocialButtons';
 import { SignupFormSchema, resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
 import { getDeviceFingerprint } from '../lib/fingerprint';
 import { notify } from '../lib/notify';
+import { socialStartUrl } from '../lib/social';
 import { trpc } from '../lib/trpc';
 import { MESSAGES, TOASTS } from '../messages';
 
@@ -20,6 +23,9 @@ export function SignupPage() {
   const signUp = trpc.auth.signUp.useMutation();
   const [submitting, setSubmitting] = useState(false);
   const captcha = useRef<CaptchaHandle>(null);
+  const providers = useSignInProviders();
+  // A new account made through a provider lands on the dashboard, like any sign-in.
+  const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, proof));
 
   const form = useForm({
     mode: 'controlled',
@@ -106,8 +112,7 @@ export function SignupPage() {
             </Button>
           </Stack>
         </form>
-        <Divider label="Or sign up with" labelPosition="center" />
-        <SocialButtons />
+        <SocialButtons providers={providers} label="Or sign up with" pending={social.pending} onSelect={social.start} />
         <Text size="xs" c="dimmed" ta="center">
           By creating an account you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
           <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.

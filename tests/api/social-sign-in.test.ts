@@ -436,8 +436,10 @@ describe('two factors after a provider', () => {
     const next = redirectOf(res);
     expect(next.pathname).toBe('/login');
     expect(next.searchParams.get('return_to')).toBe('/projects');
-    const mfaToken = new URLSearchParams(next.hash.slice(1)).get('mfa_token');
+    const fragment = new URLSearchParams(next.hash.slice(1));
+    const mfaToken = fragment.get('mfa_token');
     expect(mfaToken).toBeTruthy();
+    expect(fragment.get('methods')).toBe('totp,recovery_code');
     clock.advance(30);
     const verified = await t.call('POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: mfaToken, code: codeFor(account.secret) } });
     expect(verified.statusCode, verified.body).toBe(200);

@@ -178,7 +178,7 @@ describe('AdminPage', () => {
     expect(await screen.findByText('Failed to unlock user')).toBeTruthy();
   });
 
-  it('lists login attempts with VPN/Proxy badges, result and reason, Unknown country and the DB-IP link', async () => {
+  it('lists login attempts with VPN/Proxy badges, result, reason and provider, Unknown country and the DB-IP link', async () => {
     const { user } = renderAdmin();
     await user.click(await screen.findByRole('tab', { name: 'Login Attempts' }));
     const table = await screen.findByRole('table', { name: 'Login attempts' });
@@ -192,6 +192,9 @@ describe('AdminPage', () => {
 
     const ok = within(table).getByRole('row', { name: /grace@example.com/ });
     expect(within(ok).getByText('Success')).toBeTruthy();
+    // Signed in with a provider: its name beside the result (a password sign-in has none).
+    expect(within(ok).getByText('GitHub')).toBeTruthy();
+    expect(within(failed).queryByText('GitHub')).toBeNull();
     expect(within(ok).queryByText('VPN')).toBeNull();
     expect(within(ok).getByText('Germany (DE)')).toBeTruthy();
 

@@ -83,13 +83,11 @@ describe('LoginPage', () => {
     expect(password.type).toBe('text');
   });
 
-  it('Google and GitHub buttons only log', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const { user, calls } = renderApp('/login');
-    await user.click(await screen.findByRole('button', { name: 'Google' }));
-    await user.click(screen.getByRole('button', { name: 'GitHub' }));
-    expect(log).toHaveBeenCalledTimes(2);
-    expect(calls.filter((c) => c.path !== 'auth.session' && c.path !== 'captcha.config')).toHaveLength(0);
+  it('offers no provider buttons (and no divider) when the server has none configured', async () => {
+    renderApp('/login', { handlers: { 'social.providers': () => ({ providers: [] }) } });
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Continue with/ })).toBeNull();
+    expect(screen.queryByText('Or continue with')).toBeNull();
   });
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 const port = Number(process.env.E2E_PORT ?? 4610);
 const shortTtlPort = Number(process.env.E2E_SHORT_TTL_PORT ?? port + 1);
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 15);
+const githubPort = Number(process.env.E2E_GITHUB_PORT ?? port + 16);
 
 /** localhost rather than 127.0.0.1: passkeys need a host name (WebAuthn refuses IP addresses as relying parties). */
 const host = 'localhost';
@@ -13,6 +14,7 @@ export const E2E = {
   port,
   shortTtlPort,
   smtpPort,
+  githubPort,
   baseURL: `http://${host}:${port}`,
   /** A second server whose access tokens live SHORT_TTL_S seconds (the refresh test). */
   shortTtlURL: `http://${host}:${shortTtlPort}`,
@@ -25,6 +27,16 @@ export const E2E = {
   adminEmail: 'e2e-admin@example.com',
   /** Also listed in ADMIN_EMAILS, never verified: the role stays inert. */
   unverifiedAdminEmail: 'e2e-unverified-admin@example.com',
+  /**
+   * The GitHub stand-in (tests/helpers/identity-providers) the main server signs in with, in GitHub
+   * Enterprise's layout. Its one user authorizes every sign-in; its address is used by no other test.
+   */
+  github: {
+    origin: `http://127.0.0.1:${githubPort}`,
+    clientId: 'e2e-github-client',
+    clientSecret: 'e2e-github-secret',
+    user: { id: 4242, login: 'e2e-octocat', name: 'Octo Cat', email: 'e2e-octocat@example.com' },
+  },
   /** Screenshots of every main screen, for review; `UPDATE_SCREENSHOTS=1` writes them into the README's docs/screenshots/ instead. */
   screenshotDir: process.env.UPDATE_SCREENSHOTS
     ? path.resolve(import.meta.dirname, '../../docs/screenshots')

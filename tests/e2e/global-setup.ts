@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startTestGitHub } from '../helpers/identity-providers';
 import { E2E } from './env';
 import { startMailCatcher } from './mail-catcher';
 import { PASSWORD, linkIn, waitForMail } from './support';
@@ -93,8 +94,23 @@ export default async function globalSetup() {
   fs.mkdirSync(E2E.screenshotDir, { recursive: true });
 
   const stopCatcher = await startMailCatcher({ port: E2E.smtpPort, dir: E2E.mailDir });
+  const { github: gh } = E2E;
+  const github = await startTestGitHub({
+    port: E2E.githubPort,
+    acceptAnyClient: true,
+    defaultUserId: gh.user.id,
+    users: [{ id: gh.user.id, login: gh.user.login, name: gh.user.name, emails: [{ email: gh.user.email, primary: true, verified: true }] }],
+  });
   const servers = [
-    startServer('main', E2E.port),
+    startServer('main', E2E.port, {
+      GITHUB_CLIENT_ID: gh.clientId,
+      GITHUB_CLIENT_SECRET: gh.clientSecret,
+      GITHUB_AUTHORIZE_URL: github.authorizeUrl,
+      GITHUB_TOKEN_URL: github.tokenUrl,
+      GITHUB_API_URL: github.apiBaseUrl,
+      // A project's connection to the stand-in reaches it on loopback.
+      CONNECTIONS_ALLOW_PRIVATE: 'on',
+    }),
     startServer('short-ttl', E2E.shortTtlPort, { ACCESS_TOKEN_TTL: String(E2E.shortTtlS) }),
   ];
   try {
@@ -102,7 +118,7 @@ export default async function globalSetup() {
     await createVerifiedAdmin(servers[0]!.url);
   } catch (error) {
     for (const server of servers) server.child.kill('SIGTERM');
-    await stopCatcher();
+    await Promise.all([stopCatcher(), github.close()]);
     throw error;
   }
 
@@ -121,6 +137,6 @@ export default async function globalSetup() {
           }),
       ),
     );
-    await stopCatcher();
+    await Promise.all([stopCatcher(), github.close()]);
   };
 }

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import type { LoginAttempt } from '../../../shared/schemas/admin';
-import { countryLabel, failureReasonLabel, formatDateTime } from '../../lib/format';
+import { countryLabel, failureReasonLabel, formatDateTime, signInMethodLabel } from '../../lib/format';
 import { useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
@@ -47,11 +47,19 @@ const columns: Column<LoginAttempt>[] = [
     header: 'Result',
     cell: (attempt) => {
       const reason = failureReasonLabel(attempt.failure_reason);
+      const method = signInMethodLabel(attempt.method);
       return (
         <Stack gap={2} align="flex-start">
-          <Badge variant="light" color={attempt.success ? 'teal' : 'red'}>
-            {attempt.success ? 'Success' : 'Failed'}
-          </Badge>
+          <Group gap={4} wrap="nowrap">
+            <Badge variant="light" color={attempt.success ? 'teal' : 'red'}>
+              {attempt.success ? 'Success' : 'Failed'}
+            </Badge>
+            {method && (
+              <Badge variant="outline" color="gray" title={`Signed in with ${method}`}>
+                {method}
+              </Badge>
+            )}
+          </Group>
           {!attempt.success && reason && (
             <Text size="xs" c="dimmed">
               {reason}

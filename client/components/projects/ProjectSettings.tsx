@@ -9,6 +9,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { DELETE_PROJECT_CONFIRM, PROJECT_TEXTS, TOASTS } from '../../messages';
 import { ProjectFormFields, ProjectFormSchema, toProjectInput, type ProjectFormValues } from './ProjectForm';
+import { ProjectConnections } from './ProjectConnections';
 import { ProjectSignInSettings } from './ProjectSignInSettings';
 import { notifyFailure } from './states';
 
@@ -99,6 +100,8 @@ export function ProjectSettings({ project }: { project: Project }) {
       </Card>
 
       <ProjectSignInSettings project={project} onSaved={store} />
+
+      <ProjectConnections project={project} />
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="status-heading">
         <Group justify="space-between" align="flex-start" gap="md">

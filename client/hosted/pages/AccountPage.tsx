@@ -4,17 +4,19 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconLogout } from '@tabler/icons-react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { FullPageLoader } from '../../auth/ProtectedRoute';
+import { SocialReturnNotice } from '../../components/account/SocialReturnNotice';
 import { ChangePasswordCard } from '../account/ChangePasswordCard';
 import { PasskeysCard } from '../account/PasskeysCard';
 import { ProfileCard } from '../account/ProfileCard';
 import { SessionsCard } from '../account/SessionsCard';
+import { SignInMethodsCard } from '../account/SignInMethodsCard';
 import { TwoFactorCard } from '../account/TwoFactorCard';
 import { HostedApiError } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { PROFILE_KEY, SESSION_KEY, useHosted } from '../HostedContext';
 
-/** The end user's own account: names, password, sessions, two factors and passkeys, and signing out. */
+/** The end user's own account: names, password, sessions, two factors, passkeys and connected providers, and signing out. */
 export function AccountPage() {
   const { api, paths } = useHosted();
   const navigate = useNavigate();
@@ -57,11 +59,13 @@ export function AccountPage() {
         </Stack>
       ) : (
         <Stack gap="lg">
+          <SocialReturnNotice />
           <ProfileCard user={user} />
           <ChangePasswordCard />
           <SessionsCard />
           <TwoFactorCard enabled={user.mfa_enabled} />
           <PasskeysCard />
+          <SignInMethodsCard />
         </Stack>
       )}
     </HostedPage>

@@ -2,9 +2,14 @@ import { useState } from 'react';
 import { Anchor, Button, Divider, Group, Stack } from '@mantine/core';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { navigationMessage } from '../../auth/redirect';
+import { SocialButtons } from '../../components/auth/SocialButtons';
+import { useFragmentChallenge } from '../../components/auth/useFragmentChallenge';
 import { usePasswordSignIn } from '../../components/auth/usePasswordSignIn';
+import { useSocialSignIn } from '../../components/auth/useSocialSignIn';
 import { EmailField } from '../../components/EmailField';
 import { PasswordField } from '../../components/PasswordField';
+import { passkeysSupported } from '../../lib/passkeys';
+import { safeReturnTo, socialErrorMessage } from '../../lib/social';
 import { TOASTS } from '../../messages';
 import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
@@ -15,16 +20,24 @@ import { HostedCaptcha } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useInteraction } from '../useInteraction';
 import { useSignedIn } from '../useSignedIn';
+import { useHostedSignInProviders } from '../useSignInProviders';
 
-/** Sign in to the project, with the platform login's labels; `?login_hint=` fills in the e-mail. */
+/**
+ * Sign in to the project, with the platform login's labels; `?login_hint=` fills in the e-mail. A sign-in
+ * with a provider comes back here with `?social_error=` or, for a second factor, `#mfa_token=` and `?return_to=`.
+ */
 export function SignInPage() {
   const { api, paths, project } = useHosted();
   const location = useLocation();
   const [params] = useSearchParams();
   const interaction = useInteraction();
-  const signedIn = useSignedIn(interaction);
+  const returnTo = safeReturnTo(params.get('return_to'), `${paths.base}/`);
+  const signedIn = useSignedIn(interaction, returnTo);
   const [error, setError] = useState<string | null>(null);
   const banner = navigationMessage(location.state);
+  const socialError = socialErrorMessage(params.get('social_error'));
+  const providers = useHostedSignInProviders();
+  const [returnedChallenge, dropReturnedChallenge] = useFragmentChallenge();
 
   const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
     initialEmail: params.get('login_hint') ?? '',
@@ -34,10 +47,21 @@ export function SignInPage() {
     onSubmitStart: () => setError(null),
   });
 
-  if (challenge) {
+  // After a provider's sign-in, go where a password sign-in would have gone: the app's pending sign-in or the account page.
+  const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: returnTo ?? paths.afterSignIn(interaction), ...proof }));
+
+  const secondStep = challenge ?? returnedChallenge;
+  if (secondStep) {
     return (
       <HostedPage documentTitle="Two-factor authentication" title="Two-factor authentication" subtitle="One more step to sign in">
-        <HostedSecondFactor challenge={challenge} onSignedIn={signedIn} onCancel={cancelChallenge} />
+        <HostedSecondFactor
+          challenge={secondStep}
+          onSignedIn={signedIn}
+          onCancel={() => {
+            dropReturnedChallenge();
+            cancelChallenge();
+          }}
+        />
       </HostedPage>
     );
   }
@@ -59,7 +83,7 @@ export function SignInPage() {
     >
       <Stack gap="md">
         {banner && <FormAlert kind="success">{banner}</FormAlert>}
-        {error && <FormAlert>{error}</FormAlert>}
+        {error ? <FormAlert>{error}</FormAlert> : socialError && <FormAlert>{socialError}</FormAlert>}
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
@@ -78,6 +102,8 @@ export function SignInPage() {
         <HostedPasskeySignIn onSignedIn={signedIn} onError={setError}>
           <Divider label="or" labelPosition="center" />
         </HostedPasskeySignIn>
+        {/* Below the passkey button, the "or" above it serves both. */}
+        <SocialButtons providers={providers} label={passkeysSupported() ? null : 'or'} pending={social.pending} onSelect={social.start} />
       </Stack>
     </HostedPage>
   );

@@ -2,6 +2,8 @@ import { useRef, useState } from 'react';
 import { Anchor, Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router-dom';
+import { SocialButtons } from '../../components/auth/SocialButtons';
+import { useSocialSignIn } from '../../components/auth/useSocialSignIn';
 import { EmailField } from '../../components/EmailField';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { EndUserSignupFormSchema, resolver } from '../../forms';
@@ -14,6 +16,7 @@ import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { useInteraction } from '../useInteraction';
+import { useHostedSignInProviders } from '../useSignInProviders';
 
 /** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */
 export function SignUpPage() {
@@ -24,6 +27,8 @@ export function SignUpPage() {
   // The server's answer is the same whether or not the address had an account: say what happens next, in the end user's words.
   const [sent, setSent] = useState<string | null>(null);
   const signInLink = paths.page('sign-in', { interaction });
+  const providers = useHostedSignInProviders();
+  const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: paths.afterSignIn(interaction), ...proof }));
 
   const form = useForm({
     mode: 'controlled',
@@ -97,6 +102,7 @@ export function SignUpPage() {
             </Button>
           </Stack>
         </form>
+        <SocialButtons providers={providers} label="or sign up with" pending={social.pending} onSelect={social.start} />
       </Stack>
     </HostedPage>
   );

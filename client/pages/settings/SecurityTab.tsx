@@ -3,6 +3,7 @@ import { SESSION_TIMEOUT_OPTIONS_MIN } from '../../../shared/constants';
 import { useAuth } from '../../auth/AuthProvider';
 import { SettingSwitch } from '../../components/SettingSwitch';
 import { PasskeysCard } from '../../components/settings/PasskeysCard';
+import { SignInMethodsCard } from '../../components/settings/SignInMethodsCard';
 import { TwoFactorCard } from '../../components/settings/TwoFactorCard';
 import { YourSessionsCard } from '../../components/settings/YourSessionsCard';
 import { usePreferences } from '../../components/settings/usePreferences';
@@ -45,6 +46,7 @@ export function SecurityTab() {
       <ChangePasswordCard />
       <TwoFactorCard />
       <PasskeysCard />
+      <SignInMethodsCard />
       <YourSessionsCard />
       <SettingsSection title="Security preferences" description="Changes apply immediately.">
         <Stack gap="lg">

@@ -212,7 +212,10 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
             m.cookies!.set(reply, request, deps.config, outcome.result);
             return reply.redirect(outcome.returnTo ?? pages.signedIn, 302);
           case 'mfa':
-            return reply.redirect(withParams(pages.signIn, { return_to: outcome.returnTo ?? undefined }, { mfa_token: outcome.challenge.mfa_token }), 302);
+            return reply.redirect(
+              withParams(pages.signIn, { return_to: outcome.returnTo ?? undefined }, { mfa_token: outcome.challenge.mfa_token, methods: outcome.challenge.methods.join(',') }),
+              302,
+            );
           case 'linked':
             return reply.redirect(withParams(outcome.returnTo ?? pages.security, { social_linked: outcome.provider }), 302);
           case 'api':

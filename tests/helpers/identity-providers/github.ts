@@ -37,6 +37,8 @@ export interface TestGitHubOptions {
   defaultUserId?: number;
   /** Accept any client_id with any secret (for a browser run whose client id is chosen at runtime). */
   acceptAnyClient?: boolean;
+  /** Listen on this port rather than a free one (a browser run passes the URLs to a server started beside it). */
+  port?: number;
 }
 
 export interface TestGitHub {
@@ -111,7 +113,7 @@ async function readBody(req: http.IncomingMessage): Promise<Record<string, strin
  * and /user/emails is 404 without the user:email (or user) scope.
  */
 export async function startTestGitHub(options: TestGitHubOptions = {}): Promise<TestGitHub> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const apiBaseUrl = `${origin}/api/v3`;
   const clients = new Map((options.clients ?? []).map((client) => [client.client_id, client]));

@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import { ActionIcon, Alert, Anchor, Button, Group, Loader, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { IconInfoCircle, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import type { Identity, SignInProvider, SocialProvider } from '../../../shared/schemas/social';
+import { SOCIAL_MESSAGES } from '../../../shared/schemas/social';
+import { formatDate } from '../../lib/format';
+import { browser } from '../../lib/navigation';
+import { notify } from '../../lib/notify';
+import { ProviderIcon } from '../auth/ProviderIcon';
+import type { SectionComponent } from '../settings/SettingsSection';
+
+/** How a sign-in methods card reaches the account's providers: the platform's tRPC procedures or a project's hosted API. */
+export interface SignInMethodsSource {
+  remove(id: string): Promise<unknown>;
+  /** Refetches the list; awaited after a removal, before it reports success. */
+  reload(): Promise<unknown>;
+  /** The navigation that connects a provider to the signed-in account (and comes back to this page). */
+  connectUrl(provider: SocialProvider): string;
+  /** Where an account without a password asks for one (the forgot-password page). */
+  forgotPasswordPath: string;
+  errorMessage(failure: unknown, fallback: string): string;
+}
+
+export interface SignInMethods {
+  identities: Identity[];
+  has_password: boolean;
+  available: SignInProvider[];
+}
+
+interface SignInMethodsPanelProps {
+  section: SectionComponent;
+  methods: SignInMethods | undefined;
+  loading: boolean;
+  failed: boolean;
+  source: SignInMethodsSource;
+}
+
+/** The providers connected to the account (GitHub, Google, …): remove one, or connect another. */
+export function SignInMethodsPanel({ section: Section, methods, loading, failed, source }: SignInMethodsPanelProps) {
+  const [removing, setRemoving] = useState<Identity | null>(null);
+  const [connecting, setConnecting] = useState<string | null>(null);
+
+  const connect = (provider: SocialProvider) => {
+    setConnecting(provider);
+    browser.assign(source.connectUrl(provider));
+  };
+
+  return (
+    <Section title="Sign-in methods" description="Services you can sign in with besides your password and passkeys.">
+      <Stack gap="md">
+        {loading ? (
+          <Loader size="sm" aria-label="Loading sign-in methods" />
+        ) : failed || !methods ? (
+          <Text size="sm" c="red" role="alert">
+            Could not load your sign-in methods.
+          </Text>
+        ) : (
+          <>
+            {methods.identities.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No services connected yet.
+              </Text>
+            ) : (
+              <Stack gap="xs" role="list" aria-label="Connected services">
+                {methods.identities.map((identity) => (
+                  <IdentityRow key={identity.id} identity={identity} onRemove={() => setRemoving(identity)} />
+                ))}
+              </Stack>
+            )}
+            {!methods.has_password && (
+              <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />}>
+                You sign in without a password. To set one, use{' '}
+                <Anchor component={Link} to={source.forgotPasswordPath} size="sm" inherit>
+                  Forgot password
+                </Anchor>{' '}
+                with your e-mail address.
+              </Alert>
+            )}
+            {methods.available.length > 0 && (
+              <Group gap="sm">
+                {methods.available.map((provider) => (
+                  <Button
+                    key={provider.id}
+                    variant="default"
+                    leftSection={<ProviderIcon provider={provider.id} />}
+                    loading={connecting === provider.id}
+                    disabled={connecting !== null && connecting !== provider.id}
+                    onClick={() => connect(provider.id)}
+                  >
+                    Connect {provider.name}
+                  </Button>
+                ))}
+              </Group>
+            )}
+          </>
+        )}
+      </Stack>
+      <RemoveIdentityModal identity={removing} source={source} onClose={() => setRemoving(null)} />
+    </Section>
+  );
+}
+
+function IdentityRow({ identity, onRemove }: { identity: Identity; onRemove: () => void }) {
+  return (
+    <Paper withBorder p="sm" radius="md" role="listitem" aria-label={identity.provider_name}>
+      <Group justify="space-between" wrap="nowrap" gap="sm" align="center">
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+          <ProviderIcon provider={identity.provider} size={22} />
+          <div style={{ minWidth: 0 }}>
+            <Text fw={600} size="sm" truncate>
+              {identity.provider_name}
+              {identity.email && (
+                <Text span c="dimmed" fw={400} size="sm">
+                  {' '}
+                  · {identity.email}
+                </Text>
+              )}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Connected {formatDate(identity.created_at)} · Last used {formatDate(identity.last_used_at)}
+            </Text>
+          </div>
+        </Group>
+        <Tooltip label="Remove">
+          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${identity.provider_name}`} onClick={onRemove}>
+            <IconTrash size={18} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Paper>
+  );
+}
+
+function RemoveIdentityModal({ identity, source, onClose }: { identity: Identity | null; source: SignInMethodsSource; onClose: () => void }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+  const confirm = async () => {
+    if (!identity) return;
+    setError(null);
+    setPending(true);
+    try {
+      await source.remove(identity.id);
+      await source.reload();
+      notify.success(SOCIAL_MESSAGES.identityRemoved);
+      close();
+    } catch (failure) {
+      // The last way to sign in (409) stays: the message says what to add first.
+      setError(source.errorMessage(failure, 'Could not remove the sign-in method'));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Modal opened={identity !== null} onClose={close} title="Remove sign-in method" centered>
+      <Stack gap="md">
+        <Text size="sm">
+          You will no longer be able to sign in with {identity?.provider_name}
+          {identity?.email ? ` (${identity.email})` : ''}. You can connect it again later.
+        </Text>
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => void confirm()} loading={pending}>
+            Remove
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,36 @@
+import { Alert, type MantineSpacing } from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router-dom';
+import { SOCIAL_MESSAGES } from '../../../shared/schemas/social';
+import { linkedProviderName, socialErrorMessage } from '../../lib/social';
+
+/**
+ * What connecting a provider came back with: `?social_linked=github` or `?social_error=code` (only known
+ * codes: text from the address is never shown). Closing it drops the parameter from the address.
+ */
+export function SocialReturnNotice({ mb }: { mb?: MantineSpacing }) {
+  const [params, setParams] = useSearchParams();
+  const linked = linkedProviderName(params.get('social_linked'));
+  const error = socialErrorMessage(params.get('social_error'));
+  if (!linked && !error) return null;
+
+  const dismiss = () =>
+    setParams(
+      (next) => {
+        next.delete('social_linked');
+        next.delete('social_error');
+        return next;
+      },
+      { replace: true },
+    );
+
+  return error ? (
+    <Alert mb={mb} color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} />} withCloseButton closeButtonLabel="Dismiss" onClose={dismiss}>
+      {error}
+    </Alert>
+  ) : (
+    <Alert mb={mb} color="teal" variant="light" role="status" icon={<IconCircleCheck size={18} />} withCloseButton closeButtonLabel="Dismiss" onClose={dismiss} title={`${linked} connected`}>
+      {SOCIAL_MESSAGES.linked}
+    </Alert>
+  );
+}

@@ -1,0 +1,38 @@
+import { Button, Divider, Stack } from '@mantine/core';
+import type { SignInProvider } from '../../../shared/schemas/social';
+import { ProviderIcon } from './ProviderIcon';
+
+interface SocialButtonsProps {
+  /** The providers the server offers; none → nothing at all (no divider either). */
+  providers: SignInProvider[] | undefined;
+  /** The divider's text above the buttons; null when the page already has one above them. */
+  label: string | null;
+  /** The provider whose sign-in is starting (its button spins, the others wait). */
+  pending: string | null;
+  onSelect(provider: SignInProvider): void;
+}
+
+/** "Continue with GitHub", … : one button per provider the server offers. */
+export function SocialButtons({ providers = [], label, pending, onSelect }: SocialButtonsProps) {
+  if (providers.length === 0) return null;
+  return (
+    <>
+      {label && <Divider label={label} labelPosition="center" />}
+      <Stack gap="xs">
+        {providers.map((provider) => (
+          <Button
+            key={provider.id}
+            variant="default"
+            fullWidth
+            leftSection={<ProviderIcon provider={provider.id} />}
+            loading={pending === provider.id}
+            disabled={pending !== null && pending !== provider.id}
+            onClick={() => onSelect(provider)}
+          >
+            Continue with {provider.name}
+          </Button>
+        ))}
+      </Stack>
+    </>
+  );
+}

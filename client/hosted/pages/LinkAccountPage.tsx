@@ -1,0 +1,40 @@
+import { Button } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { SOCIAL_MESSAGES } from '../../../shared/schemas/social';
+import { BackToSignIn } from '../components/BackToSignIn';
+import { HostedPage } from '../components/HostedPage';
+import { StatusPanel } from '../components/StatusPanel';
+import { useHosted } from '../HostedContext';
+import { useMailedToken } from '../useMailedToken';
+
+/** The link mailed when a sign-in with a provider found an account with its address: connects the provider once. */
+export function LinkAccountPage() {
+  const { api, paths } = useHosted();
+  const state = useMailedToken(api.confirmIdentityLink, SOCIAL_MESSAGES.linkInvalid);
+  const signIn = (
+    <Button component={Link} to={paths.page('sign-in')} replace mt="xs">
+      Sign in
+    </Button>
+  );
+
+  return (
+    <HostedPage documentTitle="Connect your sign-in" title="Connect your sign-in" footer={<BackToSignIn />}>
+      {state.kind === 'loading' && <StatusPanel kind="loading" title="Connecting…" />}
+      {state.kind === 'success' && (
+        <StatusPanel kind="success" title="Sign-in connected" actions={signIn}>
+          {SOCIAL_MESSAGES.linked}
+        </StatusPanel>
+      )}
+      {state.kind === 'error' && (
+        <StatusPanel kind="error" title="Could not connect" actions={signIn}>
+          {state.detail}
+        </StatusPanel>
+      )}
+      {state.kind === 'invalid' && (
+        <StatusPanel kind="invalid" title="Invalid link" actions={signIn}>
+          {SOCIAL_MESSAGES.linkInvalid}
+        </StatusPanel>
+      )}
+    </HostedPage>
+  );
+}
