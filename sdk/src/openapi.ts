@@ -804,7 +804,7 @@ export interface paths {
         };
         /**
          * Developer accounts, newest first
-         * @description Admin role required.
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Admin role required.
          */
         get: operations["listAdminUsers"];
         put?: never;
@@ -904,7 +904,7 @@ export interface paths {
         };
         /**
          * Login attempts, newest first
-         * @description Admin role required.
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Admin role required.
          */
         get: operations["listAdminLoginAttempts"];
         put?: never;
@@ -924,7 +924,7 @@ export interface paths {
         };
         /**
          * Known devices
-         * @description Admin role required.
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Admin role required.
          */
         get: operations["listAdminDevices"];
         put?: never;
@@ -984,7 +984,7 @@ export interface paths {
         };
         /**
          * Live sessions
-         * @description Admin role required.
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Admin role required.
          */
         get: operations["listAdminSessions"];
         put?: never;
@@ -1010,6 +1010,86 @@ export interface paths {
          * @description Admin role required.
          */
         delete: operations["revokeAdminSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export developer accounts as CSV
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         */
+        get: operations["exportAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/login-attempts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export login attempts as CSV
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         */
+        get: operations["exportAdminLoginAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/devices/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export devices as CSV
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         */
+        get: operations["exportAdminDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/sessions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export live sessions as CSV
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         */
+        get: operations["exportAdminSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1192,7 +1272,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** End users, newest first */
+        /**
+         * End users, newest first
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date.
+         */
         get: operations["listProjectUsers"];
         put?: never;
         post?: never;
@@ -1280,7 +1363,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** End users' login attempts */
+        /**
+         * End users' login attempts
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time.
+         */
         get: operations["listProjectLoginAttempts"];
         put?: never;
         post?: never;
@@ -1297,7 +1383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** End users' devices */
+        /**
+         * End users' devices
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting.
+         */
         get: operations["listProjectDevices"];
         put?: never;
         post?: never;
@@ -1348,7 +1437,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** End users' live sessions */
+        /**
+         * End users' live sessions
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start.
+         */
         get: operations["listProjectSessions"];
         put?: never;
         post?: never;
@@ -1370,6 +1462,86 @@ export interface paths {
         post?: never;
         /** Revoke an end user's session */
         delete: operations["revokeProjectSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export end users as CSV
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         */
+        get: operations["exportProjectUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/login-attempts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export end users' login attempts as CSV
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         */
+        get: operations["exportProjectLoginAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/devices/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export end users' devices as CSV
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         */
+        get: operations["exportProjectDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/sessions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export end users' live sessions as CSV
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         */
+        get: operations["exportProjectSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5991,6 +6163,11 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                status?: "active" | "inactive";
+                verified?: "true" | "false";
+                from?: string;
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -6354,6 +6531,12 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                outcome?: "success" | "failure";
+                vpn?: "true" | "false";
+                country?: string;
+                from?: string;
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -6404,6 +6587,10 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                status?: "blocked" | "trusted";
+                from?: string;
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -6624,6 +6811,9 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                from?: string;
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -6736,6 +6926,216 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportAdminUsers: {
+        parameters: {
+            query?: {
+                q?: string;
+                status?: "active" | "inactive";
+                verified?: "true" | "false";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportAdminLoginAttempts: {
+        parameters: {
+            query?: {
+                q?: string;
+                outcome?: "success" | "failure";
+                vpn?: "true" | "false";
+                country?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportAdminDevices: {
+        parameters: {
+            query?: {
+                q?: string;
+                status?: "blocked" | "trusted";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportAdminSessions: {
+        parameters: {
+            query?: {
+                q?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7676,6 +8076,11 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                status?: "active" | "inactive";
+                verified?: "true" | "false";
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
@@ -8036,6 +8441,12 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                outcome?: "success" | "failure";
+                vpn?: "true" | "false";
+                country?: string;
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
@@ -8088,6 +8499,10 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                status?: "blocked" | "trusted";
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
@@ -8312,6 +8727,9 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                q?: string;
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
@@ -8427,6 +8845,224 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportProjectUsers: {
+        parameters: {
+            query?: {
+                q?: string;
+                status?: "active" | "inactive";
+                verified?: "true" | "false";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportProjectLoginAttempts: {
+        parameters: {
+            query?: {
+                q?: string;
+                outcome?: "success" | "failure";
+                vpn?: "true" | "false";
+                country?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportProjectDevices: {
+        parameters: {
+            query?: {
+                q?: string;
+                status?: "blocked" | "trusted";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportProjectSessions: {
+        parameters: {
+            query?: {
+                q?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,7 +31,7 @@ export interface OpenApiOperation {
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema }[];
   requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
-  responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: { 'application/json': { schema: JsonSchema } } }>;
+  responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
 const COMPONENTS = '#/components/schemas/';
@@ -221,7 +221,9 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
       responses[String(status)] =
         status === 302
           ? { description, headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } } }
-          : { description, content: jsonContent(schemaOf(schema, 'output')) };
+          : doc.produces && status === success
+            ? { description, content: { [doc.produces]: { schema: { type: 'string' } } } }
+            : { description, content: jsonContent(schemaOf(schema, 'output')) };
     }
     const errors = [...new Set([...automaticErrors(route), ...(doc.errors ?? [])])].sort((a, b) => a - b);
     for (const status of errors) {

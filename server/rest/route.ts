@@ -122,6 +122,8 @@ export interface RouteDoc {
   headers?: z.ZodObject;
   /** The body may be left out entirely (it is parsed as `{}` then). */
   bodyOptional?: boolean;
+  /** The success answer's media type when it is not JSON (the handler sets the reply's type and serializer). */
+  produces?: 'text/csv';
   /** Descriptions of the answers, by status: 'OK' and 'Created' otherwise. */
   responses?: Partial<Record<keyof Responses, string>>;
 }

@@ -14,6 +14,56 @@ export const PageQuerySchema = z.object({
 });
 export type PageQuery = z.output<typeof PageQuerySchema>;
 
+/** A date or time in a query (`2026-11-24`, `2026-11-24T10:00:00Z`), as an ISO timestamp. */
+export const dateFromQuery = (name: string) =>
+  z
+    .string({ error: `${name} must be a date` })
+    .trim()
+    .refine((value) => !Number.isNaN(Date.parse(value)), { error: `${name} must be a date such as 2026-11-24 or 2026-11-24T10:00:00Z` })
+    .transform((value) => new Date(value).toISOString())
+    .optional();
+
+const booleanFromQuery = (name: string) =>
+  z
+    .enum(['true', 'false'], { error: `${name} must be true or false` })
+    .transform((value) => value === 'true')
+    .optional();
+
+const SearchSchema = z.string({ error: 'q must be text' }).trim().max(200, { error: 'q must be at most 200 characters' }).optional();
+
+/** The lists' filters (each list takes the ones that apply to it); `from` and `to` bound its date. */
+export const UserListQuerySchema = PageQuerySchema.extend({
+  q: SearchSchema,
+  status: z.enum(['active', 'inactive'], { error: 'status must be active or inactive' }).optional(),
+  verified: booleanFromQuery('verified'),
+  from: dateFromQuery('from'),
+  to: dateFromQuery('to'),
+});
+export const LoginAttemptListQuerySchema = PageQuerySchema.extend({
+  q: SearchSchema,
+  outcome: z.enum(['success', 'failure'], { error: 'outcome must be success or failure' }).optional(),
+  vpn: booleanFromQuery('vpn'),
+  country: z
+    .string({ error: 'country must be a two-letter country code' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, { error: 'country must be a two-letter country code' })
+    .transform((value) => value.toUpperCase())
+    .optional(),
+  from: dateFromQuery('from'),
+  to: dateFromQuery('to'),
+});
+export const DeviceListQuerySchema = PageQuerySchema.extend({
+  q: SearchSchema,
+  status: z.enum(['blocked', 'trusted'], { error: 'status must be blocked or trusted' }).optional(),
+  from: dateFromQuery('from'),
+  to: dateFromQuery('to'),
+});
+export const SessionListQuerySchema = PageQuerySchema.extend({ q: SearchSchema, from: dateFromQuery('from'), to: dateFromQuery('to') });
+export type UserListQuery = z.output<typeof UserListQuerySchema>;
+export type LoginAttemptListQuery = z.output<typeof LoginAttemptListQuerySchema>;
+export type DeviceListQuery = z.output<typeof DeviceListQuerySchema>;
+export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
+
 export const IdParamSchema = z.object({ id: z.string().trim().min(1, { error: 'id is required' }).max(64, { error: 'Not found' }) });
 
 export const AdminStatsSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuerySchema } from './admin.js';
+import { dateFromQuery, PageQuerySchema } from './admin.js';
 
 /** What the audit log records: each change an admin or a developer makes. */
 export const AUDIT_ACTIONS = [
@@ -43,19 +43,11 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 export const AuditPageSchema = z.object({ entries: z.array(AuditEntrySchema), total: z.number().int(), page: z.number().int(), per_page: z.number().int() });
 
-const isoDate = (name: string) =>
-  z
-    .string({ error: `${name} must be a date` })
-    .trim()
-    .refine((value) => !Number.isNaN(Date.parse(value)), { error: `${name} must be a date such as 2026-11-24 or 2026-11-24T10:00:00Z` })
-    .transform((value) => new Date(value).toISOString())
-    .optional();
-
 /** Paging and the filters: an action (`user.deactivated`) or a family of them (`user.`), the actor's e-mail (part of it), a time range. */
 export const AuditQuerySchema = PageQuerySchema.extend({
   action: z.string({ error: 'action must be text' }).trim().max(64, { error: 'action must be at most 64 characters' }).optional(),
   actor: z.string({ error: 'actor must be text' }).trim().max(254, { error: 'actor must be at most 254 characters' }).optional(),
-  from: isoDate('from'),
-  to: isoDate('to'),
+  from: dateFromQuery('from'),
+  to: dateFromQuery('to'),
 });
 export type AuditQuery = z.output<typeof AuditQuerySchema>;

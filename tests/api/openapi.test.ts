@@ -106,7 +106,7 @@ describe('schemas in the document', () => {
         for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
           if (Number(status) < 400 || Number(status) >= 500) continue;
           errors += 1;
-          expect(response.content?.['application/json'].schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+          expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
         }
       }
     }
@@ -121,6 +121,11 @@ describe('schemas in the document', () => {
       { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
       { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1_000_000 } },
       { name: 'per_page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } },
+      { name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 200 } },
+      { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['active', 'inactive'] } },
+      { name: 'verified', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } },
+      { name: 'from', in: 'query', required: false, schema: { type: 'string' } },
+      { name: 'to', in: 'query', required: false, schema: { type: 'string' } },
     ]);
     expect(document.paths['/public/api/v1/auth/login']!.post!.security).toEqual([{ apiKeyAuth: [] }]);
     expect(document.paths['/public/api/v1/profile']!.get!.security).toEqual([{ apiKeyAuth: [], bearerAuth: [] }]);

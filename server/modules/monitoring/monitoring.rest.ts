@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   AdminStatsSchema,
@@ -5,8 +6,11 @@ import {
   DeviceSchema,
   IdParamSchema,
   LoginAttemptPageSchema,
-  PageQuerySchema,
+  DeviceListQuerySchema,
+  LoginAttemptListQuerySchema,
+  SessionListQuerySchema,
   SessionPageSchema,
+  UserListQuerySchema,
   UserDetailSchema,
   UserPageSchema,
 } from '../../../shared/schemas/admin.js';
@@ -15,6 +19,9 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { defineRoute, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
 import type { AuditActor } from '../audit/audit.service.js';
 import * as monitoring from './monitoring.service.js';
+import type { CsvExport } from './monitoring.service.js';
+import type { Deps } from '../../deps.js';
+import type { MonitorScope } from '../realms/realm.js';
 
 const actorOf = (caller: { session: { user: AuditActor['user'] }; info: AuditActor['info'] }): AuditActor => ({ user: caller.session.user, info: caller.info });
 
@@ -26,6 +33,25 @@ export const ADMIN_MONITORING: MonitoringMount = { over: 'platform' };
 export const PROJECT_MONITORING: MonitoringMount = { over: 'project' };
 
 type Item = 'user' | 'device' | 'session';
+
+const FILTERS = {
+  users: '`q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date.',
+  attempts: '`q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time.',
+  devices: '`q` searches the device id, the owner\'s e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting.',
+  sessions: '`q` searches the e-mail, IP address and device; `from`/`to` bound the start.',
+};
+
+/** The CSV export of a list: the same filters, every row (up to EXPORT_MAX_ROWS, newest first), as a download. */
+function csvAnswer(reply: FastifyReply, name: string, exported: CsvExport): string {
+  reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}.csv"`)
+    .header('cache-control', 'no-store')
+    .header('x-export-rows', String(exported.rows))
+    .header('x-export-truncated', String(exported.truncated));
+  reply.serializer((payload: unknown) => payload as string);
+  return exported.csv;
+}
 const Id = IdParamSchema.shape.id;
 
 /**
@@ -44,7 +70,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
     return Object.keys(shape).length ? z.object(shape) : undefined;
   };
   const itemId = (params: unknown, item: Item) => (params as Record<string, string>)[itemParam(item)]!;
-  const doc = (verb: string, noun: string, summaries: [platform: string, project: string], extra: { description?: string; errors?: ErrorStatus[] } = {}): RouteDoc => ({
+  const doc = (verb: string, noun: string, summaries: [platform: string, project: string], extra: Pick<RouteDoc, 'description' | 'errors' | 'produces'> = {}): RouteDoc => ({
     operationId: `${verb}${platform ? 'Admin' : 'Project'}${noun}`,
     tag: platform ? 'Admin' : 'Project monitoring',
     summary: platform ? summaries[0] : summaries[1],
@@ -67,9 +93,9 @@ export function monitoringRoutes(mount: MonitoringMount) {
       url: `${prefix}/users`,
       auth,
       params: paramsFor(),
-      query: PageQuerySchema,
+      query: UserListQuerySchema,
       response: { 200: UserPageSchema },
-      doc: doc('list', 'Users', ['Developer accounts, newest first', 'End users, newest first']),
+      doc: doc('list', 'Users', ['Developer accounts, newest first', 'End users, newest first'], { description: FILTERS.users }),
       handler: ({ deps, caller, query }) => monitoring.getUsers(deps, caller.scope, query),
     }),
     defineRoute({
@@ -119,9 +145,9 @@ export function monitoringRoutes(mount: MonitoringMount) {
       url: `${prefix}/login-attempts`,
       auth,
       params: paramsFor(),
-      query: PageQuerySchema,
+      query: LoginAttemptListQuerySchema,
       response: { 200: LoginAttemptPageSchema },
-      doc: doc('list', 'LoginAttempts', ['Login attempts, newest first', "End users' login attempts"]),
+      doc: doc('list', 'LoginAttempts', ['Login attempts, newest first', "End users' login attempts"], { description: FILTERS.attempts }),
       handler: ({ deps, caller, query }) => monitoring.getLoginAttempts(deps, caller.scope, query),
     }),
     defineRoute({
@@ -129,9 +155,9 @@ export function monitoringRoutes(mount: MonitoringMount) {
       url: `${prefix}/devices`,
       auth,
       params: paramsFor(),
-      query: PageQuerySchema,
+      query: DeviceListQuerySchema,
       response: { 200: DevicePageSchema },
-      doc: doc('list', 'Devices', ['Known devices', "End users' devices"]),
+      doc: doc('list', 'Devices', ['Known devices', "End users' devices"], { description: FILTERS.devices }),
       handler: ({ deps, caller, query }) => monitoring.getDevices(deps, caller.scope, query),
     }),
     defineRoute({
@@ -157,9 +183,9 @@ export function monitoringRoutes(mount: MonitoringMount) {
       url: `${prefix}/sessions`,
       auth,
       params: paramsFor(),
-      query: PageQuerySchema,
+      query: SessionListQuerySchema,
       response: { 200: SessionPageSchema },
-      doc: doc('list', 'Sessions', ['Live sessions', "End users' live sessions"]),
+      doc: doc('list', 'Sessions', ['Live sessions', "End users' live sessions"], { description: FILTERS.sessions }),
       handler: ({ deps, caller, query }) => monitoring.getSessions(deps, caller.scope, query),
     }),
     defineRoute({
@@ -171,5 +197,46 @@ export function monitoringRoutes(mount: MonitoringMount) {
       doc: doc('revoke', 'Session', ['Revoke a session', "Revoke an end user's session"], found),
       handler: ({ deps, caller, params }) => monitoring.revokeSessionById(deps, caller.scope, actorOf(caller), itemId(params, 'session')),
     }),
+    ...EXPORTS.map(({ list, noun, query, run, summaries }) =>
+      defineRoute({
+        method: 'GET',
+        url: `${prefix}/${list}/export`,
+        auth,
+        params: paramsFor(),
+        query,
+        response: { 200: CsvSchema },
+        doc: doc('export', noun, summaries, {
+          description: `${FILTERS[list === 'login-attempts' ? 'attempts' : list]} Every matching row (at most ${monitoring.EXPORT_MAX_ROWS}, newest first; \`X-Export-Truncated: true\` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.`,
+          produces: 'text/csv',
+        }),
+        handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, `${list}-${new Date().toISOString().slice(0, 10)}`, await run(deps, caller.scope, query as never)),
+      }),
+    ),
   ];
 }
+
+const CsvSchema = z.string();
+
+interface ExportSpec {
+  list: 'users' | 'login-attempts' | 'devices' | 'sessions';
+  noun: string;
+  /** The list's filters, without paging. */
+  query: z.ZodObject;
+  run(deps: Deps, scope: MonitorScope, query: never): Promise<CsvExport>;
+  summaries: [platform: string, project: string];
+}
+
+const withoutPaging = <S extends z.ZodObject>(schema: S) => schema.omit({ page: true, per_page: true } as never);
+
+const EXPORTS: ExportSpec[] = [
+  { list: 'users', noun: 'Users', query: withoutPaging(UserListQuerySchema), run: monitoring.exportUsers, summaries: ['Export developer accounts as CSV', 'Export end users as CSV'] },
+  {
+    list: 'login-attempts',
+    noun: 'LoginAttempts',
+    query: withoutPaging(LoginAttemptListQuerySchema),
+    run: monitoring.exportLoginAttempts,
+    summaries: ['Export login attempts as CSV', "Export end users' login attempts as CSV"],
+  },
+  { list: 'devices', noun: 'Devices', query: withoutPaging(DeviceListQuerySchema), run: monitoring.exportDevices, summaries: ['Export devices as CSV', "Export end users' devices as CSV"] },
+  { list: 'sessions', noun: 'Sessions', query: withoutPaging(SessionListQuerySchema), run: monitoring.exportSessions, summaries: ['Export live sessions as CSV', "Export end users' live sessions as CSV"] },
+];

@@ -1,4 +1,5 @@
-import type { AdminStats, Device, PageQuery, UserDetail } from '../../../shared/schemas/admin.js';
+import { stringify } from 'csv-stringify/sync';
+import type { AdminStats, Device, DeviceListQuery, LoginAttemptListQuery, PageQuery, SessionListQuery, UserDetail, UserListQuery } from '../../../shared/schemas/admin.js';
 import type { User } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
@@ -56,7 +57,7 @@ export async function getStats(deps: Deps, scope: MonitorScope): Promise<AdminSt
 const pageOf = <K extends string, T>(key: K, items: T[], total: number, q: PageQuery) =>
   ({ [key]: items, total, page: q.page, per_page: q.per_page }) as { [P in K]: T[] } & { total: number; page: number; per_page: number };
 
-export async function getUsers(deps: Deps, scope: MonitorScope, q: PageQuery) {
+export async function getUsers(deps: Deps, scope: MonitorScope, q: UserListQuery) {
   const { rows, total } = await listUsers(deps.db, scope.projectId, q);
   return pageOf('users', rows.map(toUser), total, q);
 }
@@ -113,12 +114,12 @@ export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: Audit
   return toUser((await findUser(deps, id))!);
 }
 
-export async function getLoginAttempts(deps: Deps, scope: MonitorScope, q: PageQuery) {
+export async function getLoginAttempts(deps: Deps, scope: MonitorScope, q: LoginAttemptListQuery) {
   const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, q);
   return pageOf('attempts', rows.map(toLoginAttempt), total, q);
 }
 
-export async function getDevices(deps: Deps, scope: MonitorScope, q: PageQuery) {
+export async function getDevices(deps: Deps, scope: MonitorScope, q: DeviceListQuery) {
   const { rows, total } = await listDevices(deps.db, scope.projectId, q);
   return pageOf('devices', rows.map(toDevice), total, q);
 }
@@ -155,7 +156,7 @@ export async function toggleDeviceTrust(deps: Deps, scope: MonitorScope, actor: 
   return toDevice({ ...device, is_trusted });
 }
 
-export async function getSessions(deps: Deps, scope: MonitorScope, q: PageQuery) {
+export async function getSessions(deps: Deps, scope: MonitorScope, q: SessionListQuery) {
   const { rows, total } = await listLiveSessions(deps.db, scope.projectId, q, isoNow(deps.clock));
   return pageOf('sessions', rows, total, q);
 }
@@ -167,4 +168,42 @@ export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: 
   await revokeOneSession(deps, id, 'revoked_by_admin');
   await recordAudit(deps, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
   return { message: 'Session revoked' };
+}
+
+/** An export holds at most this many rows of the filtered list (the newest); `truncated` says when there were more. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+export interface CsvExport {
+  csv: string;
+  rows: number;
+  truncated: boolean;
+}
+
+/** CSV with a header row; a cell that a spreadsheet would run as a formula (=, +, -, @…) is quoted as text. */
+function toCsv<T extends Record<string, unknown>>(items: T[], columns: (keyof T & string)[], total: number): CsvExport {
+  const csv = stringify(items, { header: true, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
+  return { csv, rows: items.length, truncated: total > items.length };
+}
+
+const exportPage = { page: 1, per_page: EXPORT_MAX_ROWS };
+
+export async function exportUsers(deps: Deps, scope: MonitorScope, q: Omit<UserListQuery, keyof PageQuery>): Promise<CsvExport> {
+  const { rows, total } = await listUsers(deps.db, scope.projectId, { ...q, ...exportPage });
+  return toCsv(rows.map(toUser), ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'is_verified', 'created_at', 'last_login'], total);
+}
+
+export async function exportLoginAttempts(deps: Deps, scope: MonitorScope, q: Omit<LoginAttemptListQuery, keyof PageQuery>): Promise<CsvExport> {
+  const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, { ...q, ...exportPage });
+  const columns = ['created_at', 'email', 'user_id', 'success', 'failure_reason', 'method', 'ip_address', 'country_code', 'is_vpn', 'is_proxy', 'device_fingerprint', 'user_agent'] as const;
+  return toCsv(rows.map(toLoginAttempt), [...columns], total);
+}
+
+export async function exportDevices(deps: Deps, scope: MonitorScope, q: Omit<DeviceListQuery, keyof PageQuery>): Promise<CsvExport> {
+  const { rows, total } = await listDevices(deps.db, scope.projectId, { ...q, ...exportPage });
+  return toCsv(rows.map(toDevice), ['device_id', 'user_email', 'user_id', 'is_trusted', 'is_blocked', 'last_ip', 'user_agent', 'first_seen', 'last_seen'], total);
+}
+
+export async function exportSessions(deps: Deps, scope: MonitorScope, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
+  const { rows, total } = await listLiveSessions(deps.db, scope.projectId, { ...q, ...exportPage }, isoNow(deps.clock));
+  return toCsv(rows, ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'], total);
 }
