@@ -80,7 +80,7 @@ type Attempt<U> = { settles: Settle[] } | { lost: Queued<U>; error: unknown };
 const ROLLED_BACK = 'The transaction was rolled back by the database';
 
 async function commitTogether<U>(writer: WriteConnection, unit: U, todo: Queued<U>[]): Promise<Attempt<U>> {
-  const settles: Settle[] = [];
+  const done: { item: Queued<U>; failed: boolean; settle: Settle }[] = [];
   writer.prepare('begin immediate').run();
   try {
     for (const item of todo) {
@@ -89,18 +89,24 @@ async function commitTogether<U>(writer: WriteConnection, unit: U, todo: Queued<
         const value = await item.work(unit);
         if (!writer.raw.inTransaction) return { lost: item, error: new Error(ROLLED_BACK) };
         writer.prepare('release grouped').run();
-        settles.push(() => item.resolve(value));
+        done.push({ item, failed: false, settle: () => item.resolve(value) });
       } catch (error) {
         if (!writer.raw.inTransaction) return { lost: item, error };
         writer.prepare('rollback to grouped').run();
         writer.prepare('release grouped').run();
-        settles.push(() => item.reject(error));
+        done.push({ item, failed: true, settle: () => item.reject(error) });
       }
     }
-    writer.prepare('commit').run();
-    return { settles };
   } catch (error) {
     if (writer.raw.inTransaction) writer.prepare('rollback').run();
     throw error;
   }
+  try {
+    writer.prepare('commit').run();
+  } catch (error) {
+    // Nothing was written: the transactions whose own work failed keep their error, the others get the commit's.
+    if (writer.raw.inTransaction) writer.prepare('rollback').run();
+    return { settles: done.map((entry) => (entry.failed ? entry.settle : () => entry.item.reject(error))) };
+  }
+  return { settles: done.map((entry) => entry.settle) };
 }

@@ -151,6 +151,32 @@ describe('prepared transactions on SQLite', () => {
     expect(await emailOf(db, 'r3')).toBe('r3@example.com');
   });
 
+  it('reject a group whose commit fails, each transaction whose own work failed with its own error, and write nothing', async () => {
+    const writer = writeConnectionOf(db)!;
+    const prepare = writer.prepare;
+    const failingCommit = {
+      run: () => {
+        throw new Error('disk I/O error');
+      },
+    };
+    writer.prepare = (text) => (text === 'commit' ? (failingCommit as never) : prepare(text));
+    try {
+      const settled = await Promise.allSettled([
+        preparedTransaction(db, (unit) => unit.run(insertUser, 'c1', 'c1@example.com')),
+        preparedTransaction(db, async (unit) => {
+          await unit.run(insertUser, 'c2', 'c2@example.com');
+          throw new Error('refused');
+        }),
+      ]);
+      expect(settled.map((outcome) => (outcome as PromiseRejectedResult).reason?.message)).toEqual(['disk I/O error', 'refused']);
+    } finally {
+      writer.prepare = prepare;
+    }
+    expect([await emailOf(db, 'c1'), await emailOf(db, 'c2')]).toEqual([undefined, undefined]);
+    await preparedTransaction(db, (unit) => unit.run(insertUser, 'c3', 'c3@example.com'));
+    expect(await emailOf(db, 'c3')).toBe('c3@example.com');
+  });
+
   it('answer no transaction of a group before its commit, and commit at most MAX_GROUP together', async () => {
     const other = new SQLite(path.join(dir, 'tx.db'), { readonly: true });
     try {
