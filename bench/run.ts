@@ -10,7 +10,8 @@ import autocannon from 'autocannon';
 import bcrypt from 'bcrypt';
 import { HASHING_CONCURRENCY } from '../server/lib/passwords.js';
 
-const PORT = 3917;
+// BENCH_PORT: the first of the three ports the run listens on, for two runs on one machine.
+const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
 const COST = Number(process.env.BCRYPT_COST ?? 12);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

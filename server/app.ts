@@ -12,6 +12,7 @@ import type { Db, Dialect } from './db/connect.js';
 import type { Deps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { PRETTY_TRANSPORT, prettyLogs } from './lib/logging.js';
+import { lazyRequestLogger } from './lib/request-logger.js';
 import { createInvalidations } from './lib/invalidations.js';
 import { createBcryptHasher } from './lib/passwords.js';
 import { createLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
@@ -69,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    childLoggerFactory: lazyRequestLogger,
   });
   // JSON is the only body format any route accepts.
   app.removeContentTypeParser('text/plain');

@@ -1,5 +1,6 @@
 import { writeConnectionOf, type Db, type WriteConnection } from './connect.js';
 import type { Bindable, PreparedStatement } from './prepared-statement.js';
+import { groupCommit } from './group-commit.js';
 import { inTransaction } from './transaction.js';
 
 /** The statements of one prepared transaction. */
@@ -40,24 +41,15 @@ function kyselyUnit(root: Db, trx: Db): PreparedUnit {
  * One transaction of prepared statements (prepareStatement), for a hot write path (a refresh).
  *
  * On SQLite the statements run synchronously on Kysely's own connection, taken through
- * `db.connection()` so that no Kysely transaction is open on it meanwhile, between one `begin
- * immediate` and one `commit`: none of Kysely's per-statement building, compiling, mutex and promise
- * chain. `work` must await nothing but the unit's statements, which answer at once. On PostgreSQL (or
- * inside the caller's transaction) it is a Kysely transaction running the compiled statements.
- * Throwing rolls everything back.
+ * `db.connection()` so that no Kysely transaction is open on it meanwhile: none of Kysely's
+ * per-statement building, compiling, mutex and promise chain. The transactions started in one turn of
+ * the event loop are committed together (groupCommit), each ending as it would alone. `work` must
+ * await nothing but the unit's statements, which answer at once, and may run more than once (when
+ * SQLite rolls back a whole group). On PostgreSQL (or inside the caller's transaction) it is a Kysely
+ * transaction running the compiled statements. Throwing rolls the transaction's work back.
  */
 export function preparedTransaction<T>(db: Db, work: (unit: PreparedUnit) => Promise<T>): Promise<T> {
   const writer = writeConnectionOf(db);
   if (!writer) return inTransaction(db, (trx) => work(kyselyUnit(db.isTransaction ? trx : db, trx)));
-  return db.connection().execute(async () => {
-    writer.prepare('begin immediate').run();
-    try {
-      const result = await work(sqliteUnit(db, writer));
-      writer.prepare('commit').run();
-      return result;
-    } catch (error) {
-      if (writer.raw.inTransaction) writer.prepare('rollback').run();
-      throw error;
-    }
-  });
+  return groupCommit(db, writer, sqliteUnit(db, writer), work);
 }

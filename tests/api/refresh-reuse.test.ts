@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConnectionOf } from '../../server/db/connect.js';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 /**
@@ -6,6 +7,7 @@ import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, typ
  * just rotated (two tabs, a retried request) gets a working pair; anyone else, or later, is a thief.
  */
 const REUSED = 'Refresh token was already used; the session has been revoked. Please sign in again.';
+const EXPIRED = 'Your session has expired. Please sign in again.';
 const TAB = { 'user-agent': 'Mozilla/5.0 Tab' };
 
 const clock = manualClock(new Date());
@@ -70,6 +72,71 @@ describe('refresh-token reuse', () => {
     clock.advance(11);
     expect((await refresh(s.refresh_token, s.ip)).json()).toEqual({ detail: REUSED });
     expect((await refresh(next.refresh_token, s.ip)).statusCode).toBe(401);
+  });
+});
+
+/** Runs `run` and answers how many commits SQLite's writer made meanwhile (null on PostgreSQL). */
+async function commitsDuring<T>(run: () => Promise<T>): Promise<{ result: T; commits: number | null }> {
+  const writer = writeConnectionOf(t.db);
+  if (!writer) return { result: await run(), commits: null };
+  const prepare = writer.prepare;
+  let commits = 0;
+  writer.prepare = (text) => {
+    if (text === 'commit') commits += 1;
+    return prepare(text);
+  };
+  try {
+    return { result: await run(), commits };
+  } finally {
+    writer.prepare = prepare;
+  }
+}
+
+const sessionRevokedFor = async (accessToken: string) =>
+  (await t.db.selectFrom('sessions').select('revoked_reason').where('id', '=', JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sid).executeTakeFirstOrThrow())
+    .revoked_reason;
+
+describe('refreshes arriving together (committed as one group on SQLite)', () => {
+  it('a replay among fresh refreshes revokes its own session only, and each fresh one gets a working pair', async () => {
+    const [replayed, b, c] = await Promise.all([session(), session(), session()]);
+    const rotated = (await refresh(replayed.refresh_token, replayed.ip)).json();
+    const { result: answers, commits } = await commitsDuring(() =>
+      Promise.all([refresh(b.refresh_token, b.ip), refresh(replayed.refresh_token, uniqueIp()), refresh(c.refresh_token, c.ip)]),
+    );
+    if (commits !== null) expect(commits).toBe(1);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 401, 200]);
+    expect(answers[1]!.json()).toEqual({ detail: REUSED });
+    expect((await refresh(rotated.refresh_token, replayed.ip)).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/v1/auth/me', { token: rotated.access_token })).statusCode).toBe(401);
+    expect(await sessionRevokedFor(rotated.access_token)).toBe('refresh_token_reuse');
+    for (const [answer, owner] of [[answers[0]!, b], [answers[2]!, c]] as const) {
+      const pair = answer.json();
+      expect((await t.call('GET', '/api/v1/auth/me', { token: pair.access_token })).statusCode).toBe(200);
+      expect((await refresh(pair.refresh_token, owner.ip)).statusCode).toBe(200);
+      expect(await sessionRevokedFor(pair.access_token)).toBeNull();
+    }
+  });
+
+  it('one token presented by several clients at once: exactly one wins, and the session is revoked with its pair', async () => {
+    const s = await session();
+    const { result: answers, commits } = await commitsDuring(() => Promise.all([s.ip, uniqueIp(), uniqueIp(), uniqueIp()].map((ip) => refresh(s.refresh_token, ip))));
+    const won = answers.filter((answer) => answer.statusCode === 200);
+    expect(won).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.statusCode === 401).map((answer) => answer.json().detail);
+    if (commits !== null) {
+      // One after the other, as lone transactions would run: the first wins, the second revokes, the rest find it revoked.
+      expect(commits).toBe(1);
+      expect(answers[0]!.statusCode).toBe(200);
+      expect(refused).toEqual([REUSED, EXPIRED, EXPIRED]);
+    } else {
+      // PostgreSQL's transactions overlap: each loser may still have read the session live.
+      expect(refused).toContain(REUSED);
+      expect(refused.every((detail) => detail === REUSED || detail === EXPIRED)).toBe(true);
+    }
+    const pair = won[0]!.json();
+    expect((await refresh(pair.refresh_token, s.ip)).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/v1/auth/me', { token: pair.access_token })).statusCode).toBe(401);
+    expect(await sessionRevokedFor(pair.access_token)).toBe('refresh_token_reuse');
   });
 });
 

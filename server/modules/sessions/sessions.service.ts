@@ -192,14 +192,15 @@ export async function authenticate(deps: Deps, realm: Realm, accessToken: string
   const claims = realm.accessTokens.verify(accessToken);
   if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
   const now = deps.clock.now();
-  const live = await findLiveSessionWithUser(deps.db, claims.sid, now.toISOString());
+  const nowIso = now.toISOString();
+  const live = await findLiveSessionWithUser(deps.db, claims.sid, nowIso);
   if (!live || live.id !== claims.sub || live.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   if (live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   const sessionId = claims.sid;
   const lastUsedAt = live.session_last_used_at;
-  await refuseIfIdle(deps, live, sessionId, lastUsedAt, now);
+  if (live.session_idle_timeout_minutes !== null) await refuseIfIdle(deps, live, sessionId, lastUsedAt, now);
   const recordedSince = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS).toISOString();
-  if (lastUsedAt < recordedSince) await touchSession(deps.db, sessionId, now.toISOString(), recordedSince);
+  if (lastUsedAt < recordedSince) await touchSession(deps.db, sessionId, nowIso, recordedSince);
   // The row is the user's plus its session's last use, handed on as it is: copying the user's
   // columns out of it was a measurable share of a request, and nothing that reads `user` lists its fields.
   return { user: live, sessionId };
