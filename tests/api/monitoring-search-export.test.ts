@@ -79,6 +79,16 @@ describe('the lists', () => {
   });
 });
 
+describe('over tRPC', () => {
+  it('the lists take the same filters, and refuse a bad one', async () => {
+    const { api } = t.trpc({ token: admin.access_token });
+    expect((await api.admin.users.query({ q: `${tag}.home` })).users.map((u) => u.email)).toEqual([emails.home]);
+    expect((await api.admin.loginAttempts.query({ q: tag, outcome: 'failure' })).attempts.map((a) => a.email)).toEqual([emails.home]);
+    expect((await api.admin.users.query()).page).toBe(1);
+    await expect(api.admin.users.query({ status: 'blocked' as never })).rejects.toMatchObject({ data: { code: 'UNPROCESSABLE_CONTENT' } });
+  });
+});
+
 describe('the CSV export', () => {
   it('holds every row the filters select, with a header, as a download', async () => {
     const res = await asAdmin(`/api/v1/admin/login-attempts/export?q=${tag}&outcome=success`);
