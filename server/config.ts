@@ -44,6 +44,12 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
   return entries;
 });
 
+/** A scraper's bearer token: long enough that guessing it over HTTP is hopeless. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** Variables whose value a config error must not repeat (it ends up in logs). */
+const SECRET_VARIABLES = new Set(['METRICS_TOKEN', 'MASTER_KEY', 'JWT_PRIVATE_KEY', 'CAPTCHA_SECRET']);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
@@ -78,6 +84,11 @@ const EnvSchema = z.object({
   CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  // Empty counts as unset, as an orchestrator's `METRICS_TOKEN=` line would mean.
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === '' || v.length >= MIN_METRICS_TOKEN_LENGTH, { error: `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters` })
+    .optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -121,6 +132,8 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** `auto`: readable lines on a terminal, JSON lines otherwise (a log collector, a file, CI). */
   logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
+  /** Bearer token of GET /metrics; null: metrics are off and the path is not served. */
+  metricsToken: string | null;
 }>;
 
 export class ConfigError extends Error {}
@@ -142,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    const shown = env[name] === undefined ? '' : ` (got ${JSON.stringify(env[name])})`;
+    const shown = env[name] === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
     throw new ConfigError(`${name}: ${issue.message}${shown}`);
   }
   const e = result.data;
@@ -187,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    metricsToken: e.METRICS_TOKEN || null,
   });
 }
 
