@@ -49,4 +49,5 @@ export async function recordLoginAttempt(
     user_agent: request.userAgent,
     created_at: isoNow(deps.clock),
   });
+  deps.metrics.countLogin(attempt.projectId === null ? 'platform' : 'project', attempt.success ? 'success' : (attempt.failureReason ?? 'unknown'));
 }
