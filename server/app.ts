@@ -8,13 +8,14 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { PRODUCT_NAME } from '../shared/constants.js';
 import type { Config } from './config.js';
-import type { Db, Dialect } from './db/connect.js';
+import { poolStatsReader, type Db, type Dialect } from './db/connect.js';
 import type { Deps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { PRETTY_TRANSPORT, prettyLogs } from './lib/logging.js';
 import { lazyRequestLogger } from './lib/request-logger.js';
 import { createInvalidations } from './lib/invalidations.js';
 import { createBcryptHasher } from './lib/passwords.js';
+import { createMetrics, NO_METRICS } from './lib/metrics.js';
 import { createLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
 import { connectRedis } from './lib/redis.js';
 import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
@@ -28,6 +29,7 @@ import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/i
 import { createAccessTokens } from './modules/sessions/access-tokens.js';
 import { createProjectRealms } from './modules/projects/project-realms.js';
 import { relyingPartyAt } from './modules/realms/realm.js';
+import { countRequests, serveMetrics } from './plugins/metrics.js';
 import { registerRequestGuard } from './plugins/request-guard.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
@@ -84,6 +86,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     ttlS: config.accessTokenTtlS,
     clock,
   });
+  const passwords = createBcryptHasher(config.bcryptCost);
+  // Without a token nothing is counted and no hook runs.
+  const metrics = config.metricsToken ? createMetrics({ hashing: () => passwords.load(), pool: poolStatsReader(options.db) }) : null;
+  if (metrics) countRequests(app, metrics);
   const base = {
     config,
     db: options.db,
@@ -93,7 +99,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     mailer:
       options.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger: app.log, logLinks: config.logMailLinks }),
-    passwords: createBcryptHasher(config.bcryptCost),
+    passwords,
     limiters: createLimiters(options.limits, config.rateLimits, shared),
     accessTokens,
     platform: { projectId: null, accessTokens, linkBase: config.appUrl, relyingParty: relyingPartyAt(config.appUrl, PRODUCT_NAME) },
@@ -110,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     }),
     socialProviders: createProviderClient(),
     invalidations: await createInvalidations(shared, app.log),
+    metrics: metrics ?? NO_METRICS,
     version: VERSION,
     startedAt: clock.now(),
   };
@@ -144,6 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(fastifyCookie);
   registerErrorHandling(app);
   registerRequestGuard(app, config);
+  if (metrics) serveMetrics(app, metrics, config.metricsToken!);
 
   await mountRoutes(app, deps, REST_ROUTES);
   await registerOidcProvider(app, deps);

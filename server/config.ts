@@ -47,6 +47,21 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
 
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 
+/** A scraper's bearer token: long enough that guessing it over HTTP is hopeless. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** Variables whose value a config error must not repeat (it ends up in logs). */
+const SECRET_VARIABLES = new Set([
+  'METRICS_TOKEN',
+  'MASTER_KEY',
+  'JWT_PRIVATE_KEY',
+  'CAPTCHA_SECRET',
+  'GITHUB_CLIENT_SECRET',
+  'GOOGLE_CLIENT_SECRET',
+  'MICROSOFT_CLIENT_SECRET',
+  'OIDC_CLIENT_SECRET',
+]);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
@@ -81,6 +96,11 @@ const EnvSchema = z.object({
   CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  // Empty counts as unset, as an orchestrator's `METRICS_TOKEN=` line would mean.
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === '' || v.length >= MIN_METRICS_TOKEN_LENGTH, { error: `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters` })
+    .optional(),
   NODE_ENV: z.string().optional(),
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
   GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
@@ -146,6 +166,8 @@ export type Config = Readonly<{
   socialConnections: readonly ConnectionSettings[];
   /** Projects' sign-in providers may be at private, loopback or link-local addresses (a provider on the internal network). */
   connectionsAllowPrivate: boolean;
+  /** Bearer token of GET /metrics; null: metrics are off and the path is not served. */
+  metricsToken: string | null;
 }>;
 
 /** One provider's client: the platform's from the environment, or a project's from its settings. */
@@ -223,7 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    const shown = env[name] === undefined ? '' : ` (got ${JSON.stringify(env[name])})`;
+    const shown = env[name] === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
     throw new ConfigError(`${name}: ${issue.message}${shown}`);
   }
   const e = result.data;
@@ -270,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     logFormat: e.LOG_FORMAT,
     socialConnections: Object.freeze(socialConnectionsOf(e)),
     connectionsAllowPrivate: e.CONNECTIONS_ALLOW_PRIVATE,
+    metricsToken: e.METRICS_TOKEN || null,
   });
 }
 

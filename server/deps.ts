@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db, Dialect } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import type { Invalidations } from './lib/invalidations.js';
+import type { ServiceMetrics } from './lib/metrics.js';
 import type { PasswordHasher } from './lib/passwords.js';
 import type { Limiters } from './lib/rate-limit.js';
 import type { SecretBox } from './lib/secret-box.js';
@@ -39,6 +40,8 @@ export interface Deps {
   socialProviders: ProviderClient;
   /** Drops what instances cache when it changes (over Redis when several share it). */
   invalidations: Invalidations;
+  /** Counters for /metrics (sign-ins); no-ops when METRICS_TOKEN is unset. */
+  metrics: ServiceMetrics;
   /** package.json's version, for /health and the OpenAPI document. */
   version: string;
   startedAt: Date;

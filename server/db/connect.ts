@@ -64,7 +64,9 @@ export function connectDatabase(target: DatabaseTarget, options: ConnectOptions 
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     pool.on('error', options.onIdleConnectionError ?? warnIdleConnectionError);
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return { db, dialect: 'postgres' };
   }
   // The writer first: it creates the file (and its directory) and puts it in WAL mode. An in-memory
   // database exists once per connection, so it cannot have a second one.
@@ -86,6 +88,7 @@ export interface WriteConnection extends ReadConnection {
   raw: SQLite.Database;
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
 const readConnections = new WeakMap<Db, ReadConnection>();
 const writeConnections = new WeakMap<Db, WriteConnection>();
 
@@ -110,6 +113,23 @@ export function readConnectionOf(db: Db): ReadConnection | undefined {
 /** The connection Kysely writes through on SQLite (file or in-memory); none for PostgreSQL or a transaction. */
 export function writeConnectionOf(db: Db): WriteConnection | undefined {
   return writeConnections.get(db);
+}
+
+export interface PoolStats {
+  /** Connections open, idle or lent out. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+/**
+ * Reads the connection pool of a PostgreSQL database as it is now; null for SQLite, which has no
+ * pool (one writer connection, and one read connection for a file).
+ */
+export function poolStatsReader(db: Db): (() => PoolStats) | null {
+  const pool = pools.get(db);
+  return pool ? () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) : null;
 }
 
 /** One round trip to the database; throws when it does not answer. */

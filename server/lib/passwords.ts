@@ -15,6 +15,8 @@ export interface PasswordHasher {
   verify(password: string, hash: string): Promise<boolean>;
   /** Burns the same time as a real verify, for callers that have no account to check against. */
   verifyAgainstDummy(password: string): Promise<false>;
+  /** Hashes running now, and waiting for a turn. */
+  load(): { running: number; waiting: number };
 }
 
 /** How many hashes may run at once: one per core, so a login flood saturates the cores it has and no more. */
@@ -37,6 +39,7 @@ export function createBcryptHasher(cost: number, concurrency = HASHING_CONCURREN
       await compare(password, await dummyHash);
       return false;
     },
+    load: () => ({ running: limit.activeCount, waiting: limit.pendingCount }),
   };
 }
 

@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 const API_PREFIXES = ['/api/', '/trpc/', '/public/api/', '/.well-known/'];
+/** The server's own paths outside those prefixes: without their route (METRICS_TOKEN unset) they are a 404, not the client. */
+const SERVER_PATHS = new Set(['/metrics']);
 /** The hosted pages' browser API (/hosted/{project_key}/api/…) and the OpenID Connect endpoints answer JSON, never the client. */
 const API_PATTERN = /^\/(hosted\/[^/]+\/api|projects\/[^/]+\/(oauth|\.well-known))\//;
 
@@ -26,7 +28,7 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
 
   app.get('/*', async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
-    if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix)) || API_PATTERN.test(urlPath)) {
+    if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix)) || API_PATTERN.test(urlPath) || SERVER_PATHS.has(urlPath)) {
       return reply.code(404).send({ detail: `Not Found: GET ${urlPath}` });
     }
     const candidate = path.resolve(assetsDir, `.${urlPath}`);

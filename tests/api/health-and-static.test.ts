@@ -49,6 +49,10 @@ describe('serving the built client', () => {
     }
     expect((await app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
     expect((await app.inject({ url: '/api/v1/unknown' })).json().detail).toMatch(/^Not Found/);
+    // Metrics are off (no METRICS_TOKEN): their path is not a client route.
+    const metrics = await app.inject({ url: '/metrics', headers: { accept: 'text/html' } });
+    expect(metrics.statusCode).toBe(404);
+    expect(metrics.json().detail).toMatch(/^Not Found/);
     expect((await app.inject({ url: '/../../etc/passwd' })).body).not.toContain('root:');
     await app.close();
     await database.drop();

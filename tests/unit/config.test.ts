@@ -136,6 +136,25 @@ describe('mail links in the log', () => {
   });
 });
 
+describe('METRICS_TOKEN', () => {
+  it('is off when unset or empty, and the token when set', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'a-scraper-token-16' }).metricsToken).toBe('a-scraper-token-16');
+  });
+
+  it('refuses a short token with one line naming the variable, without repeating the secret', () => {
+    let error: unknown;
+    try {
+      loadConfig({ METRICS_TOKEN: 'short-secret' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe('METRICS_TOKEN: must be at least 16 characters');
+  });
+});
+
 describe('retention and reuse settings', () => {
   it('have defaults and bounds', () => {
     expect(loadConfig({})).toMatchObject({ refreshReuseIntervalS: 10, loginAttemptsRetentionDays: 90 });

@@ -54,4 +54,5 @@ export async function recordLoginAttempt(
     created_at: isoNow(deps.clock),
     method: attempt.method ?? null,
   });
+  deps.metrics.countLogin(attempt.projectId === null ? 'platform' : 'project', attempt.success ? 'success' : (attempt.failureReason ?? 'unknown'));
 }
