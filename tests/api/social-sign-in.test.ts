@@ -20,6 +20,15 @@ let idp: TestOidcProvider;
 let nextGitHubId = 1000;
 let nextSub = 1;
 
+/** The platform's GitHub connection to the stand-in. */
+const gitHubEnv = () => ({
+  GITHUB_CLIENT_ID: 'platform-github',
+  GITHUB_CLIENT_SECRET: 'platform-github-secret',
+  GITHUB_AUTHORIZE_URL: github.authorizeUrl,
+  GITHUB_TOKEN_URL: github.tokenUrl,
+  GITHUB_API_URL: github.apiBaseUrl,
+});
+
 /** A new GitHub user, who is the next to sign in there (`github.nextLogin(id)` signs them in again). */
 function gitHubUser(email: string | null, verified = true) {
   nextGitHubId += 1;
@@ -95,11 +104,7 @@ beforeAll(async () => {
   t = await createTestApp({
     clock,
     env: {
-      GITHUB_CLIENT_ID: 'platform-github',
-      GITHUB_CLIENT_SECRET: 'platform-github-secret',
-      GITHUB_AUTHORIZE_URL: github.authorizeUrl,
-      GITHUB_TOKEN_URL: github.tokenUrl,
-      GITHUB_API_URL: github.apiBaseUrl,
+      ...gitHubEnv(),
       GOOGLE_CLIENT_ID: 'platform-google',
       GOOGLE_CLIENT_SECRET: 'platform-google-secret',
       GOOGLE_ISSUER: idp.issuer,
@@ -488,7 +493,7 @@ describe('the rules of a password sign-in', () => {
 
   it('apply: with a captcha configured, a start without a solved one is refused', async () => {
     const guarded = await createTestApp({
-      env: { CAPTCHA_PROVIDER: 'altcha', GITHUB_CLIENT_ID: 'platform-github', GITHUB_CLIENT_SECRET: 'platform-github-secret', GITHUB_AUTHORIZE_URL: github.authorizeUrl },
+      env: { CAPTCHA_PROVIDER: 'altcha', ...gitHubEnv() },
     });
     try {
       const res = await guarded.call('GET', '/api/v1/auth/oauth/github/authorize');
@@ -502,13 +507,7 @@ describe('the rules of a password sign-in', () => {
   it('apply: the per-address sign-in limit', async () => {
     const limited = await createTestApp({
       limits: { loginPerIp: { points: 1, durationS: 60 } },
-      env: {
-        GITHUB_CLIENT_ID: 'platform-github',
-        GITHUB_CLIENT_SECRET: 'platform-github-secret',
-        GITHUB_AUTHORIZE_URL: github.authorizeUrl,
-        GITHUB_TOKEN_URL: github.tokenUrl,
-        GITHUB_API_URL: github.apiBaseUrl,
-      },
+      env: gitHubEnv(),
     });
     try {
       const ip = uniqueIp();

@@ -56,12 +56,19 @@ function stateCookie(config: Config, mount: AccountMount, request: FastifyReques
 /** The browser realm's pages: where a sign-in lands, and where it starts again when it failed. */
 function pagesOf(mount: AccountMount, request: FastifyRequest) {
   const root = mount.realm === 'hosted' ? hostedCookiePath((request.params as { project_key: string }).project_key) : '';
+  const signIn = mount.realm === 'hosted' ? `${root}/sign-in` : '/login';
+  const security = mount.realm === 'hosted' ? `${root}/account` : '/settings';
   return {
-    signIn: mount.realm === 'hosted' ? `${root}/sign-in` : '/login',
+    signIn,
     signedIn: mount.realm === 'hosted' ? `${root}/account` : '/dashboard',
-    security: mount.realm === 'hosted' ? `${root}/account` : '/settings',
+    security,
     /** return_to must stay within the realm's own pages. */
     owns: (path: string) => mount.realm !== 'hosted' || path.startsWith(`${root}/`),
+    /** Where a refusal lands: connecting goes back to the page that asked, a sign-in to the sign-in page (which keeps return_to). */
+    failure(intent: string | null, reason: SocialErrorCode, returnTo: string | null): string {
+      if (intent === 'link') return withParams(returnTo ?? security, { social_error: reason });
+      return withParams(signIn, { social_error: reason, return_to: returnTo ?? undefined });
+    },
   };
 }
 
@@ -158,7 +165,7 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
         const pages = pagesOf(mount, request);
         const target = targetOf(deps, mount, caller);
         const returnTo = query.return_to && pages.owns(query.return_to) ? query.return_to : null;
-        const fail = (reason: SocialErrorCode) => reply.redirect(withParams(query.intent === 'link' ? (returnTo ?? pages.security) : pages.signIn, { social_error: reason, return_to: query.intent === 'link' ? undefined : (returnTo ?? undefined) }), 302);
+        const fail = (reason: SocialErrorCode) => reply.redirect(pages.failure(query.intent, reason, returnTo), 302);
         try {
           let userId: string | null = null;
           if (query.intent === 'link') {
@@ -220,10 +227,8 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
             return reply.redirect(withParams(outcome.returnTo ?? pages.security, { social_linked: outcome.provider }), 302);
           case 'api':
             return reply.redirect(outcome.redirectTo, 302);
-          case 'failed': {
-            const link = outcome.intent === 'link';
-            return reply.redirect(withParams(link ? (outcome.returnTo ?? pages.security) : pages.signIn, { social_error: outcome.reason, return_to: link ? undefined : (outcome.returnTo ?? undefined) }), 302);
-          }
+          case 'failed':
+            return reply.redirect(pages.failure(outcome.intent, outcome.reason, outcome.returnTo), 302);
         }
       },
     }),

@@ -279,7 +279,7 @@ export async function exchangeSocialSignInCode(
   input: z.output<typeof SocialExchangeInputSchema>,
   request: RequestInfo,
 ): Promise<LogInResult | MfaChallenge> {
-  await deps.limiters.loginPerIp.consume(realmKey(target.realm, request.network));
+  // The sign-in's limits are charged by logInWithProvider, once.
   await requireCaptcha(deps, input.captcha_token, request);
   const row = await takeSignInResult(deps.db, target.project.id, sha256(input.code), isoNow(deps.clock));
   if (!row?.result) throw new AppError('BAD_REQUEST', 'Invalid or expired code');
