@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCIAL_MESSAGES } from '../../shared/schemas/social.js';
@@ -610,6 +611,42 @@ describe("a project's end users", () => {
     expect(profile.json().id).not.toBe(developerAccount.id);
     const endUser = await t.db.selectFrom('users').select('project_id').where('id', '=', profile.json().id).executeTakeFirstOrThrow();
     expect(endUser.project_id).toBe(project.id);
+  });
+
+  it("sign in to the developer's app through the project's OpenID Connect provider with GitHub on the hosted sign-in page", async () => {
+    const email = uniqueEmail('oidc-app-gh');
+    gitHubUser(email);
+    const verifier = 'a-pkce-verifier-of-the-app-that-is-long-enough-0123456789';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = `/hosted/${project.project_key}/authorize?${new URLSearchParams({
+      client_id: project.project_key,
+      redirect_uri: APP_CALLBACK,
+      response_type: 'code',
+      scope: 'openid email',
+      state: 'app-state',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })}`;
+    const ip = uniqueIp();
+    const toSignIn = redirectOf(await t.call('GET', authorize, { ip }));
+    expect(toSignIn.pathname).toBe(`/hosted/${project.project_key}/sign-in`);
+    // The hosted sign-in page comes back to the waiting request after the provider.
+    const continueAt = `/hosted/${project.project_key}/authorize/continue?interaction=${toSignIn.searchParams.get('interaction')}`;
+    const started = await start(`/hosted/${project.project_key}/api/v1/auth/oauth/github/authorize?return_to=${encodeURIComponent(continueAt)}`, { ip });
+    const back = await throughProvider(started.providerUrl, hostedCallback('github'));
+    const signedIn = await callback(back, { stateCookie: started.stateCookie, ip });
+    expect(signedIn.headers.location).toBe(continueAt);
+    const atApp = redirectOf(await t.call('GET', continueAt, { ip, cookies: { hosted_access_token: cookieOf(signedIn, 'hosted_access_token')! } }));
+    expect(`${atApp.origin}${atApp.pathname}`).toBe(APP_CALLBACK);
+    expect(atApp.searchParams.get('state')).toBe('app-state');
+
+    const token = await t.call('POST', `/projects/${project.project_key}/oauth/token`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: project.project_key, code: atApp.searchParams.get('code')!, redirect_uri: APP_CALLBACK, code_verifier: verifier }).toString(),
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    const idToken = JSON.parse(Buffer.from(token.json().id_token.split('.')[1], 'base64url').toString());
+    expect(idToken).toMatchObject({ email, amr: ['fed'] });
   });
 
   it("refuse a return_to outside the project's hosted pages", async () => {
