@@ -115,7 +115,17 @@ function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
 }
 
 /** Turnstile, hCaptcha or reCAPTCHA: the provider's own widget, rendered explicitly into a container. */
-function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider; siteKey: string; handle: Ref<CaptchaHandle> | undefined }) {
+function HostedWidget({
+  provider,
+  siteKey,
+  handle,
+  onSolvedChange,
+}: {
+  provider: HostedProvider;
+  siteKey: string;
+  handle: Ref<CaptchaHandle> | undefined;
+  onSolvedChange: (solved: boolean) => void;
+}) {
   const container = useRef<HTMLDivElement | null>(null);
   const api = useRef<HostedCaptchaApi | null>(null);
   const widgetId = useRef<string | number | undefined>(undefined);
@@ -125,6 +135,7 @@ function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider;
 
   useEffect(() => {
     let live = true;
+    onSolvedChange(false);
     loadHostedCaptcha(provider).then(
       (loaded) => {
         if (!live || !container.current) return;
@@ -132,9 +143,18 @@ function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider;
         widgetId.current = loaded.render(container.current, {
           sitekey: siteKey,
           theme,
-          callback: (token: string) => (solved.current = token),
-          'expired-callback': () => (solved.current = ''),
-          'error-callback': () => (solved.current = ''),
+          callback: (token: string) => {
+            solved.current = token;
+            onSolvedChange(Boolean(token));
+          },
+          'expired-callback': () => {
+            solved.current = '';
+            onSolvedChange(false);
+          },
+          'error-callback': () => {
+            solved.current = '';
+            onSolvedChange(false);
+          },
         });
       },
       (error: unknown) => {
@@ -155,6 +175,7 @@ function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider;
       token: async () => solved.current,
       reset: () => {
         solved.current = '';
+        onSolvedChange(false);
         if (widgetId.current !== undefined) api.current?.reset(widgetId.current);
       },
     }),
@@ -176,14 +197,33 @@ function HostedWidget({ provider, siteKey, handle }: { provider: HostedProvider;
  * captcha configured; ALTCHA (self-hosted proof of work) runs in the page; Turnstile, hCaptcha and
  * reCAPTCHA load the provider's widget (the server's CSP admits the configured provider's origins).
  */
-export function CaptchaField({ ref }: { ref?: Ref<CaptchaHandle> }) {
+export function CaptchaField({ ref, onReadyChange }: { ref?: Ref<CaptchaHandle>; onReadyChange?: (ready: boolean) => void }) {
   const { provider, siteKey } = useCaptchaConfig();
-  return <CaptchaWidget ref={ref} provider={provider} siteKey={siteKey} />;
+  return <CaptchaWidget ref={ref} provider={provider} siteKey={siteKey} onReadyChange={onReadyChange} />;
 }
 
 /** The captcha for a provider the caller already knows (the hosted pages read the config without tRPC). */
-export function CaptchaWidget({ ref, provider, siteKey }: { ref?: Ref<CaptchaHandle>; provider: CaptchaProvider; siteKey: string }) {
+export function CaptchaWidget({
+  ref,
+  provider,
+  siteKey,
+  onReadyChange,
+}: {
+  ref?: Ref<CaptchaHandle>;
+  provider: CaptchaProvider;
+  siteKey: string;
+  /** Whether a token can be had now: false while a Turnstile, hCaptcha or reCAPTCHA widget waits to be solved. */
+  onReadyChange?: (ready: boolean) => void;
+}) {
   const widget = useRef<CaptchaHandle | null>(null);
+  const report = useRef(onReadyChange);
+  report.current = onReadyChange;
+  const onSolvedChange = useCallback((solved: boolean) => report.current?.(solved), []);
+
+  // ALTCHA solves when asked for its token, so without a widget to solve the form is always ready.
+  useEffect(() => {
+    if (provider === 'none' || provider === 'altcha') report.current?.(true);
+  }, [provider]);
 
   useImperativeHandle(
     ref,
@@ -196,5 +236,5 @@ export function CaptchaWidget({ ref, provider, siteKey }: { ref?: Ref<CaptchaHan
 
   if (provider === 'none') return null;
   if (provider === 'altcha') return <AltchaWidget handle={widget} />;
-  return <HostedWidget provider={provider} siteKey={siteKey} handle={widget} />;
+  return <HostedWidget provider={provider} siteKey={siteKey} handle={widget} onSolvedChange={onSolvedChange} />;
 }

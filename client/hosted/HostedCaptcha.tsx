@@ -7,9 +7,9 @@ import { useHosted } from './HostedContext';
 export type { CaptchaHandle };
 
 /** The platform's captcha (the same provider applies on hosted pages), configured from GET /api/v1/captcha/config. */
-export function HostedCaptcha({ ref }: { ref?: Ref<CaptchaHandle> }) {
+export function HostedCaptcha({ ref, onReadyChange }: { ref?: Ref<CaptchaHandle>; onReadyChange?: (ready: boolean) => void }) {
   const { api } = useHosted();
   const config = useQuery({ queryKey: ['captcha-config'], queryFn: api.captchaConfig, staleTime: Number.POSITIVE_INFINITY });
   const provider = config.data?.enabled ? toProvider(config.data.provider) : 'none';
-  return <CaptchaWidget ref={ref} provider={provider} siteKey={config.data?.site_key ?? ''} />;
+  return <CaptchaWidget ref={ref} provider={provider} siteKey={config.data?.site_key ?? ''} onReadyChange={onReadyChange} />;
 }

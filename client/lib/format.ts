@@ -163,3 +163,35 @@ export function failureReasonLabel(reason: string | null | undefined): string | 
   const words = reason.replace(/[_-]+/g, ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : null;
 }
+
+/* Audit log ----------------------------------------------------------------------------------------------- */
+
+const AUDIT_SUBJECTS: Record<string, string> = {
+  user: 'User',
+  device: 'Device',
+  session: 'Session',
+  project: 'Project',
+  api_key: 'API key',
+  connection: 'Sign-in provider',
+};
+
+const AUDIT_VERBS: Record<string, string> = { mfa_reset: 'two-factor reset' };
+
+/** The family of an action ('user.deactivated' → 'user'): the part before the dot. */
+export const auditFamilyOf = (action: string) => action.split('.')[0] ?? action;
+
+/** 'user' → 'User', 'api_key' → 'API key'. */
+export function auditSubjectLabel(family: string): string {
+  const known = AUDIT_SUBJECTS[family];
+  if (known) return known;
+  const words = family.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** An audit action in words: 'user.deactivated' → 'User deactivated', 'user.mfa_reset' → 'User two-factor reset'. */
+export function auditActionLabel(action: string): string {
+  const dot = action.indexOf('.');
+  if (dot < 0) return auditSubjectLabel(action);
+  const verb = action.slice(dot + 1);
+  return `${auditSubjectLabel(action.slice(0, dot))} ${AUDIT_VERBS[verb] ?? verb.replace(/[_-]+/g, ' ')}`;
+}

@@ -53,7 +53,7 @@ function AdminArea() {
 
   return (
     <Container size="lg" py="xl">
-      <PageHeader title="Admin" description="Platform accounts: users, login attempts, devices and active sessions." />
+      <PageHeader title="Admin" description="Platform accounts: users, login attempts, devices, active sessions and the audit log." />
       <MonitorView source={source} tab={tab} onTabChange={onTabChange} />
     </Container>
   );

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -46,6 +47,7 @@ export function LoginPage() {
     onFailure: (error) => notify.error(errorMessage(error, TOASTS.loginFailed)),
   });
 
+  const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, { return_to: returnTo, ...proof }));
 
   const secondStep = challenge ?? returnedChallenge;
@@ -99,14 +101,14 @@ export function LoginPage() {
                 Forgot password?
               </Anchor>
             </Group>
-            <CaptchaField ref={captcha} />
+            <CaptchaField ref={captcha} onReadyChange={setCaptchaReady} />
             <Button type="submit" fullWidth loading={submitting}>
               Sign in
             </Button>
           </Stack>
         </form>
         <PasskeySignInButton onSignedIn={signedIn} />
-        <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} />
+        <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
         <Text size="xs" c="dimmed" ta="center">
           By signing in you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
           <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.

@@ -126,7 +126,7 @@ export function MonitoringPage() {
 
   return (
     <Container size="lg" py="xl">
-      <PageHeader title="Monitoring" description="Your projects' end users: accounts, sign-ins, devices and active sessions." />
+      <PageHeader title="Monitoring" description="Your projects' end users: accounts, sign-ins, devices, active sessions and the audit log." />
       {body}
     </Container>
   );

@@ -1,5 +1,5 @@
 import { Anchor, Breadcrumbs, Button, Container, Group, Tabs, Text } from '@mantine/core';
-import { IconArrowLeft, IconEye, IconFolderOff, IconKey, IconSettings, IconUsers } from '@tabler/icons-react';
+import { IconArrowLeft, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
 import { ProjectDetailSkeleton } from '../components/projects/ProjectDetailSkeleton';
@@ -98,6 +98,14 @@ export function ProjectDetailPage() {
               leftSection={<IconUsers size={16} />}
             >
               Monitor users
+            </Button>
+            <Button
+              component={Link}
+              to={`/monitoring?project=${encodeURIComponent(data.id)}&tab=audit`}
+              variant="default"
+              leftSection={<IconHistory size={16} />}
+            >
+              Audit log
             </Button>
           </Group>
         }

@@ -25,6 +25,7 @@ export function SignupPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const providers = useSignInProviders();
   // A new account made through a provider lands on the dashboard, like any sign-in.
+  const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, proof));
 
   const form = useForm({
@@ -106,13 +107,13 @@ export function SignupPage() {
               password={form.getInputProps('password')}
               confirmation={form.getInputProps('confirmPassword')}
             />
-            <CaptchaField ref={captcha} />
+            <CaptchaField ref={captcha} onReadyChange={setCaptchaReady} />
             <Button type="submit" fullWidth loading={submitting}>
               Create account
             </Button>
           </Stack>
         </form>
-        <SocialButtons providers={providers} label="Or sign up with" pending={social.pending} onSelect={social.start} />
+        <SocialButtons providers={providers} label="Or sign up with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
         <Text size="xs" c="dimmed" ta="center">
           By creating an account you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
           <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.

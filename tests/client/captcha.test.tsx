@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, act, screen, waitFor } from '@testing-library/react';
+import { browser } from '../../client/lib/navigation';
 import { callsTo, renderApp, sampleUser, trpcError } from './utils';
 
 // Async waits allow for a loaded machine (the screens render after their mocked calls answer).
@@ -96,5 +97,49 @@ describe('CaptchaField', () => {
     renderApp('/forgot-password', { handlers: { 'captcha.config': config('hcaptcha') } });
     await waitFor(() => expect(document.head.querySelector('script[src^="https://js.hcaptcha.com/1/api.js"]')).not.toBeNull());
     expect(document.head.querySelector('script[src*="challenges.cloudflare.com"]')).toBeNull();
+  });
+});
+
+describe('"Continue with …" and the captcha', () => {
+  const providers = () => ({ providers: [{ id: 'github', name: 'GitHub' }] });
+  const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
+
+  it('waits for a Turnstile widget to be solved, then starts with its token; held again once it expires', async () => {
+    let options: Record<string, unknown> = {};
+    (window as unknown as { turnstile?: unknown }).turnstile = {
+      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
+      reset: vi.fn(),
+    };
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    try {
+      const { user } = renderApp('/signup', { handlers: { 'captcha.config': config('turnstile'), 'social.providers': providers } });
+      await waitFor(() => expect(options.sitekey).toBe('site-key'));
+      await screen.findByRole('button', { name: 'Continue with GitHub' });
+      expect(github().disabled).toBe(true);
+      expect(screen.getByText('Complete the captcha above to continue with a provider.')).toBeTruthy();
+
+      act(() => (options.callback as (token: string) => void)('turnstile-token-2'));
+      await waitFor(() => expect(github().disabled).toBe(false));
+      expect(screen.queryByText('Complete the captcha above to continue with a provider.')).toBeNull();
+      act(() => (options['expired-callback'] as () => void)());
+      await waitFor(() => expect(github().disabled).toBe(true));
+
+      act(() => (options.callback as (token: string) => void)('turnstile-token-3'));
+      await waitFor(() => expect(github().disabled).toBe(false));
+      await user.click(github());
+      await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+      expect(new URL(String(assign.mock.calls[0]?.[0]), 'http://localhost').searchParams.get('captcha_token')).toBe('turnstile-token-3');
+    } finally {
+      delete (window as unknown as { turnstile?: unknown }).turnstile;
+    }
+  });
+
+  it('with ALTCHA (solved on demand) or no captcha, the buttons are ready at once', async () => {
+    const { container, unmount } = renderApp('/login', { handlers: { 'captcha.config': config('altcha'), 'social.providers': providers } });
+    await waitFor(() => expect(container.querySelector('altcha-widget')).not.toBeNull());
+    expect(github().disabled).toBe(false);
+    unmount();
+    renderApp('/login', { handlers: { 'captcha.config': config('none'), 'social.providers': providers } });
+    expect((await screen.findByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

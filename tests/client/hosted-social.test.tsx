@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { HostedProject } from '../../shared/schemas/hosted';
 import { SOCIAL_ERRORS, SOCIAL_MESSAGES, type Identity } from '../../shared/schemas/social';
 import { browser } from '../../client/lib/navigation';
@@ -59,6 +59,25 @@ describe('hosted sign-in with a provider', () => {
     expect(params.return_to).toBe(`/hosted/${KEY}/authorize/continue?interaction=int_1`);
     expect(params.device_fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(screen.getByRole('button', { name: 'Continue with Microsoft' })).toBeTruthy();
+  });
+
+  it('holds the buttons until the hCaptcha widget is solved', async () => {
+    let options: Record<string, unknown> = {};
+    (window as unknown as { hcaptcha?: unknown }).hcaptcha = {
+      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
+      reset: vi.fn(),
+    };
+    try {
+      mockServer({ 'GET /api/v1/captcha/config': () => ({ enabled: true, provider: 'hcaptcha', site_key: 'site-key' }) });
+      renderApp(`/hosted/${KEY}/sign-in`);
+      await waitFor(() => expect(options.sitekey).toBe('site-key'));
+      const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
+      await waitFor(() => expect(github().disabled).toBe(true));
+      act(() => (options.callback as (token: string) => void)('hcaptcha-token'));
+      await waitFor(() => expect(github().disabled).toBe(false));
+    } finally {
+      delete (window as unknown as { hcaptcha?: unknown }).hcaptcha;
+    }
   });
 
   it('without an interaction comes back to the account page; none configured → no buttons', async () => {

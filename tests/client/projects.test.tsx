@@ -316,6 +316,7 @@ describe('ProjectDetailPage', () => {
     expect(screen.getByText('pk_0123456789abcdef')).toBeTruthy();
     expect(screen.getByText(`${window.location.origin}/public/api/v1/projects/pk_0123456789abcdef/jwks.json`)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Monitor users' }).getAttribute('href')).toBe('/monitoring?project=p_1');
+    expect(screen.getByRole('link', { name: 'Audit log' }).getAttribute('href')).toBe('/monitoring?project=p_1&tab=audit');
     expect(screen.getByRole('link', { name: 'API keys' }).getAttribute('href')).toBe('/api-keys?project=p_1');
     expect(screen.getByRole('link', { name: 'Open analytics' }).getAttribute('href')).toBe('/analytics?project=p_1');
     const mau = await screen.findByRole('region', { name: 'Monthly active users' });

@@ -1,4 +1,4 @@
-import { Button, Divider, Stack } from '@mantine/core';
+import { Button, Divider, Stack, Text } from '@mantine/core';
 import type { SignInProvider } from '../../../shared/schemas/social';
 import { ProviderIcon } from './ProviderIcon';
 
@@ -10,10 +10,12 @@ interface SocialButtonsProps {
   /** The provider whose sign-in is starting (its button spins, the others wait). */
   pending: string | null;
   onSelect(provider: SignInProvider): void;
+  /** Held back until the page's captcha widget is solved (the start URL carries its token). */
+  waitingForCaptcha?: boolean;
 }
 
 /** "Continue with GitHub", … : one button per provider the server offers. */
-export function SocialButtons({ providers = [], label, pending, onSelect }: SocialButtonsProps) {
+export function SocialButtons({ providers = [], label, pending, onSelect, waitingForCaptcha = false }: SocialButtonsProps) {
   if (providers.length === 0) return null;
   return (
     <>
@@ -26,12 +28,17 @@ export function SocialButtons({ providers = [], label, pending, onSelect }: Soci
             fullWidth
             leftSection={<ProviderIcon provider={provider.id} />}
             loading={pending === provider.id}
-            disabled={pending !== null && pending !== provider.id}
+            disabled={waitingForCaptcha || (pending !== null && pending !== provider.id)}
             onClick={() => onSelect(provider)}
           >
             Continue with {provider.name}
           </Button>
         ))}
+        {waitingForCaptcha && (
+          <Text size="xs" c="dimmed" ta="center">
+            Complete the captcha above to continue with a provider.
+          </Text>
+        )}
       </Stack>
     </>
   );

@@ -5,6 +5,13 @@ import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
+import { ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import type { DeviceFilters } from './source';
+
+const STATUSES = [
+  { value: 'blocked', label: 'Blocked' },
+  { value: 'trusted', label: 'Trusted' },
+];
 
 const columns: Column<Device>[] = [
   {
@@ -70,53 +77,60 @@ const columns: Column<Device>[] = [
   },
 ];
 
-export function DevicesTab({ page, perPage, onPageChange }: ListTabProps) {
+export function DevicesTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
-  const query = source.useDevices({ page, per_page: perPage });
+  const { q, status } = filters as DeviceFilters;
+  const query = source.useDevices({ page, per_page: perPage, q, status });
 
   return (
-    <ListShell
-      label="Devices"
-      query={query}
-      items={(data) => data.devices}
-      itemKey={(device) => device.id}
-      columns={columns}
-      page={page}
-      perPage={perPage}
-      onPageChange={onPageChange}
-      empty="No devices seen yet."
-      minWidth={900}
-      actions={(device) => (
-        <>
-          <Button
-            size="xs"
-            variant="default"
-            {...actionState(pending, device.id, 'trust')}
-            onClick={() =>
-              void run({ id: device.id, action: 'trust' }, () => actions.toggleDeviceTrust(device.id), {
-                success: MONITOR_TEXTS.deviceTrustUpdated,
-                failure: MONITOR_TEXTS.deviceTrustFailed,
-              })
-            }
-          >
-            {device.is_trusted ? 'Untrust' : 'Trust'}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            color={device.is_blocked ? 'teal' : 'red'}
-            {...actionState(pending, device.id, 'block')}
-            onClick={() =>
-              void run({ id: device.id, action: 'block' }, () => actions.toggleDeviceBlock(device.id), {
-                success: MONITOR_TEXTS.deviceStatusUpdated,
-                failure: MONITOR_TEXTS.deviceStatusFailed,
-              })
-            }
-          >
-            {device.is_blocked ? 'Unblock' : 'Block'}
-          </Button>
-        </>
-      )}
-    />
+    <>
+      <ListToolbar end={<ExportLink href={source.exportUrl('devices', { q, status })} />}>
+        <SearchField label="Search devices" placeholder="Search by e-mail, device or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
+        <FilterSelect label="Status" placeholder="All devices" data={STATUSES} value={status} onChange={(value) => onFilterChange('status', value)} />
+      </ListToolbar>
+      <ListShell
+        label="Devices"
+        query={query}
+        items={(data) => data.devices}
+        itemKey={(device) => device.id}
+        columns={columns}
+        page={page}
+        perPage={perPage}
+        onPageChange={onPageChange}
+        empty={q || status ? 'No devices match these filters.' : 'No devices seen yet.'}
+        minWidth={900}
+        actions={(device) => (
+          <>
+            <Button
+              size="xs"
+              variant="default"
+              {...actionState(pending, device.id, 'trust')}
+              onClick={() =>
+                void run({ id: device.id, action: 'trust' }, () => actions.toggleDeviceTrust(device.id), {
+                  success: MONITOR_TEXTS.deviceTrustUpdated,
+                  failure: MONITOR_TEXTS.deviceTrustFailed,
+                })
+              }
+            >
+              {device.is_trusted ? 'Untrust' : 'Trust'}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color={device.is_blocked ? 'teal' : 'red'}
+              {...actionState(pending, device.id, 'block')}
+              onClick={() =>
+                void run({ id: device.id, action: 'block' }, () => actions.toggleDeviceBlock(device.id), {
+                  success: MONITOR_TEXTS.deviceStatusUpdated,
+                  failure: MONITOR_TEXTS.deviceStatusFailed,
+                })
+              }
+            >
+              {device.is_blocked ? 'Unblock' : 'Block'}
+            </Button>
+          </>
+        )}
+      />
+    </>
   );
 }

@@ -4,6 +4,13 @@ import { countryLabel, failureReasonLabel, formatDateTime, signInMethodLabel } f
 import { useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
+import { ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import type { AttemptFilters } from './source';
+
+const OUTCOMES = [
+  { value: 'success', label: 'Successful' },
+  { value: 'failure', label: 'Failed' },
+];
 
 /** The DB-IP data licence (CC BY 4.0) asks for this link wherever its country data is shown. */
 export function DbIpAttribution() {
@@ -83,23 +90,30 @@ const columns: Column<LoginAttempt>[] = [
   },
 ];
 
-export function LoginAttemptsTab({ page, perPage, onPageChange }: ListTabProps) {
+export function LoginAttemptsTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source } = useMonitor();
-  const query = source.useLoginAttempts({ page, per_page: perPage });
+  const { q, outcome } = filters as AttemptFilters;
+  const query = source.useLoginAttempts({ page, per_page: perPage, q, outcome });
 
   return (
-    <ListShell
-      label="Login attempts"
-      query={query}
-      items={(data) => data.attempts}
-      itemKey={(attempt) => attempt.id}
-      columns={columns}
-      page={page}
-      perPage={perPage}
-      onPageChange={onPageChange}
-      empty="No login attempts yet."
-      minWidth={760}
-      footer={<DbIpAttribution />}
-    />
+    <>
+      <ListToolbar end={<ExportLink href={source.exportUrl('login-attempts', { q, outcome })} />}>
+        <SearchField label="Search login attempts" placeholder="Search by e-mail or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
+        <FilterSelect label="Result" placeholder="All results" data={OUTCOMES} value={outcome} onChange={(value) => onFilterChange('outcome', value)} />
+      </ListToolbar>
+      <ListShell
+        label="Login attempts"
+        query={query}
+        items={(data) => data.attempts}
+        itemKey={(attempt) => attempt.id}
+        columns={columns}
+        page={page}
+        perPage={perPage}
+        onPageChange={onPageChange}
+        empty={q || outcome ? 'No login attempts match these filters.' : 'No login attempts yet.'}
+        minWidth={760}
+        footer={<DbIpAttribution />}
+      />
+    </>
   );
 }

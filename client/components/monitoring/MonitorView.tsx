@@ -4,6 +4,7 @@ import {
   IconActivity,
   IconAlertTriangle,
   IconDevices,
+  IconHistory,
   IconKey,
   IconLayoutDashboard,
   IconLogin,
@@ -15,16 +16,24 @@ import {
 import { ADMIN_LIST_DEFAULT_PAGE, ADMIN_LIST_DEFAULT_PER_PAGE } from '../../../shared/constants';
 import type { AdminStats } from '../../../shared/schemas/admin';
 import { formatNumber, successRate } from '../../lib/format';
+import { AuditLogTab } from './AuditLogTab';
 import { MonitorProvider, useLoadErrorToast, useMonitor } from './context';
 import { DevicesTab } from './DevicesTab';
 import { LoginAttemptsTab } from './LoginAttemptsTab';
 import { SessionsTab } from './SessionsTab';
-import type { MonitorSource } from './source';
+import type { ListFilters, MonitorSource } from './source';
 import { UsersTab } from './UsersTab';
 
-export const MONITOR_TABS = ['overview', 'users', 'attempts', 'devices', 'sessions'] as const;
+export const MONITOR_TABS = ['overview', 'users', 'attempts', 'devices', 'sessions', 'audit'] as const;
 export type MonitorTab = (typeof MONITOR_TABS)[number];
 type ListTab = Exclude<MonitorTab, 'overview'>;
+
+/** A list's page and filters, kept while switching tabs. */
+interface ListState {
+  page: number;
+  filters: ListFilters;
+}
+const START: ListState = { page: ADMIN_LIST_DEFAULT_PAGE, filters: {} };
 
 export function toMonitorTab(value: string | null | undefined): MonitorTab {
   return (MONITOR_TABS as readonly string[]).includes(value ?? '') ? (value as MonitorTab) : 'overview';
@@ -36,6 +45,7 @@ const TAB_LABELS: Record<MonitorTab, { label: string; icon: Icon }> = {
   attempts: { label: 'Login Attempts', icon: IconLogin },
   devices: { label: 'Devices', icon: IconDevices },
   sessions: { label: 'Sessions', icon: IconKey },
+  audit: { label: 'Audit Log', icon: IconHistory },
 };
 
 function StatCard({ label, value, hint, icon: IconComponent, color }: { label: string; value: number | undefined; hint: string; icon: Icon; color: string }) {
@@ -136,19 +146,28 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
   const { source } = useMonitor();
   const stats = source.useStats();
   useLoadErrorToast(stats.error);
-  const [pages, setPages] = useState<Record<ListTab, number>>({
-    users: ADMIN_LIST_DEFAULT_PAGE,
-    attempts: ADMIN_LIST_DEFAULT_PAGE,
-    devices: ADMIN_LIST_DEFAULT_PAGE,
-    sessions: ADMIN_LIST_DEFAULT_PAGE,
+  const [lists, setLists] = useState<Record<ListTab, ListState>>({
+    users: START,
+    attempts: START,
+    devices: START,
+    sessions: START,
+    audit: START,
   });
   const pageProps = useCallback(
     (list: ListTab) => ({
-      page: pages[list],
+      page: lists[list].page,
       perPage: ADMIN_LIST_DEFAULT_PER_PAGE,
-      onPageChange: (page: number) => setPages((current) => (current[list] === page ? current : { ...current, [list]: page })),
+      filters: lists[list].filters,
+      onPageChange: (page: number) =>
+        setLists((current) => (current[list].page === page ? current : { ...current, [list]: { ...current[list], page } })),
+      onFilterChange: (name: string, value: string | null) =>
+        setLists((current) => {
+          const filters = { ...current[list].filters, [name]: value || undefined };
+          if (filters[name] === current[list].filters[name]) return current;
+          return { ...current, [list]: { page: ADMIN_LIST_DEFAULT_PAGE, filters } };
+        }),
     }),
-    [pages],
+    [lists],
   );
 
   return (
@@ -180,13 +199,16 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
         <Tabs.Panel value="sessions">
           <SessionsTab {...pageProps('sessions')} />
         </Tabs.Panel>
+        <Tabs.Panel value="audit">
+          <AuditLogTab {...pageProps('audit')} />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );
 }
 
 /**
- * Stats and the Overview, Users, Login Attempts, Devices and Sessions tabs over one data source: the
+ * Stats and the Overview, Users, Login Attempts, Devices, Sessions and Audit Log tabs over one data source: the
  * admin area (platform accounts) and the per-project monitoring (a project's end users) both use it.
  */
 export function MonitorView({ source, tab, onTabChange }: { source: MonitorSource; tab: MonitorTab; onTabChange: (tab: MonitorTab) => void }) {

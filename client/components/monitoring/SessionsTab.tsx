@@ -5,6 +5,7 @@ import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
+import { ExportLink, ListToolbar, SearchField } from './ListToolbar';
 
 const when = (iso: string) => (
   <Text size="sm" className={NOWRAP}>
@@ -57,38 +58,44 @@ const columns: Column<Session>[] = [
   { header: 'Expires', cell: (session) => when(session.expires_at), inDetails: true },
 ];
 
-export function SessionsTab({ page, perPage, onPageChange }: ListTabProps) {
+export function SessionsTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
-  const query = source.useSessions({ page, per_page: perPage });
+  const { q } = filters;
+  const query = source.useSessions({ page, per_page: perPage, q });
 
   return (
-    <ListShell
-      label="Active sessions"
-      query={query}
-      items={(data) => data.sessions}
-      itemKey={(session) => session.id}
-      columns={columns}
-      page={page}
-      perPage={perPage}
-      onPageChange={onPageChange}
-      empty="No active sessions."
-      minWidth={760}
-      actions={(session) => (
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          {...actionState(pending, session.id, 'revoke')}
-          onClick={() =>
-            void run({ id: session.id, action: 'revoke' }, () => actions.revokeSession(session.id), {
-              success: MONITOR_TEXTS.sessionRevoked,
-              failure: MONITOR_TEXTS.sessionRevokeFailed,
-            })
-          }
-        >
-          Revoke
-        </Button>
-      )}
-    />
+    <>
+      <ListToolbar end={<ExportLink href={source.exportUrl('sessions', { q })} />}>
+        <SearchField label="Search sessions" placeholder="Search by e-mail or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
+      </ListToolbar>
+      <ListShell
+        label="Active sessions"
+        query={query}
+        items={(data) => data.sessions}
+        itemKey={(session) => session.id}
+        columns={columns}
+        page={page}
+        perPage={perPage}
+        onPageChange={onPageChange}
+        empty={q ? 'No active sessions match this search.' : 'No active sessions.'}
+        minWidth={760}
+        actions={(session) => (
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            {...actionState(pending, session.id, 'revoke')}
+            onClick={() =>
+              void run({ id: session.id, action: 'revoke' }, () => actions.revokeSession(session.id), {
+                success: MONITOR_TEXTS.sessionRevoked,
+                failure: MONITOR_TEXTS.sessionRevokeFailed,
+              })
+            }
+          >
+            Revoke
+          </Button>
+        )}
+      />
+    </>
   );
 }

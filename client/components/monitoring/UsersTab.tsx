@@ -7,6 +7,13 @@ import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
+import { ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import type { UserFilters } from './source';
+
+const STATUSES = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+];
 
 const columns: Column<User>[] = [
   {
@@ -70,10 +77,11 @@ const columns: Column<User>[] = [
   },
 ];
 
-export function UsersTab({ page, perPage, onPageChange }: ListTabProps) {
+export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
   const { user: me } = useAuth();
-  const query = source.useUsers({ page, per_page: perPage });
+  const { q, status } = filters as UserFilters;
+  const query = source.useUsers({ page, per_page: perPage, q, status });
   const [resetting, setResetting] = useState<User | null>(null);
 
   const resetMfa = (user: User) => {
@@ -86,6 +94,10 @@ export function UsersTab({ page, perPage, onPageChange }: ListTabProps) {
 
   return (
     <>
+      <ListToolbar end={<ExportLink href={source.exportUrl('users', { q, status })} />}>
+        <SearchField label="Search users" placeholder="Search by e-mail or name" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
+        <FilterSelect label="Status" placeholder="All statuses" data={STATUSES} value={status} onChange={(value) => onFilterChange('status', value)} />
+      </ListToolbar>
       <ListShell
         label="Users"
         query={query}
@@ -95,7 +107,7 @@ export function UsersTab({ page, perPage, onPageChange }: ListTabProps) {
         page={page}
         perPage={perPage}
         onPageChange={onPageChange}
-        empty="No users yet."
+        empty={q || status ? 'No users match these filters.' : 'No users yet.'}
         minWidth={760}
         actions={(user) => (
           <>

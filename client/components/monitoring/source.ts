@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { AdminStats, Device, LoginAttempt, Session } from '../../../shared/schemas/admin';
+import type { AuditEntry } from '../../../shared/schemas/audit';
 import type { User } from '../../../shared/schemas/user';
 import { trpc } from '../../lib/trpc';
 import { MONITOR_TEXTS } from '../../messages';
@@ -16,17 +17,36 @@ export interface MonitorSource {
   /** Toast for a failed load when the server gives no detail. */
   loadFailedText: string;
   useStats(): MonitorQuery<AdminStats>;
-  useUsers(q: PageInput): MonitorQuery<UserPage>;
-  useLoginAttempts(q: PageInput): MonitorQuery<AttemptPage>;
-  useDevices(q: PageInput): MonitorQuery<DevicePage>;
-  useSessions(q: PageInput): MonitorQuery<SessionPage>;
+  useUsers(q: PageInput & UserFilters): MonitorQuery<UserPage>;
+  useLoginAttempts(q: PageInput & AttemptFilters): MonitorQuery<AttemptPage>;
+  useDevices(q: PageInput & DeviceFilters): MonitorQuery<DevicePage>;
+  useSessions(q: PageInput & SearchFilter): MonitorQuery<SessionPage>;
+  useAuditLog(q: PageInput & AuditFilters): MonitorQuery<AuditPage>;
   useActions(): MonitorActions;
+  /** The REST address of a list's CSV export with these filters (cookie-authenticated, so a plain link downloads it). */
+  exportUrl(list: ExportList, filters: ListFilters): string;
 }
 
 export interface PageInput {
   page: number;
   per_page: number;
 }
+
+/** A list's filters as the view holds them: unset or empty values are left out of the query. */
+export type ListFilters = Record<string, string | undefined>;
+export interface SearchFilter {
+  q?: string;
+}
+export type UserFilters = SearchFilter & { status?: 'active' | 'inactive' };
+export type AttemptFilters = SearchFilter & { outcome?: 'success' | 'failure' };
+export type DeviceFilters = SearchFilter & { status?: 'blocked' | 'trusted' };
+/** `action` is one action (`user.deactivated`) or a family of them (`user.`); `actor` part of the actor's e-mail. */
+export interface AuditFilters {
+  action?: string;
+  actor?: string;
+}
+
+export type ExportList = 'users' | 'login-attempts' | 'devices' | 'sessions';
 
 interface Paged {
   total: number;
@@ -37,6 +57,7 @@ export type UserPage = Paged & { users: User[] };
 export type AttemptPage = Paged & { attempts: LoginAttempt[] };
 export type DevicePage = Paged & { devices: Device[] };
 export type SessionPage = Paged & { sessions: Session[] };
+export type AuditPage = Paged & { entries: AuditEntry[] };
 
 /** The part of a React Query result the views read. */
 export interface MonitorQuery<T> {
@@ -63,6 +84,14 @@ export interface MonitorActions {
 /** Paging keeps the previous page on screen while the next one loads. */
 const listOptions = { placeholderData: keepPreviousData } as const;
 
+/** The query string of an export: the filters that are set. */
+export function exportQuery(filters: ListFilters): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
 const ADMIN_SOURCE: MonitorSource = {
   scope: 'admin',
   loadFailedText: MONITOR_TEXTS.adminLoadFailed,
@@ -71,6 +100,8 @@ const ADMIN_SOURCE: MonitorSource = {
   useLoginAttempts: (q) => trpc.admin.loginAttempts.useQuery(q, listOptions),
   useDevices: (q) => trpc.admin.devices.useQuery(q, listOptions),
   useSessions: (q) => trpc.admin.sessions.useQuery(q, listOptions),
+  useAuditLog: (q) => trpc.admin.auditLog.useQuery(q, listOptions),
+  exportUrl: (list, filters) => `/api/v1/admin/${list}/export${exportQuery(filters)}`,
   useActions: () => {
     const utils = trpc.useUtils();
     const toggleUser = trpc.admin.toggleUserActive.useMutation();
@@ -107,6 +138,8 @@ export function useProjectSource(projectId: string): MonitorSource {
       useLoginAttempts: (q) => trpc.projects.monitor.loginAttempts.useQuery({ projectId, ...q }, listOptions),
       useDevices: (q) => trpc.projects.monitor.devices.useQuery({ projectId, ...q }, listOptions),
       useSessions: (q) => trpc.projects.monitor.sessions.useQuery({ projectId, ...q }, listOptions),
+      useAuditLog: (q) => trpc.projects.auditLog.useQuery({ projectId, ...q }, listOptions),
+      exportUrl: (list, filters) => `/api/v1/projects/${encodeURIComponent(projectId)}/${list}/export${exportQuery(filters)}`,
       useActions: () => {
         const utils = trpc.useUtils();
         const toggleUser = trpc.projects.monitor.toggleUserActive.useMutation();
@@ -122,7 +155,12 @@ export function useProjectSource(projectId: string): MonitorSource {
           revokeSession: (id) => revoke.mutateAsync({ projectId, id }),
           // The project's counters (users, logins) on other screens may change too.
           reload: async () => {
-            await Promise.all([utils.projects.monitor.invalidate(), utils.projects.list.invalidate(), utils.projects.get.invalidate({ projectId })]);
+            await Promise.all([
+              utils.projects.monitor.invalidate(),
+              utils.projects.auditLog.invalidate({ projectId }),
+              utils.projects.list.invalidate(),
+              utils.projects.get.invalidate({ projectId }),
+            ]);
           },
         };
       },

@@ -48,6 +48,7 @@ export function SignInPage() {
   });
 
   // After a provider's sign-in, go where a password sign-in would have gone: the app's pending sign-in or the account page.
+  const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: returnTo ?? paths.afterSignIn(interaction), ...proof }));
 
   const secondStep = challenge ?? returnedChallenge;
@@ -93,7 +94,7 @@ export function SignInPage() {
                 Forgot password?
               </Anchor>
             </Group>
-            <HostedCaptcha ref={captcha} />
+            <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
             <Button type="submit" fullWidth loading={submitting}>
               Sign in
             </Button>
@@ -103,7 +104,7 @@ export function SignInPage() {
           <Divider label="or" labelPosition="center" />
         </HostedPasskeySignIn>
         {/* Below the passkey button, the "or" above it serves both. */}
-        <SocialButtons providers={providers} label={passkeysSupported() ? null : 'or'} pending={social.pending} onSelect={social.start} />
+        <SocialButtons providers={providers} label={passkeysSupported() ? null : 'or'} pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
       </Stack>
     </HostedPage>
   );

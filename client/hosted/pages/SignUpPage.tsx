@@ -28,6 +28,7 @@ export function SignUpPage() {
   const [sent, setSent] = useState<string | null>(null);
   const signInLink = paths.page('sign-in', { interaction });
   const providers = useHostedSignInProviders();
+  const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: paths.afterSignIn(interaction), ...proof }));
 
   const form = useForm({
@@ -96,13 +97,13 @@ export function SignUpPage() {
               password={form.getInputProps('password')}
               confirmation={form.getInputProps('confirmPassword')}
             />
-            <HostedCaptcha ref={captcha} />
+            <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
             <Button type="submit" fullWidth loading={submitting}>
               Create account
             </Button>
           </Stack>
         </form>
-        <SocialButtons providers={providers} label="or sign up with" pending={social.pending} onSelect={social.start} />
+        <SocialButtons providers={providers} label="or sign up with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
       </Stack>
     </HostedPage>
   );

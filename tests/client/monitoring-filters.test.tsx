@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { configure, screen, waitFor } from '@testing-library/react';
+import type { User } from '../../shared/schemas/user';
+import { callsTo, renderApp, sampleProject, sampleUser, type Handlers } from './utils';
+
+configure({ asyncUtilTimeout: 4000 });
+
+const admin: User = { ...sampleUser, id: 'u_admin', email: 'root@example.com', role: 'admin' };
+
+const stats = {
+  total_users: 1,
+  active_users: 1,
+  verified_users: 1,
+  failed_logins: 0,
+  successful_logins: 0,
+  total_login_attempts: 0,
+  blocked_vpn_attempts: 0,
+  unique_devices: 0,
+};
+
+const paged = (key: string, items: unknown[], total = items.length) => (input: unknown) => {
+  const q = (input ?? {}) as { page?: number; per_page?: number };
+  return { [key]: items, total, page: q.page ?? 1, per_page: q.per_page ?? 10 };
+};
+
+function handlers(prefix: 'admin' | 'projects.monitor', overrides: Handlers = {}): Handlers {
+  return {
+    'projects.list': () => [sampleProject({ id: 'p_2', name: 'Beta' })],
+    [`${prefix}.stats`]: () => stats,
+    [`${prefix}.users`]: paged('users', [sampleUser]),
+    [`${prefix}.loginAttempts`]: paged('attempts', []),
+    [`${prefix}.devices`]: paged('devices', []),
+    [`${prefix}.sessions`]: paged('sessions', []),
+    ...overrides,
+  };
+}
+
+const lastInput = (calls: { path: string; input: unknown }[], path: string) => callsTo(calls, path).at(-1)?.input;
+const exportHref = () => screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+
+describe('monitoring list filters and export', () => {
+  it('searches users once typing pauses, from page 1, and exports with the same filters', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ ...sampleUser, id: `u_${i}`, email: `user${i}@example.com` }));
+    const { user, calls } = renderApp('/admin?tab=users', { user: admin, handlers: handlers('admin', { 'admin.users': paged('users', many, 25) }) });
+    await screen.findByRole('table', { name: 'Users' });
+    expect(exportHref()).toBe('/api/v1/admin/users/export');
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(lastInput(calls, 'admin.users')).toEqual({ page: 2, per_page: 10 }));
+
+    await user.type(screen.getByRole('textbox', { name: 'Search users' }), 'grace');
+    await waitFor(() => expect(lastInput(calls, 'admin.users')).toEqual({ page: 1, per_page: 10, q: 'grace' }));
+    expect(callsTo(calls, 'admin.users').filter((call) => (call.input as { q?: string }).q)).toHaveLength(1);
+    expect(exportHref()).toBe('/api/v1/admin/users/export?q=grace');
+
+    await user.click(screen.getByRole('textbox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Inactive', hidden: true }));
+    await waitFor(() => expect(lastInput(calls, 'admin.users')).toEqual({ page: 1, per_page: 10, q: 'grace', status: 'inactive' }));
+    expect(exportHref()).toBe('/api/v1/admin/users/export?q=grace&status=inactive');
+  });
+
+  it('filters login attempts by result and exports them under the project', async () => {
+    const { user, calls } = renderApp('/monitoring?project=p_2&tab=attempts', { user: sampleUser, handlers: handlers('projects.monitor') });
+    expect(await screen.findByText('No login attempts yet.')).toBeTruthy();
+    expect(exportHref()).toBe('/api/v1/projects/p_2/login-attempts/export');
+
+    await user.click(screen.getByRole('textbox', { name: 'Result' }));
+    await user.click(await screen.findByRole('option', { name: 'Failed', hidden: true }));
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.loginAttempts')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, outcome: 'failure' }));
+    expect(exportHref()).toBe('/api/v1/projects/p_2/login-attempts/export?outcome=failure');
+    expect(await screen.findByText('No login attempts match these filters.')).toBeTruthy();
+  });
+
+  it('passes the search and status of devices and the search of sessions', async () => {
+    const { user, calls } = renderApp('/admin?tab=devices', { user: admin, handlers: handlers('admin') });
+    await screen.findByText('No devices seen yet.');
+    await user.click(screen.getByRole('textbox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Blocked', hidden: true }));
+    await user.type(screen.getByRole('textbox', { name: 'Search devices' }), '0123');
+    await waitFor(() => expect(lastInput(calls, 'admin.devices')).toEqual({ page: 1, per_page: 10, q: '0123', status: 'blocked' }));
+    expect(exportHref()).toBe('/api/v1/admin/devices/export?q=0123&status=blocked');
+
+    await user.click(screen.getByRole('tab', { name: 'Sessions' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Search sessions' }), '203.0');
+    await waitFor(() => expect(lastInput(calls, 'admin.sessions')).toEqual({ page: 1, per_page: 10, q: '203.0' }));
+    expect(exportHref()).toBe('/api/v1/admin/sessions/export?q=203.0');
+
+    // Filters are kept while switching tabs.
+    await user.click(screen.getByRole('tab', { name: 'Devices' }));
+    expect((await screen.findByRole('textbox', { name: 'Search devices' }) as HTMLInputElement).value).toBe('0123');
+  });
+});
