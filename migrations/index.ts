@@ -10,6 +10,7 @@ import * as addEmailChange from './2026_11_23_1610_add_email_change.js';
 import * as addOpenIdProvider from './2026_11_24_0100_add_openid_provider.js';
 import * as addSocialSignIn from './2026_11_24_0200_add_social_sign_in.js';
 import * as addAuditLog from './2026_11_24_0300_add_audit_log.js';
+import * as addWebhooks from './2026_11_24_0400_add_webhooks.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0100_add_openid_provider': addOpenIdProvider,
   '2026_11_24_0200_add_social_sign_in': addSocialSignIn,
   '2026_11_24_0300_add_audit_log': addAuditLog,
+  '2026_11_24_0400_add_webhooks': addWebhooks,
 };

@@ -37,6 +37,7 @@ import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
 import { REST_ROUTES } from './rest/routes.js';
 import { createProviderClient } from './modules/social/provider-client.js';
+import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
@@ -120,7 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     version: VERSION,
     startedAt: clock.now(),
   };
-  const deps: Deps = { ...base, projectRealms: createProjectRealms(base) };
+  const deps: Deps = { ...base, projectRealms: createProjectRealms(base), webhooks: createWebhookDispatcher(base) };
 
   const captchaSources = captchaCspSources(config.captcha.provider);
   registerSecurityHeaders(app, {
@@ -169,6 +170,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   const retention = scheduleRetention(deps);
   app.addHook('onClose', () => retention.stop());
+  if (config.webhookPollMs > 0) deps.webhooks.start(config.webhookPollMs);
+  app.addHook('onClose', () => deps.webhooks.close());
   app.addHook('onClose', () => deps.projectRealms.close());
   app.addHook('onClose', () => deps.mailer.close());
   app.addHook('onClose', () => deps.invalidations.close());

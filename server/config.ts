@@ -118,6 +118,8 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(50).optional(),
   CONNECTIONS_ALLOW_PRIVATE: booleanFlag.default(false),
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -168,6 +170,10 @@ export type Config = Readonly<{
   connectionsAllowPrivate: boolean;
   /** Bearer token of GET /metrics; null: metrics are off and the path is not served. */
   metricsToken: string | null;
+  /** Webhook endpoints may be at private, loopback or link-local addresses. */
+  webhooksAllowPrivate: boolean;
+  /** How often this process looks for due webhook deliveries; 0: never (another process delivers). */
+  webhookPollMs: number;
 }>;
 
 /** One provider's client: the platform's from the environment, or a project's from its settings. */
@@ -293,6 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     socialConnections: Object.freeze(socialConnectionsOf(e)),
     connectionsAllowPrivate: e.CONNECTIONS_ALLOW_PRIVATE,
     metricsToken: e.METRICS_TOKEN || null,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    webhookPollMs: e.WEBHOOK_POLL_MS,
   });
 }
 

@@ -13,6 +13,7 @@ import type { IpIntel } from './modules/ip-intel/ip-intel.js';
 import type { ProjectRealms, Realm } from './modules/realms/realm.js';
 import type { AccessTokens } from './modules/sessions/access-tokens.js';
 import type { ProviderClient } from './modules/social/provider-client.js';
+import type { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 
 /**
  * Everything a service needs, built once in buildApp and passed down; no module-level singletons.
@@ -32,6 +33,8 @@ export interface Deps {
   /** The platform's accounts, as a realm for the shared auth services. */
   platform: Realm;
   secretBox: SecretBox;
+  /** Delivers the webhook outbox (runOnce in tests; polling in the server). */
+  webhooks: WebhookDispatcher;
   /** Each project's end users, as realms, resolved from API keys. */
   projectRealms: ProjectRealms;
   ipIntel: IpIntel;

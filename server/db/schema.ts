@@ -357,6 +357,48 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** A project's webhook receiver; the signing secret (whsec_…) sealed with the master key. */
+export interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types. */
+  event_types: string;
+  secret: string;
+  enabled: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The outbox: an event, written with the change that caused it. */
+export interface WebhookEventsTable {
+  id: string;
+  project_id: string;
+  type: string;
+  /** The JSON body sent ({type, timestamp, data}). */
+  payload: string;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  /** When the next attempt is due (null once succeeded or failed). */
+  next_attempt_at: string | null;
+  /** The sending instance's lease. */
+  claimed_until: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
@@ -380,6 +422,9 @@ export interface Database {
   social_sign_ins: SocialSignInsTable;
   identity_link_requests: IdentityLinkRequestsTable;
   audit_log: AuditLogTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -6,9 +6,11 @@ import { registerRequestMetrics, RequestCounts } from './request-metrics.js';
 export interface ServiceMetrics {
   /** One sign-in attempt: `success`, or the failure reason it was recorded with. */
   countLogin(realm: 'platform' | 'project', outcome: string): void;
+  /** One webhook delivery attempt: `succeeded`, `retrying` or `failed` (given up). */
+  countWebhookDelivery(outcome: 'succeeded' | 'retrying' | 'failed'): void;
 }
 
-export const NO_METRICS: ServiceMetrics = { countLogin: () => {} };
+export const NO_METRICS: ServiceMetrics = { countLogin: () => {}, countWebhookDelivery: () => {} };
 
 export interface AppMetrics extends ServiceMetrics {
   registry: Registry;
@@ -33,6 +35,12 @@ export function createMetrics(sources: MetricSources): AppMetrics {
   const requests = new RequestCounts();
   registerRequestMetrics(registry, requests);
   const logins = new Counter({ name: 'logins_total', help: 'Sign-in attempts by realm and outcome (success or the failure reason)', labelNames: ['realm', 'outcome'], registers: [registry] });
+  const webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed: given up)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'password_hashing_queue',
     help: 'bcrypt hashes running (at most one per core) and waiting for a turn',
@@ -65,6 +73,9 @@ export function createMetrics(sources: MetricSources): AppMetrics {
     observeRequest: (method, route, status, seconds) => requests.record(method, route, status, seconds),
     countLogin(realm, outcome) {
       logins.inc({ realm, outcome });
+    },
+    countWebhookDelivery(outcome) {
+      webhookDeliveries.inc({ outcome });
     },
   };
 }

@@ -19,6 +19,9 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'connection.saved',
   'connection.removed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -8,3 +8,4 @@ export * from './passkeys.js';
 export * from './sessions.js';
 export * from './social.js';
 export * from './audit.js';
+export * from './webhooks.js';

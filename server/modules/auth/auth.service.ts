@@ -30,6 +30,7 @@ import {
   verificationMail,
 } from '../../mail/templates.js';
 import { recordSignup } from '../analytics/analytics.service.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
@@ -100,22 +101,26 @@ export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof Si
   const passwordHash = await deps.passwords.hash(input.password);
   const now = isoNow(deps.clock);
   const id = newId();
-  const created = await insertUserIfNew(deps.db, {
-    id,
-    project_id: realm.projectId,
-    email: input.email,
-    password_hash: passwordHash,
-    first_name: input.first_name,
-    last_name: input.last_name,
-    company_name: input.company_name,
-    website_url: input.website_url,
-    role: isListedAdmin(deps, realm, input.email) ? 'admin' : 'user',
-    is_active: 1,
-    is_verified: 0,
-    login_notifications: 1,
-    created_at: now,
-    updated_at: now,
-    last_login: null,
+  const created = await withTransaction(deps, async (tx) => {
+    const inserted = await insertUserIfNew(tx.db, {
+      id,
+      project_id: realm.projectId,
+      email: input.email,
+      password_hash: passwordHash,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      company_name: input.company_name,
+      website_url: input.website_url,
+      role: isListedAdmin(deps, realm, input.email) ? 'admin' : 'user',
+      is_active: 1,
+      is_verified: 0,
+      login_notifications: 1,
+      created_at: now,
+      updated_at: now,
+      last_login: null,
+    });
+    if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(input.email), is_verified: false });
+    return inserted;
   });
 
   const user = created ? await findUserById(deps.db, id) : await findUserByEmail(deps.db, realm.projectId, input.email);
@@ -123,6 +128,11 @@ export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof Si
   else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password')));
   if (created) await recordSignup(deps, realm);
   return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
+}
+
+/** user.created and user.verified for a project's webhooks, in the unit of work of the change. */
+function emitUserEvent(tx: Deps, projectId: string, type: 'user.created' | 'user.verified', user: { id: string; email: string; is_verified: boolean }) {
+  return emitWebhookEvent(tx, projectId, type, { user });
 }
 
 /** What a provider tells us about a new account's owner. */
@@ -172,6 +182,7 @@ export async function signUpWithProvider(
       last_login: null,
     });
     if (inserted) await linkIdentity(tx, id);
+    if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(account.email), is_verified: account.emailVerified });
     return inserted;
   });
   if (!created) return undefined;
@@ -199,6 +210,7 @@ export async function verifyEmail(deps: Deps, realm: Realm, input: z.output<type
     await updateUser(tx.db, token.user_id, { is_verified: 1, ...(token.password_hash && { password_hash: token.password_hash, password_set: 1 }), updated_at: now });
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
     await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
+    if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.verified', { id: token.user_id, email: token.user_email, is_verified: true });
   });
   return { message: MESSAGES.emailVerified };
 }

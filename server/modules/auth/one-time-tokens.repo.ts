@@ -23,7 +23,7 @@ export async function findOneTimeToken(db: Db, projectId: string | null, purpose
     .selectFrom('one_time_tokens')
     .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
     .selectAll('one_time_tokens')
-    .select('users.is_verified as user_is_verified')
+    .select(['users.is_verified as user_is_verified', 'users.email as user_email'])
     .where('one_time_tokens.token_hash', '=', tokenHash)
     .where('one_time_tokens.purpose', '=', purpose)
     .where((eb) => (projectId === null ? eb('users.project_id', 'is', null) : eb('users.project_id', '=', projectId)))

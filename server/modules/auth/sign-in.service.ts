@@ -16,6 +16,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { newSignInMail } from '../../mail/templates.js';
 import { recordLoginFailed, recordLoginSucceeded } from '../analytics/analytics.service.js';
 import { recordDeviceSeen } from '../devices/devices.repo.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { networkOf } from '../ip-intel/ip-address.js';
 import { hasSecondFactor, MFA_SIGN_IN_EXPIRED, openMfaChallenge, requireSecondFactor, takeMfaChallenge } from '../mfa/mfa.service.js';
 import { checkPasskey, PASSKEY_NOT_VERIFIED } from '../passkeys/passkeys.service.js';
@@ -83,7 +84,13 @@ type Attempt = Omit<Parameters<typeof recordLoginAttempt>[1], 'userId' | 'succes
 
 /** Records a refused sign-in (attempt and analytics) and throws its error. */
 async function refuse(deps: Deps, realm: Realm, attempt: Attempt, request: RequestInfo, reason: FailureReason, userId: string | null, error: AppError): Promise<never> {
-  await recordLoginAttempt(deps, { ...attempt, userId, success: false, failureReason: reason }, request);
+  await withTransaction(deps, async (tx) => {
+    await recordLoginAttempt(tx, { ...attempt, userId, success: false, failureReason: reason }, request);
+    if (realm.projectId) {
+      const data = { email: attempt.email, user_id: userId, reason, method: attempt.method ?? 'password', ip_address: request.ip, country_code: attempt.verdict.country_code };
+      await emitWebhookEvent(tx, realm.projectId, 'login.failed', data);
+    }
+  });
   await recordLoginFailed(deps, realm);
   throw error;
 }
@@ -233,8 +240,12 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
       ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint, user_agent: request.userAgent, ip: request.ip, now })
       : null;
     if (seen?.device.is_blocked === 1) return { blocked: true, deviceId: seen.device.id } as const;
-    const { tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request, { authMethods });
+    const { sessionId, tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request, { authMethods });
     const signedIn = (await updateUser(tx.db, user.id, { last_login: now }))!;
+    if (realm.projectId) {
+      const data = { session_id: sessionId, user: { id: user.id, email: user.email }, auth_methods: authMethods, ip_address: request.ip, device_id: fingerprint };
+      await emitWebhookEvent(tx, realm.projectId, 'session.created', data);
+    }
     await recordLoginAttempt(tx, { ...attempt, userId: user.id, success: true, failureReason: null }, request);
     await recordLoginSucceeded(tx, realm, user.id);
     return { blocked: false, tokens, signedIn, newDevice: seen?.isNew === true } as const;

@@ -15,6 +15,12 @@ const isPublicAddress = (address: string) => {
   return ip !== null && !isNonPublic(ip);
 };
 
+/** A URL whose host is plainly not public (localhost, or a private, loopback or link-local address), before any lookup. */
+export function isPlainlyPrivate(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || (parseIp(host) !== null && !isPublicAddress(host));
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** DNS as the socket sees it, refusing a name that resolves to any non-public address (checked at connect time, so a second answer cannot rebind it). */

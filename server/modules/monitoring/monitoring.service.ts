@@ -7,6 +7,7 @@ import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { clearSignInFailures } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
@@ -140,6 +141,9 @@ export async function toggleDeviceBlock(deps: Deps, scope: MonitorScope, actor: 
     await setDeviceFlags(tx.db, id, { is_blocked });
     const action = is_blocked === 1 ? 'device.blocked' : 'device.unblocked';
     await recordAudit(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_blocked: device.is_blocked === 1 }, after: { is_blocked: is_blocked === 1 } });
+    if (is_blocked === 1 && scope.projectId) {
+      await emitWebhookEvent(tx, scope.projectId, 'device.blocked', { device: { id: device.fingerprint, user_id: device.user_id, user_email: device.user_email } });
+    }
   });
   if (is_blocked === 1) await revokeAllSessionsOfDevice(deps, id, 'device_blocked');
   return toDevice({ ...device, is_blocked });

@@ -19,6 +19,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { withTransaction } from '../../db/transaction.js';
 import { lastDays, utcDay } from '../analytics/analytics.service.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import type { MonitorScope } from '../realms/realm.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
 import {
@@ -229,6 +230,7 @@ export async function createApiKey(
   await withTransaction(deps, async (tx) => {
     await insertApiKey(tx.db, row);
     await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.created', target: { type: 'api_key', id: row.id, label: row.name }, after: { name: row.name, prefix: row.prefix } });
+    await emitWebhookEvent(tx, projectId, 'api_key.created', { api_key: { id: row.id, name: row.name, prefix: row.prefix } });
   });
   return { ...toApiKey(row), secret };
 }
@@ -240,7 +242,10 @@ export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId:
   if (!key) throw new AppError('NOT_FOUND', 'API key not found');
   await withTransaction(deps, async (tx) => {
     await revokeApiKey(tx.db, projectId, keyId, isoNow(deps.clock));
-    if (!key.revoked_at) await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.revoked', target: { type: 'api_key', id: keyId, label: key.name }, before: { name: key.name, prefix: key.prefix } });
+    if (!key.revoked_at) {
+      await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.revoked', target: { type: 'api_key', id: keyId, label: key.name }, before: { name: key.name, prefix: key.prefix } });
+      await emitWebhookEvent(tx, projectId, 'api_key.revoked', { api_key: { id: keyId, name: key.name, prefix: key.prefix } });
+    }
   });
   await deps.projectRealms.apiKeysChanged();
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { deleteExpiredOAuthRequestsBefore } from '../oidc/oidc.service.js';
 import { deleteExpiredSocialSignInsBefore } from '../social/social.service.js';
+import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
@@ -28,6 +29,8 @@ export interface RetentionResult {
   oauthRequests: number;
   /** Sign-ins sent to a provider, and mailed links to connect one. */
   socialSignIns: number;
+  /** Webhook events and their deliveries, 30 days on, once none is pending. */
+  webhookEvents: number;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     webauthnChallenges: await deleteExpiredWebAuthnChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
     oauthRequests: await deleteExpiredOAuthRequestsBefore(deps, ago(SPENT_LINK_DAYS)),
     socialSignIns: await deleteExpiredSocialSignInsBefore(deps, ago(SPENT_LINK_DAYS)),
+    webhookEvents: await deleteSettledWebhookEventsBefore(deps, ago(SESSION_HISTORY_DAYS)),
   };
 }
 

@@ -28,7 +28,7 @@ import { appLink, sendAccountMail, sendCappedMail } from '../auth/account-mail.j
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
-import { isNonPublic, parseIp } from '../ip-intel/ip-address.js';
+import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { requireOwnedProject, urlListOf } from '../projects/projects.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
@@ -524,9 +524,7 @@ function requirePublicEndpoints(input: Pick<z.output<typeof SaveConnectionInputS
     const value = input[field];
     if (!value) continue;
     const url = new URL(value);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const literal = parseIp(host);
-    if (host === 'localhost' || host.endsWith('.localhost') || (literal && isNonPublic(literal))) {
+    if (isPlainlyPrivate(url)) {
       throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be a public address (CONNECTIONS_ALLOW_PRIVATE=on allows private ones)`);
     }
     if (url.protocol !== 'https:') throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be an https URL`);

@@ -1,0 +1,112 @@
+import { Webhook } from 'standardwebhooks';
+import type { Deps } from '../../deps.js';
+import { createPublicFetch } from '../ip-intel/public-fetch.js';
+import { claimDueDeliveries, findDeliveryContext, recordAttempt } from './webhooks.repo.js';
+
+/** Seconds to wait after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 28 hours in all), then failed. */
+export const RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
+/** How long a claimed delivery is leased to the instance sending it; past it another instance may take it over. */
+export const DELIVERY_LEASE_S = 60;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+const BATCH = 20;
+const MAX_ERROR_LENGTH = 500;
+
+export interface WebhookDispatcher {
+  /** Claims the due deliveries and sends them; resolves with how many were attempted. */
+  runOnce(): Promise<number>;
+  /** Polls every `pollMs` until closed. */
+  start(pollMs: number): void;
+  /** Stops polling and waits for the attempts in flight. */
+  close(): Promise<void>;
+}
+
+/**
+ * Delivers the outbox: each due delivery is claimed (a lease, so several instances never send one
+ * twice at once), signed by the Standard Webhooks scheme with its endpoint's secret, and POSTed with a
+ * 10 s timeout and no redirects, to public addresses only unless WEBHOOKS_ALLOW_PRIVATE. A 2xx answer
+ * is success; anything else is retried on RETRY_DELAYS_S and then marked failed. Delivery is at least
+ * once: a crash between the send and its record sends again when the lease has passed.
+ */
+export function createWebhookDispatcher(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'secretBox' | 'logger' | 'metrics'>): WebhookDispatcher {
+  const send = deps.config.webhooksAllowPrivate ? fetch : createPublicFetch();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+
+  const attempt = async (deliveryId: string): Promise<void> => {
+    const delivery = await findDeliveryContext(deps.db, deliveryId);
+    if (!delivery) return;
+    const attempts = delivery.attempts + 1;
+    const at = deps.clock.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    if (delivery.enabled !== 1) {
+      error = 'The endpoint is disabled';
+    } else {
+      try {
+        const signature = new Webhook(deps.secretBox.open(delivery.secret)).sign(delivery.event_id, at, delivery.payload);
+        const response = await send(delivery.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'AuthPlatform-Webhooks/1',
+            'webhook-id': delivery.event_id,
+            'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+            'webhook-signature': signature,
+          },
+          body: delivery.payload,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        });
+        status = response.status;
+        await response.body?.cancel().catch(() => undefined);
+        if (status < 200 || status >= 300) error = `Answered ${status}`;
+      } catch (failure) {
+        const cause = (failure as { cause?: unknown }).cause;
+        error = String((cause instanceof Error ? cause.message : null) ?? (failure instanceof Error ? failure.message : failure)).slice(0, MAX_ERROR_LENGTH);
+      }
+    }
+    const done = error === null;
+    const giveUp = !done && (delivery.enabled !== 1 || attempts > RETRY_DELAYS_S.length);
+    deps.metrics.countWebhookDelivery(done ? 'succeeded' : giveUp ? 'failed' : 'retrying');
+    await recordAttempt(deps.db, deliveryId, {
+      attempts,
+      status: done ? 'succeeded' : giveUp ? 'failed' : 'pending',
+      next_attempt_at: done || giveUp ? null : new Date(at.getTime() + RETRY_DELAYS_S[attempts - 1]! * 1000).toISOString(),
+      claimed_until: null,
+      last_attempt_at: at.toISOString(),
+      last_status_code: status,
+      last_error: error,
+    });
+  };
+
+  const runOnce = async (): Promise<number> => {
+    const now = deps.clock.now();
+    const claimed = await claimDueDeliveries(deps.db, deps.dialect, now.toISOString(), new Date(now.getTime() + DELIVERY_LEASE_S * 1000).toISOString(), BATCH);
+    await Promise.all(
+      claimed.map((delivery) =>
+        attempt(delivery.id).catch((error: unknown) => deps.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded')),
+      ),
+    );
+    return claimed.length;
+  };
+
+  return {
+    runOnce,
+    start(pollMs) {
+      timer = setInterval(() => {
+        if (running) return;
+        running = runOnce()
+          .catch((error: unknown) => {
+            deps.logger.error({ err: error }, 'webhook dispatch failed');
+            return 0;
+          })
+          .finally(() => (running = null));
+      }, pollMs);
+      timer.unref();
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      await running;
+    },
+  };
+}

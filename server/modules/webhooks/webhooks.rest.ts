@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { PageQuerySchema } from '../../../shared/schemas/admin.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import {
+  CreatedWebhookSchema,
+  CreateWebhookInputSchema,
+  UpdateWebhookInputSchema,
+  WebhookDeliveryPageSchema,
+  WebhookDeliverySchema,
+  WebhookListSchema,
+  WebhookSchema,
+} from '../../../shared/schemas/webhooks.js';
+import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
+import * as webhooks from './webhooks.service.js';
+
+const ProjectParams = z.object({ id: UnvalidatedParam });
+const WebhookParams = z.object({ id: UnvalidatedParam, webhook_id: UnvalidatedParam });
+const DeliveryParams = WebhookParams.extend({ delivery_id: UnvalidatedParam });
+const BASE = '/api/v1/projects/:id/webhooks';
+
+/** A project's webhooks, for its owner: the receivers, their deliveries, a resend and a test event. */
+export const webhookRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: BASE,
+    auth: 'projectOwner',
+    params: ProjectParams,
+    response: { 200: WebhookListSchema },
+    doc: { operationId: 'listWebhooks', tag: 'Projects', summary: "The project's webhooks (secrets are never shown again)" },
+    handler: ({ deps, caller, params }) => webhooks.listWebhooks(deps, caller.session.user, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: BASE,
+    auth: 'projectOwner',
+    params: ProjectParams,
+    body: CreateWebhookInputSchema,
+    response: { 201: CreatedWebhookSchema },
+    doc: {
+      operationId: 'createWebhook',
+      tag: 'Projects',
+      summary: 'Add a webhook',
+      description:
+        'Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.',
+      errors: [409],
+    },
+    handler: ({ deps, caller, params, body }) => webhooks.createWebhook(deps, caller.session.user, params.id, body, caller.info),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    url: `${BASE}/:webhook_id`,
+    auth: 'projectOwner',
+    params: WebhookParams,
+    body: UpdateWebhookInputSchema,
+    response: { 200: WebhookSchema },
+    doc: { operationId: 'updateWebhook', tag: 'Projects', summary: 'Change a webhook (fields left out stay as they are)', errors: [404] },
+    handler: ({ deps, caller, params, body }) => webhooks.updateWebhook(deps, caller.session.user, params.id, params.webhook_id, body, caller.info),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: `${BASE}/:webhook_id`,
+    auth: 'projectOwner',
+    params: WebhookParams,
+    response: { 200: MessageSchema },
+    doc: { operationId: 'deleteWebhook', tag: 'Projects', summary: 'Delete a webhook and its deliveries', errors: [404] },
+    handler: ({ deps, caller, params }) => webhooks.deleteWebhook(deps, caller.session.user, params.id, params.webhook_id, caller.info),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: `${BASE}/:webhook_id/deliveries`,
+    auth: 'projectOwner',
+    params: WebhookParams,
+    query: PageQuerySchema,
+    response: { 200: WebhookDeliveryPageSchema },
+    doc: { operationId: 'listWebhookDeliveries', tag: 'Projects', summary: "A webhook's deliveries, newest first: status, attempts, last answer", errors: [404] },
+    handler: ({ deps, caller, params, query }) => webhooks.listWebhookDeliveries(deps, caller.session.user, params.id, params.webhook_id, query),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: `${BASE}/:webhook_id/deliveries/:delivery_id/resend`,
+    auth: 'projectOwner',
+    params: DeliveryParams,
+    response: { 201: WebhookDeliverySchema },
+    doc: { operationId: 'resendWebhookDelivery', tag: 'Projects', summary: "Send a delivery's event again (a new delivery)", errors: [404] },
+    handler: ({ deps, caller, params }) => webhooks.resendWebhookDelivery(deps, caller.session.user, params.id, params.webhook_id, params.delivery_id),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: `${BASE}/:webhook_id/test`,
+    auth: 'projectOwner',
+    params: WebhookParams,
+    response: { 201: z.object({ event_id: z.string() }) },
+    doc: { operationId: 'sendTestWebhook', tag: 'Projects', summary: 'Send a webhook.test event to this webhook', errors: [404, 409] },
+    handler: ({ deps, caller, params }) => webhooks.sendTestWebhook(deps, caller.session.user, params.id, params.webhook_id),
+  }),
+];

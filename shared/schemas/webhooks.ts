@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/** What a project's webhooks can subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [
+  'user.created',
+  'user.verified',
+  'session.created',
+  'login.failed',
+  'device.blocked',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook.test',
+] as const;
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, { error: `Event types must be among ${WEBHOOK_EVENT_TYPES.join(', ')}` });
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+
+const WebhookUrlSchema = z
+  .string({ error: 'url is required' })
+  .trim()
+  .max(2000, { error: 'url must be at most 2000 characters' })
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.hash;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'url must be an http or https URL without credentials or fragment' },
+  );
+
+const EventTypesSchema = z.array(WebhookEventTypeSchema, { error: 'event_types must be a list' }).min(1, { error: 'Choose at least one event type' }).transform((types) => [...new Set(types)]);
+const DescriptionSchema = z.string({ error: 'description must be text' }).trim().max(200, { error: 'description must be at most 200 characters' }).nullish().transform((v) => v || null);
+
+export const CreateWebhookInputSchema = z.object({
+  url: WebhookUrlSchema,
+  description: DescriptionSchema,
+  event_types: EventTypesSchema,
+  enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
+});
+export const UpdateWebhookInputSchema = z.object({
+  url: WebhookUrlSchema.optional(),
+  description: DescriptionSchema.optional(),
+  event_types: EventTypesSchema.optional(),
+  enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+});
+
+export const WebhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  event_types: z.array(z.string()),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Webhook = z.infer<typeof WebhookSchema>;
+/** Answered once, at creation: the Standard Webhooks signing secret (whsec_…). */
+export const CreatedWebhookSchema = WebhookSchema.extend({ secret: z.string() });
+export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) });
+
+export const WebhookDeliverySchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+export const WebhookDeliveryPageSchema = z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), page: z.number().int(), per_page: z.number().int() });

@@ -1,0 +1,266 @@
+import http from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runRetention } from '../../server/modules/retention/retention.service.js';
+import { RETRY_DELAYS_S } from '../../server/modules/webhooks/dispatcher.js';
+import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
+
+/**
+ * Webhooks against a loopback receiver that verifies every request with the standardwebhooks library:
+ * the events, the outbox (written with the change, delivered by whichever instance runs next), retries,
+ * the claim that keeps two instances from sending one delivery twice, and the SSRF guard.
+ */
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A receiver on loopback: records what it gets, answers the queued statuses (204 otherwise). */
+async function startReceiver() {
+  const received: Received[] = [];
+  const statuses: number[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+      response.statusCode = statuses.shift() ?? 204;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+  return { url, received, statuses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const clock = manualClock(new Date());
+const METRICS_TOKEN = 'webhooks-metrics-token-0123456789';
+const ENV = { WEBHOOKS_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '0', METRICS_TOKEN };
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const ownerEmail = uniqueEmail('hooks-owner');
+let owner: { access_token: string };
+let project: { id: string };
+let apiKey: string;
+
+const asOwner = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.call(method, url, { token: owner.access_token, body });
+
+async function createWebhook(body: Record<string, unknown>) {
+  const res = await asOwner('POST', `/api/v1/projects/${project.id}/webhooks`, { url: receiver.url, ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; secret: string };
+}
+
+/** What the receiver got, each verified with the endpoint's secret as a receiver would. */
+function verified(secret: string, items = receiver.received) {
+  const webhook = new Webhook(secret);
+  return items.map((item) => webhook.verify(item.body, item.headers) as { type: string; data: Record<string, unknown> });
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, env: ENV });
+  receiver = await startReceiver();
+  owner = await t.signUpAndLogIn(ownerEmail);
+  project = (await asOwner('POST', '/api/v1/projects', { name: 'Hooked' })).json();
+  apiKey = (await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'backend' })).json().secret;
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.statuses.length = 0;
+});
+
+describe('endpoints', () => {
+  it('are created with a signing secret shown once, listed without it, changed and deleted', async () => {
+    const created = await createWebhook({ event_types: ['user.created'], description: 'CRM sync' });
+    expect(created.secret).toMatch(/^whsec_/);
+    const listed = await asOwner('GET', `/api/v1/projects/${project.id}/webhooks`);
+    expect(listed.json().webhooks).toEqual([expect.objectContaining({ id: created.id, url: receiver.url, event_types: ['user.created'], enabled: true, description: 'CRM sync' })]);
+    expect(listed.body).not.toContain(created.secret);
+    const changed = await asOwner('PATCH', `/api/v1/projects/${project.id}/webhooks/${created.id}`, { enabled: false });
+    expect(changed.json()).toMatchObject({ enabled: false, event_types: ['user.created'] });
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${created.id}`)).statusCode).toBe(200);
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${created.id}`)).statusCode).toBe(404);
+    const audit = (await asOwner('GET', `/api/v1/projects/${project.id}/audit-log?action=webhook.`)).json();
+    expect(audit.entries.map((entry: { action: string }) => entry.action).sort()).toEqual(['webhook.created', 'webhook.deleted', 'webhook.updated']);
+    expect(JSON.stringify(audit)).not.toContain(created.secret);
+  });
+
+  it('refuse bad input with a detail, and a stranger', async () => {
+    const base = `/api/v1/projects/${project.id}/webhooks`;
+    const badUrl = await asOwner('POST', base, { url: 'ftp://example.com', event_types: ['user.created'] });
+    expect(badUrl.statusCode).toBe(422);
+    expect(badUrl.json().detail).toBe('url must be an http or https URL without credentials or fragment');
+    const noTypes = await asOwner('POST', base, { url: receiver.url, event_types: [] });
+    expect(noTypes.json().detail).toBe('Choose at least one event type');
+    const unknownType = await asOwner('POST', base, { url: receiver.url, event_types: ['user.exploded'] });
+    expect(unknownType.statusCode).toBe(422);
+    const stranger = await t.signUpAndLogIn(uniqueEmail('hooks-stranger'));
+    expect((await t.call('GET', base, { token: stranger.access_token })).statusCode).toBe(404);
+  });
+});
+
+describe('events', () => {
+  it('reach the subscribed endpoint signed by Standard Webhooks, for every event type', async () => {
+    const hook = await createWebhook({ event_types: ['user.created', 'user.verified', 'session.created', 'login.failed', 'device.blocked', 'api_key.created', 'api_key.revoked'] });
+    const headers = { 'x-api-key': apiKey };
+    const email = uniqueEmail('hooked-user');
+    const before = t.mail.messages.length;
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+    const mail = await t.mail.waitFor(email, /verify/i, { after: before });
+    expect((await t.call('POST', '/public/api/v1/auth/verify-email', { headers, body: { token: new URL(mail.link!).searchParams.get('token') } })).statusCode).toBe(200);
+    expect((await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: 'Not-the-password-1' } })).statusCode).toBe(401);
+    const login = await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: STRONG_PASSWORD, device_fingerprint: 'hooked-phone' } });
+    expect(login.statusCode).toBe(200);
+    const device = (await asOwner('GET', `/api/v1/projects/${project.id}/devices`)).json().devices[0];
+    expect((await asOwner('PATCH', `/api/v1/projects/${project.id}/devices/${device.id}/toggle-block`)).statusCode).toBe(200);
+    const key = (await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'temporary' })).json();
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/api-keys/${key.id}`)).statusCode).toBe(200);
+
+    expect(await t.deps.webhooks.runOnce()).toBe(7);
+    const events = verified(hook.secret);
+    expect(events.map((event) => event.type).sort()).toEqual(['api_key.created', 'api_key.revoked', 'device.blocked', 'login.failed', 'session.created', 'user.created', 'user.verified']);
+    const byType = Object.fromEntries(events.map((event) => [event.type, event.data]));
+    expect(byType['user.created']).toEqual({ user: { id: login.json().user.id, email, is_verified: false } });
+    expect(byType['login.failed']).toMatchObject({ email, reason: 'invalid_credentials', method: 'password' });
+    expect(byType['session.created']).toMatchObject({ user: { id: login.json().user.id, email }, auth_methods: ['pwd'], device_id: 'hooked-phone' });
+    expect(byType['device.blocked']).toMatchObject({ device: { id: 'hooked-phone', user_email: email } });
+    expect(byType['api_key.revoked']).toEqual({ api_key: { id: key.id, name: 'temporary', prefix: key.prefix } });
+    // A tampered body fails the receiver's verification.
+    expect(() => new Webhook(hook.secret).verify(receiver.received[0]!.body.replace('"type"', '"typo"'), receiver.received[0]!.headers)).toThrow();
+    expect(receiver.received[0]!.headers['webhook-id']).toMatch(/^msg_/);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('go only to the endpoints subscribed to their type, and never to a disabled one', async () => {
+    const keys = await createWebhook({ event_types: ['api_key.created'] });
+    const disabled = await createWebhook({ event_types: ['api_key.created'], enabled: false });
+    const users = await createWebhook({ event_types: ['user.created'] });
+    await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'routed' });
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    expect(verified(keys.secret).map((event) => event.type)).toEqual(['api_key.created']);
+    for (const hook of [keys, disabled, users]) await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+});
+
+// The retries move the app's clock by days, and receivers check signatures' timestamps against the real
+// time: the retry test comes last, after the tests that verify signatures.
+describe('delivery', () => {
+  it('sends a test event to one endpoint on request', async () => {
+    const hook = await createWebhook({ event_types: ['user.created'] });
+    const res = await asOwner('POST', `/api/v1/projects/${project.id}/webhooks/${hook.id}/test`);
+    expect(res.statusCode).toBe(201);
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    expect(verified(hook.secret)).toEqual([expect.objectContaining({ type: 'webhook.test', data: expect.objectContaining({ webhook_id: hook.id }) })]);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('survives the instance that wrote the event: another one on the same database delivers it, and two never send one delivery twice', async () => {
+    const hook = await createWebhook({ event_types: ['api_key.created'] });
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: `outbox ${name}` });
+    // This instance never delivers them (as if killed); two others share the work.
+    const second = await createTestApp({ clock, env: ENV, sameDatabaseAs: t });
+    const third = await createTestApp({ clock, env: ENV, sameDatabaseAs: t });
+    try {
+      const counts = await Promise.all([second.deps.webhooks.runOnce(), third.deps.webhooks.runOnce(), second.deps.webhooks.runOnce(), third.deps.webhooks.runOnce()]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+      expect(verified(hook.secret).map((event) => (event.data as { api_key: { name: string } }).api_key.name).sort()).toEqual(['outbox a', 'outbox b', 'outbox c', 'outbox d', 'outbox e']);
+    } finally {
+      await second.close();
+      await third.close();
+    }
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('retries a failing endpoint on the schedule, shows each delivery, and gives up after about a day', async () => {
+    const hook = await createWebhook({ event_types: ['api_key.created'] });
+    receiver.statuses.push(500, 503);
+    await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'retried' });
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    const deliveries = `/api/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`;
+    expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ event_type: 'api_key.created', status: 'pending', attempts: 1, last_status_code: 500, last_error: 'Answered 500' });
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    clock.advance(RETRY_DELAYS_S[0]!);
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    clock.advance(RETRY_DELAYS_S[1]!);
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    const [delivery] = (await asOwner('GET', deliveries)).json().deliveries;
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 204, last_error: null, next_attempt_at: null });
+    expect(receiver.received).toHaveLength(3);
+    // The same message each time: one webhook-id, so a receiver can drop the duplicates.
+    expect(new Set(receiver.received.map((item) => item.headers['webhook-id'])).size).toBe(1);
+
+    // Resend: a new delivery of the same event.
+    const resent = await asOwner('POST', `${deliveries}/${delivery.id}/resend`);
+    expect(resent.statusCode).toBe(201);
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+
+    // An endpoint that never answers well is given up on after the last retry.
+    receiver.received.length = 0;
+    receiver.statuses.push(...Array(RETRY_DELAYS_S.length + 1).fill(500));
+    await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'given up' });
+    for (const delay of [0, ...RETRY_DELAYS_S]) {
+      clock.advance(delay);
+      expect(await t.deps.webhooks.runOnce()).toBe(1);
+    }
+    clock.advance(24 * 3600);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    // A day and more has passed: the owner's access token has expired meanwhile.
+    owner = (await t.call('POST', '/api/v1/auth/login', { body: { email: ownerEmail, password: STRONG_PASSWORD } })).json();
+    const givenUp = (await asOwner('GET', deliveries)).json().deliveries.find((d: { status: string; attempts: number }) => d.attempts > 3);
+    expect(givenUp).toMatchObject({ status: 'failed', attempts: RETRY_DELAYS_S.length + 1, next_attempt_at: null, last_status_code: 500 });
+    const metrics = (await t.call('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+    const count = (outcome: string) => Number(new RegExp(`^webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    expect(count('failed')).toBe(1);
+    expect(count('retrying')).toBe(RETRY_DELAYS_S.length + 2);
+    expect(count('succeeded')).toBeGreaterThanOrEqual(3);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('keeps events 30 days, then deletes the ones no delivery is waiting for', async () => {
+    const pending = await createWebhook({ event_types: ['api_key.created'] });
+    receiver.statuses.push(500);
+    clock.advance(31 * 24 * 3600);
+    owner = (await t.call('POST', '/api/v1/auth/login', { body: { email: ownerEmail, password: STRONG_PASSWORD } })).json();
+    await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'still retrying' });
+    expect(await t.deps.webhooks.runOnce()).toBe(1);
+    clock.advance(31 * 24 * 3600);
+    expect((await runRetention(t.deps)).webhookEvents).toBeGreaterThan(0);
+    // Only the event whose delivery is still pending is left.
+    const left = await t.db.selectFrom('webhook_events').select('id').execute();
+    expect(left).toHaveLength(1);
+    expect(await t.db.selectFrom('webhook_deliveries').select('status').execute()).toEqual([{ status: 'pending' }]);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${pending.id}`);
+  });
+});
+
+describe('the SSRF guard', () => {
+  it('refuses private addresses unless WEBHOOKS_ALLOW_PRIVATE, when saved and again when sending', async () => {
+    const strict = await createTestApp({ clock, env: { WEBHOOK_POLL_MS: '0' } });
+    try {
+      const dev = await strict.signUpAndLogIn(uniqueEmail('strict-hooks'));
+      const own = (await strict.call('POST', '/api/v1/projects', { token: dev.access_token, body: { name: 'Strict' } })).json();
+      for (const url of [receiver.url, 'http://localhost:9/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x']) {
+        const refused = await strict.call('POST', `/api/v1/projects/${own.id}/webhooks`, { token: dev.access_token, body: { url, event_types: ['api_key.created'] } });
+        expect(refused.statusCode, url).toBe(422);
+        expect(refused.json().detail).toBe('url must be a public address (WEBHOOKS_ALLOW_PRIVATE=on allows private ones)');
+      }
+      const saved = await strict.call('POST', `/api/v1/projects/${own.id}/webhooks`, { token: dev.access_token, body: { url: 'https://hooks.example.com/in', event_types: ['api_key.created'] } });
+      expect(saved.statusCode).toBe(201);
+      // A name that resolves to loopback (stored behind the check's back) is refused when connecting.
+      await strict.db.updateTable('webhook_endpoints').set({ url: receiver.url.replace('127.0.0.1', 'localhost') }).where('id', '=', saved.json().id).execute();
+      await strict.call('POST', `/api/v1/projects/${own.id}/api-keys`, { token: dev.access_token, body: { name: 'k' } });
+      expect(await strict.deps.webhooks.runOnce()).toBe(1);
+      expect(receiver.received).toHaveLength(0);
+      const [delivery] = (await strict.call('GET', `/api/v1/projects/${own.id}/webhooks/${saved.json().id}/deliveries`, { token: dev.access_token })).json().deliveries;
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringMatching(/not a public address/) });
+    } finally {
+      await strict.close();
+    }
+  });
+});
