@@ -1,10 +1,13 @@
 import { TRPCClientError } from '@trpc/client';
+import { RestError } from './rest';
 
 /**
  * The user-safe text of a failed call: the server's detail when it sent one (a tRPC error's message),
  * otherwise the fallback (network failures, unexpected shapes).
  */
 export function errorMessage(error: unknown, fallback: string): string {
+  // A REST call's refusal (`{"detail": …}`): its detail, except for server failures.
+  if (error instanceof RestError) return error.status < 500 && error.detail ? error.detail : fallback;
   if (!(error instanceof TRPCClientError)) return fallback;
   const data = error.data as { code?: string } | null | undefined;
   const message = typeof error.message === 'string' ? error.message.trim() : '';

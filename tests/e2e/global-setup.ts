@@ -110,6 +110,10 @@ export default async function globalSetup() {
       GITHUB_API_URL: github.apiBaseUrl,
       // A project's connection to the stand-in reaches it on loopback.
       CONNECTIONS_ALLOW_PRIVATE: 'on',
+      // A project's webhook may post to the loopback receiver a spec starts (tests/e2e/webhooks.spec.ts).
+      WEBHOOKS_ALLOW_PRIVATE: 'on',
+      // Due deliveries are looked for every 200 ms, so a test event arrives while the spec watches.
+      WEBHOOK_POLL_MS: '200',
     }),
     startServer('short-ttl', E2E.shortTtlPort, { ACCESS_TOKEN_TTL: String(E2E.shortTtlS) }),
   ];

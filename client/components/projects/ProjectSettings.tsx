@@ -11,6 +11,7 @@ import { DELETE_PROJECT_CONFIRM, PROJECT_TEXTS, TOASTS } from '../../messages';
 import { ProjectFormFields, ProjectFormSchema, toProjectInput, type ProjectFormValues } from './ProjectForm';
 import { ProjectConnections } from './ProjectConnections';
 import { ProjectSignInSettings } from './ProjectSignInSettings';
+import { ProjectWebhooks } from './ProjectWebhooks';
 import { notifyFailure } from './states';
 
 const valuesOf = (project: Project): ProjectFormValues => ({
@@ -102,6 +103,8 @@ export function ProjectSettings({ project }: { project: Project }) {
       <ProjectSignInSettings project={project} onSaved={store} />
 
       <ProjectConnections project={project} />
+
+      <ProjectWebhooks project={project} />
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="status-heading">
         <Group justify="space-between" align="flex-start" gap="md">

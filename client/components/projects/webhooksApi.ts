@@ -1,0 +1,35 @@
+import { useMemo } from 'react';
+import type { Webhook, WebhookDelivery } from '../../../shared/schemas/webhooks';
+import { createRestClient } from '../../lib/rest';
+import { trpc } from '../../lib/trpc';
+
+export type WebhookInput = { url: string; description: string | null; event_types: string[]; enabled: boolean };
+export type CreatedWebhook = Webhook & { secret: string };
+export type DeliveryPage = { deliveries: WebhookDelivery[]; total: number; page: number; per_page: number };
+
+/** React Query keys: the list of a project's webhooks, and one webhook's deliveries (by page). */
+export const webhookKeys = {
+  list: (projectId: string) => ['webhooks', projectId] as const,
+  deliveries: (projectId: string, webhookId: string) => ['webhooks', projectId, webhookId, 'deliveries'] as const,
+};
+
+/** A project's webhooks over REST (/api/v1/projects/{id}/webhooks): there is no tRPC procedure for them. */
+export function useWebhooksApi(projectId: string) {
+  const utils = trpc.useUtils();
+  return useMemo(() => {
+    // An expired access token: auth.session goes through the refresh link, which renews the cookies.
+    const call = createRestClient(() => utils.client.auth.session.query());
+    const base = `/api/v1/projects/${encodeURIComponent(projectId)}/webhooks`;
+    const one = (webhookId: string) => `${base}/${encodeURIComponent(webhookId)}`;
+    return {
+      list: () => call<{ webhooks: Webhook[] }>('GET', base),
+      create: (input: WebhookInput) => call<CreatedWebhook>('POST', base, input),
+      update: (webhookId: string, changes: Partial<WebhookInput>) => call<Webhook>('PATCH', one(webhookId), changes),
+      remove: (webhookId: string) => call<{ message: string }>('DELETE', one(webhookId)),
+      sendTest: (webhookId: string) => call<{ event_id: string }>('POST', `${one(webhookId)}/test`),
+      deliveries: (webhookId: string, page: number, perPage: number) =>
+        call<DeliveryPage>('GET', `${one(webhookId)}/deliveries?page=${page}&per_page=${perPage}`),
+      resend: (webhookId: string, deliveryId: string) => call<WebhookDelivery>('POST', `${one(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/resend`),
+    };
+  }, [projectId, utils]);
+}

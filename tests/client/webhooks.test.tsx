@@ -1,0 +1,261 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { Webhook, WebhookDelivery } from '../../shared/schemas/webhooks';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
+import { callsTo, renderApp, sampleProject, sampleUser } from './utils';
+
+/** Project detail → Settings → Webhooks: endpoints over the REST API (/api/v1/projects/{id}/webhooks). */
+
+const project = sampleProject({ id: 'p_1', name: 'Acme Storefront' });
+const BASE = '/api/v1/projects/p_1/webhooks';
+
+const hook: Webhook = {
+  id: 'wh_1',
+  url: 'https://hooks.acme.example/auth',
+  description: 'User sync',
+  event_types: ['user.created', 'session.created'],
+  enabled: true,
+  created_at: '2025-03-01T10:00:00.000Z',
+  updated_at: '2025-03-01T10:00:00.000Z',
+};
+
+const delivery = (overrides: Partial<WebhookDelivery> & Pick<WebhookDelivery, 'id' | 'status'>): WebhookDelivery => ({
+  event_id: `evt_${overrides.id}`,
+  event_type: 'webhook.test',
+  attempts: 1,
+  next_attempt_at: null,
+  last_attempt_at: '2025-03-02T10:00:00.000Z',
+  last_status_code: 200,
+  last_error: null,
+  created_at: '2025-03-02T10:00:00.000Z',
+  ...overrides,
+});
+
+type Call = { method: string; url: string; body: unknown; headers: Record<string, string> };
+type Route = (call: Call) => { status: number; body: unknown } | undefined;
+
+/** fetch answers from `route` (undefined: 404), recording every REST call. */
+function mockRest(route: Route) {
+  const calls: Call[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: (init?.headers ?? {}) as Record<string, string>,
+    };
+    calls.push(call);
+    const answer = route(call) ?? { status: 404, body: { detail: 'Not found' } };
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  });
+  return calls;
+}
+
+/** A server holding the webhooks in memory; `extra` answers first. */
+function webhookServer(initial: Webhook[] = [hook], extra: Route = () => undefined) {
+  let webhooks = [...initial];
+  return mockRest((call) => {
+    const answered = extra(call);
+    if (answered) return answered;
+    if (call.url === BASE && call.method === 'GET') return { status: 200, body: { webhooks } };
+    if (call.url === BASE && call.method === 'POST') {
+      const created = { ...hook, id: 'wh_new', ...(call.body as object), created_at: hook.created_at, updated_at: hook.updated_at } as Webhook;
+      webhooks = [...webhooks, created];
+      return { status: 201, body: { ...created, secret: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5' } };
+    }
+    const one = webhooks.find((webhook) => call.url === `${BASE}/${webhook.id}`);
+    if (one && call.method === 'PATCH') {
+      const next = { ...one, ...(call.body as object) };
+      webhooks = webhooks.map((webhook) => (webhook.id === one.id ? next : webhook));
+      return { status: 200, body: next };
+    }
+    if (one && call.method === 'DELETE') {
+      webhooks = webhooks.filter((webhook) => webhook.id !== one.id);
+      return { status: 200, body: { message: 'Webhook deleted' } };
+    }
+    return undefined;
+  });
+}
+
+const render = () => renderApp('/projects/p_1?tab=settings', { user: sampleUser, handlers: { 'projects.get': () => project, 'social.connections': () => ({ connections: [] }) } });
+
+const SLOW = { timeout: 4000 };
+const endpoints = async () => within(await screen.findByRole('list', { name: 'Webhook endpoints' }, { timeout: 5000 }));
+const addButton = () => screen.findByRole('button', { name: 'Add webhook' }, { timeout: 5000 });
+
+describe('Project webhooks', () => {
+  it('lists the endpoints: URL, description, event types, enabled switch and date', async () => {
+    webhookServer();
+    render();
+    const list = await endpoints();
+    const row = within(list.getByRole('listitem', { name: hook.url }));
+    expect(row.getByText(hook.url)).toBeTruthy();
+    expect(row.getByText(/User sync · Added/)).toBeTruthy();
+    expect(row.getByText('user.created')).toBeTruthy();
+    expect(row.getByText('session.created')).toBeTruthy();
+    expect((row.getByRole('switch', { name: `Disable ${hook.url}` }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('shows an empty state when the project has none', async () => {
+    webhookServer([]);
+    render();
+    expect(await screen.findByText(/No webhooks yet/, {}, { timeout: 5000 })).toBeTruthy();
+  });
+
+  it('adds a webhook with every event type and shows its signing secret once', async () => {
+    const calls = webhookServer([]);
+    const { user } = render();
+    await user.click(await addButton());
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add webhook' }, SLOW));
+    await user.type(dialog.getByRole('textbox', { name: /^Endpoint URL/ }), 'https://hooks.acme.example/new');
+    await user.type(dialog.getByRole('textbox', { name: /^Description/ }), 'Billing');
+    await user.click(dialog.getByRole('checkbox', { name: 'Select all' }));
+    for (const type of WEBHOOK_EVENT_TYPES) expect((dialog.getByRole('checkbox', { name: type }) as HTMLInputElement).checked).toBe(true);
+    await user.click(dialog.getByRole('checkbox', { name: 'login.failed' }));
+    await user.click(dialog.getByRole('button', { name: 'Add webhook' }));
+
+    const secret = within(await screen.findByRole('dialog', { name: 'Your webhook signing secret' }, SLOW));
+    expect(secret.getByText('whsec_c2VjcmV0LXNpZ25pbmcta2V5')).toBeTruthy();
+    expect(secret.getByText('Shown only once')).toBeTruthy();
+    expect(secret.getByRole('button', { name: 'Copy signing secret' })).toBeTruthy();
+    const post = calls.find((call) => call.method === 'POST' && call.url === BASE);
+    expect(post?.body).toEqual({
+      url: 'https://hooks.acme.example/new',
+      description: 'Billing',
+      event_types: WEBHOOK_EVENT_TYPES.filter((type) => type !== 'login.failed'),
+      enabled: true,
+    });
+    expect(post?.headers['content-type']).toBe('application/json');
+
+    await user.click(secret.getByRole('button', { name: 'I have copied the secret' }));
+    await waitFor(() => expect(screen.queryByText('whsec_c2VjcmV0LXNpZ25pbmcta2V5')).toBeNull());
+    expect((await endpoints()).getByRole('listitem', { name: 'https://hooks.acme.example/new' })).toBeTruthy();
+  });
+
+  it('checks the form before sending: a URL and at least one event type', async () => {
+    const calls = webhookServer([]);
+    const { user } = render();
+    await user.click(await addButton());
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add webhook' }, SLOW));
+    await user.click(dialog.getByRole('button', { name: 'Add webhook' }));
+    expect(await dialog.findByText('Choose at least one event type')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it("shows the server's 422 under the field it names", async () => {
+    const detail = 'url must not point to a private or loopback address';
+    webhookServer([], (call) => (call.method === 'POST' ? { status: 422, body: { detail } } : undefined));
+    const { user } = render();
+    await user.click(await addButton());
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add webhook' }, SLOW));
+    const url = dialog.getByRole('textbox', { name: /^Endpoint URL/ });
+    await user.type(url, 'https://10.0.0.5/hook');
+    await user.click(dialog.getByRole('checkbox', { name: 'user.created' }));
+    await user.click(dialog.getByRole('button', { name: 'Add webhook' }));
+    expect(await dialog.findByText(detail, {}, SLOW)).toBeTruthy();
+    expect(url.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByRole('dialog', { name: 'Your webhook signing secret' })).toBeNull();
+  });
+
+  it('deletes an endpoint only after confirming', async () => {
+    const calls = webhookServer();
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('button', { name: `More actions for ${hook.url}` }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }, SLOW));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Delete webhook' }, SLOW));
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    await user.click(dialog.getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Webhook deleted', {}, SLOW)).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([`${BASE}/wh_1`]);
+    expect(await screen.findByText(/No webhooks yet/, {}, SLOW)).toBeTruthy();
+  });
+
+  it('switches an endpoint off with a partial PATCH', async () => {
+    const calls = webhookServer();
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('switch', { name: `Disable ${hook.url}` }));
+    expect(await screen.findByText('Webhook disabled', {}, SLOW)).toBeTruthy();
+    expect(calls.find((call) => call.method === 'PATCH')).toMatchObject({ url: `${BASE}/wh_1`, body: { enabled: false } });
+  });
+
+  it('sends a test event through the test route (no body)', async () => {
+    const calls = webhookServer([hook], (call) => (call.url === `${BASE}/wh_1/test` ? { status: 201, body: { event_id: 'evt_1' } } : undefined));
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('button', { name: 'Send test event' }));
+    expect(await screen.findByText('Test event sent', {}, SLOW)).toBeTruthy();
+    const test = calls.find((call) => call.url === `${BASE}/wh_1/test`);
+    expect(test?.method).toBe('POST');
+    expect(test?.body).toBeUndefined();
+    expect(test?.headers['content-type']).toBeUndefined();
+  });
+
+  it("shows the server's refusal of a test event", async () => {
+    webhookServer([hook], (call) => (call.url === `${BASE}/wh_1/test` ? { status: 409, body: { detail: 'This webhook is disabled' } } : undefined));
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('button', { name: 'Send test event' }));
+    expect(await screen.findByText('This webhook is disabled', {}, SLOW)).toBeTruthy();
+  });
+
+  it('lists the deliveries with their status, pages through them and resends one', async () => {
+    const deliveries = [
+      delivery({ id: 'd_1', status: 'succeeded' }),
+      delivery({ id: 'd_2', status: 'failed', event_type: 'user.created', attempts: 8, last_status_code: 500, last_error: 'Receiver answered 500' }),
+      delivery({ id: 'd_3', status: 'pending', event_type: 'session.created', last_status_code: null, last_error: 'connect ECONNREFUSED', next_attempt_at: '2025-03-02T10:05:00.000Z' }),
+    ];
+    const calls = webhookServer([hook], (call) => {
+      if (call.url.startsWith(`${BASE}/wh_1/deliveries?`)) return { status: 200, body: { deliveries, total: 23, page: Number(new URL(call.url, 'http://x').searchParams.get('page')), per_page: 10 } };
+      if (call.url === `${BASE}/wh_1/deliveries/d_2/resend`) return { status: 201, body: delivery({ id: 'd_4', status: 'pending' }) };
+      return undefined;
+    });
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('button', { name: 'Deliveries' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Deliveries' }, SLOW));
+    const table = within(await dialog.findByRole('table', { name: 'Deliveries' }, SLOW));
+    expect(table.getByText('Succeeded')).toBeTruthy();
+    expect(table.getByText('Failed')).toBeTruthy();
+    expect(table.getByText('Pending')).toBeTruthy();
+    expect(table.getByText('HTTP 500 · Receiver answered 500')).toBeTruthy();
+    expect(table.getByText('connect ECONNREFUSED')).toBeTruthy();
+    expect(calls.some((call) => call.url === `${BASE}/wh_1/deliveries?page=1&per_page=10`)).toBe(true);
+
+    await user.click(dialog.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(calls.some((call) => call.url === `${BASE}/wh_1/deliveries?page=2&per_page=10`)).toBe(true));
+
+    const failedRow = within(table.getByText('Failed').closest('tr')!);
+    await user.click(failedRow.getByRole('button', { name: /^Resend user\.created/ }));
+    expect(await screen.findByText('Event queued to be sent again', {}, SLOW)).toBeTruthy();
+    expect(calls.find((call) => call.url === `${BASE}/wh_1/deliveries/d_2/resend`)?.method).toBe('POST');
+  });
+  it('renews the session once when the access token has expired (401), then retries', async () => {
+    let refused = false;
+    const calls = webhookServer([hook], (call) => {
+      if (call.url === BASE && !refused) {
+        refused = true;
+        return { status: 401, body: { detail: 'Not authenticated' } };
+      }
+      return undefined;
+    });
+    const rendered = render();
+    expect((await endpoints()).getByRole('listitem', { name: hook.url })).toBeTruthy();
+    expect(calls.filter((call) => call.url === BASE)).toHaveLength(2);
+    expect(callsTo(rendered.calls, 'auth.session').length).toBeGreaterThan(1);
+  });
+  it('edits an endpoint: the form starts from it and saves through PATCH', async () => {
+    const calls = webhookServer();
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('button', { name: `More actions for ${hook.url}` }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }, SLOW));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit webhook' }, SLOW));
+    expect((dialog.getByRole('textbox', { name: /^Endpoint URL/ }) as HTMLInputElement).value).toBe(hook.url);
+    expect((dialog.getByRole('checkbox', { name: 'user.created' }) as HTMLInputElement).checked).toBe(true);
+    expect((dialog.getByRole('checkbox', { name: 'login.failed' }) as HTMLInputElement).checked).toBe(false);
+    const description = dialog.getByRole('textbox', { name: /^Description/ });
+    await user.clear(description);
+    await user.click(dialog.getByRole('button', { name: 'Save webhook' }));
+    expect(await screen.findByText('Webhook saved', {}, SLOW)).toBeTruthy();
+    expect(calls.find((call) => call.method === 'PATCH')).toMatchObject({
+      url: `${BASE}/wh_1`,
+      body: { url: hook.url, description: null, event_types: hook.event_types, enabled: true },
+    });
+  });
+});
