@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { E2E } from './env';
+import type { Locator, Page } from '@playwright/test';
+import { screenshots, trpc } from './screenshots-support';
 import { expect, test } from './fixtures';
 import { PASSWORD, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
 
@@ -30,35 +29,7 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${port}/hooks/auth`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function trpc<T>(request: APIRequestContext, procedure: string, data: unknown): Promise<T> {
-  const response = await request.post(`/trpc/${procedure}`, { data });
-  expect(response.ok(), `${procedure}: ${await response.text()}`).toBe(true);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
-async function shoot(page: Page, name: string, target?: Locator) {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300); // let transitions settle
-  const file = path.join(E2E.screenshotDir, `webhooks-${name}.png`);
-  if (target) await target.screenshot({ path: file });
-  else await page.screenshot({ path: file, fullPage: true });
-}
-
-/** Light, dark (through the page's own toggle) and 375 px wide; leaves the page light at 1280 px. */
-async function shootThemes(page: Page, name: string, target?: () => Locator) {
-  await shoot(page, `${name}-light`, target?.());
-  await page.getByRole('button', { name: 'Switch to dark mode' }).first().click();
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await shoot(page, `${name}-dark`, target?.());
-  await page.setViewportSize({ width: 375, height: 812 });
-  await shoot(page, `${name}-375-dark`, target?.());
-  await page.getByRole('button', { name: 'Switch to light mode' }).first().click();
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
-  await shoot(page, `${name}-375-light`, target?.());
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const { shoot, shootThemes } = screenshots('webhooks');
 
 /** shootThemes for a dialog, which covers the page's theme toggle: closed (Escape) to switch, opened again to shoot. */
 async function shootDialogThemes(page: Page, name: string, open: () => Promise<Locator>) {
