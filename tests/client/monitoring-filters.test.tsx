@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor } from '@testing-library/react';
-import type { User } from '../../shared/schemas/user';
-import { callsTo, renderApp, sampleProject, sampleUser, type Handlers } from './utils';
+import { callsTo, quietStats, renderApp, sampleAdmin, sampleProject, sampleUser, type Handlers } from './utils';
 
 configure({ asyncUtilTimeout: 4000 });
 
-const admin: User = { ...sampleUser, id: 'u_admin', email: 'root@example.com', role: 'admin' };
-
-const stats = {
-  total_users: 1,
-  active_users: 1,
-  verified_users: 1,
-  failed_logins: 0,
-  successful_logins: 0,
-  total_login_attempts: 0,
-  blocked_vpn_attempts: 0,
-  unique_devices: 0,
-};
+const admin = sampleAdmin;
+const stats = quietStats;
 
 const paged = (key: string, items: unknown[], total = items.length) => (input: unknown) => {
   const q = (input ?? {}) as { page?: number; per_page?: number };

@@ -66,6 +66,20 @@ export const sampleUser: User = {
   last_login: '2025-06-01T09:30:00.000Z',
 };
 
+export const sampleAdmin: User = { ...sampleUser, id: 'u_admin', email: 'root@example.com', role: 'admin' };
+
+/** Monitoring figures of a realm with one user and no traffic yet. */
+export const quietStats = {
+  total_users: 1,
+  active_users: 1,
+  verified_users: 1,
+  failed_logins: 0,
+  successful_logins: 0,
+  total_login_attempts: 0,
+  blocked_vpn_attempts: 0,
+  unique_devices: 0,
+};
+
 /** A project as projects.* answer it; the OpenID Connect fields follow the key, as the server builds them. */
 export function sampleProject(overrides: Partial<Project> & Pick<Project, 'id' | 'name'>): Project {
   const projectKey = overrides.project_key ?? `pk_${overrides.id}`;

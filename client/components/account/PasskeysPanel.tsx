@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ConfirmModal } from '../ConfirmModal';
 import { IconCheck, IconFingerprint, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../../shared/schemas/passkeys';
 import { formatDate } from '../../lib/format';
@@ -208,20 +209,10 @@ function RemovePasskeyModal({ passkey, source, onClose }: { passkey: Passkey | n
     }
   };
   return (
-    <Modal opened={passkey !== null} onClose={onClose} title="Remove passkey" centered>
-      <Stack gap="md">
-        <Text size="sm">
-          &ldquo;{passkey?.name}&rdquo; will no longer sign in to your account. Remove it from the device&apos;s passkey manager too.
-        </Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={pending}>
-            Remove
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal opened={passkey !== null} title="Remove passkey" confirmLabel="Remove" pending={pending} onConfirm={() => void confirm()} onClose={onClose}>
+      <Text size="sm">
+        &ldquo;{passkey?.name}&rdquo; will no longer sign in to your account. Remove it from the device&apos;s passkey manager too.
+      </Text>
+    </ConfirmModal>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Anchor, Button, Group, Loader, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ConfirmModal } from '../ConfirmModal';
 import { IconInfoCircle, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { Identity, SignInProvider, SocialProvider } from '../../../shared/schemas/social';
@@ -156,26 +157,19 @@ function RemoveIdentityModal({ identity, source, onClose }: { identity: Identity
     }
   };
   return (
-    <Modal opened={identity !== null} onClose={close} title="Remove sign-in method" centered>
-      <Stack gap="md">
-        <Text size="sm">
-          You will no longer be able to sign in with {identity?.provider_name}
-          {identity?.email ? ` (${identity.email})` : ''}. You can connect it again later.
-        </Text>
-        {error && (
-          <Alert color="red" variant="light" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={pending}>
-            Remove
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal
+      opened={identity !== null}
+      title="Remove sign-in method"
+      confirmLabel="Remove"
+      pending={pending}
+      error={error}
+      onConfirm={() => void confirm()}
+      onClose={close}
+    >
+      <Text size="sm">
+        You will no longer be able to sign in with {identity?.provider_name}
+        {identity?.email ? ` (${identity.email})` : ''}. You can connect it again later.
+      </Text>
+    </ConfirmModal>
   );
 }

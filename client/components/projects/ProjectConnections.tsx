@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Loader, Modal, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ConfirmModal } from '../ConfirmModal';
 import { IconTrash } from '@tabler/icons-react';
 import type { Project } from '../../../shared/schemas/projects';
 import { SOCIAL_MESSAGES, SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS, type Connection, type SocialProvider } from '../../../shared/schemas/social';
@@ -162,20 +163,10 @@ function RemoveConnectionModal({ project, connection, onClose }: { project: Proj
   };
   const name = connection ? SOCIAL_PROVIDER_NAMES[connection.provider] : '';
   return (
-    <Modal opened={connection !== null} onClose={onClose} title="Remove connection" centered>
-      <Stack gap="md">
-        <Text size="sm">
-          Your users will no longer be able to sign in with {connection?.name ?? name}. Accounts they made with it stay; they can sign in with a password or passkey they set.
-        </Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={remove.isPending}>
-            Remove
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal opened={connection !== null} title="Remove connection" confirmLabel="Remove" pending={remove.isPending} onConfirm={() => void confirm()} onClose={onClose}>
+      <Text size="sm">
+        Your users will no longer be able to sign in with {connection?.name ?? name}. Accounts they made with it stay; they can sign in with a password or passkey they set.
+      </Text>
+    </ConfirmModal>
   );
 }

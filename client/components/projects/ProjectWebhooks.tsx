@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Button, Card, Group, Loader, Menu, Modal, Paper, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { ConfirmModal } from '../ConfirmModal';
 import { IconAlertTriangle, IconDots, IconList, IconPencil, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Project } from '../../../shared/schemas/projects';
@@ -246,21 +247,11 @@ function RemoveWebhookModal({ projectId, webhook, onClose }: { projectId: string
     }
   };
   return (
-    <Modal opened={webhook !== null} onClose={onClose} title="Delete webhook" centered>
-      <Stack gap="md">
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          Events will no longer be sent to <b>{webhook?.url}</b>, and its delivery log is deleted with it.
-        </Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={remove.isPending}>
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal opened={webhook !== null} title="Delete webhook" confirmLabel="Delete" pending={remove.isPending} onConfirm={() => void confirm()} onClose={onClose}>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        Events will no longer be sent to <b>{webhook?.url}</b>, and its delivery log is deleted with it.
+      </Text>
+    </ConfirmModal>
   );
 }
 
