@@ -141,10 +141,13 @@ test('API docs: public endpoints, and the copy hint disappears after 2 s', async
   await expect(endpoints.getByText('/public/api/v1/auth/signup')).toBeVisible();
   await expect(endpoints.getByText('/public/api/v1/profile')).toHaveCount(2);
   const card = page.getByRole('region', { name: 'Start the server' });
-  // The async clipboard refuses a document without focus, which a page of a parallel worker can lack.
-  await page.bringToFront();
-  await card.getByRole('button', { name: 'Copy Start the server script' }).click();
-  await expect(card.getByText('Copied!')).toBeVisible();
+  // The async clipboard refuses a document without focus, which a page of a parallel worker can lose
+  // between bringing it to the front and the click: the copy is tried again until it takes.
+  await expect(async () => {
+    await page.bringToFront();
+    await card.getByRole('button', { name: 'Copy Start the server script' }).click();
+    await expect(card.getByText('Copied!')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('npm start');
   await expect(card.getByText('Copied!')).toBeHidden({ timeout: 3500 });
 });
