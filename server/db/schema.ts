@@ -399,6 +399,29 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+export type ProjectRole = 'owner' | 'admin' | 'viewer';
+
+/** A developer's place on a project's team. */
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+  role: ProjectRole;
+  created_at: string;
+}
+
+/** An invitation by e-mail to a project's team; the token kept as its SHA-256 hash. */
+export interface ProjectInvitationsTable {
+  id: string;
+  project_id: string;
+  /** Lower-cased. */
+  email: string;
+  role: ProjectRole;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
@@ -425,6 +448,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  project_members: ProjectMembersTable;
+  project_invitations: ProjectInvitationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -144,3 +144,16 @@ export function identityLinkedMail(to: string, provider: string): MailMessage {
     'If this was not you, sign in, remove it in your security settings and change your password.',
   ]);
 }
+
+export function projectInvitationMail(to: string, invitation: { project: string; invitedBy: string | null; role: string; url: string; days: number }): MailMessage {
+  return message(
+    to,
+    `You are invited to ${invitation.project}`,
+    [
+      `${invitation.invitedBy ?? 'A team member'} invited you to the project "${invitation.project}" as ${invitation.role === 'admin' ? 'an admin' : `a ${invitation.role}`}.`,
+      `Sign in (or sign up) with this address and accept. The link works for ${invitation.days} days and once.`,
+      'If you do not know this project, ignore this message: nothing happens until you accept.',
+    ],
+    { label: 'Open the invitation', url: invitation.url },
+  );
+}

@@ -54,7 +54,7 @@ const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
   optionalBearer: [{}, { bearerAuth: [] }],
   bearer: [{ bearerAuth: [] }],
   admin: [{ bearerAuth: [] }],
-  projectOwner: [{ bearerAuth: [] }],
+  projectMember: [{ bearerAuth: [] }],
   apiKey: [{ apiKeyAuth: [] }],
   apiKeyAndBearer: [{ apiKeyAuth: [], bearerAuth: [] }],
   apiKeyAndOptionalBearer: [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }],
@@ -156,11 +156,11 @@ function automaticErrors(route: AnyRoute): ErrorStatus[] {
   if (route.auth === 'admin' || route.auth.startsWith('apiKey') || route.auth.startsWith('hosted')) statuses.push(403);
   // The hosted pages of an unknown project.
   if (route.auth.startsWith('hosted')) statuses.push(404);
-  // Another developer's project answers like a missing one.
-  if (route.auth === 'projectOwner') statuses.push(404);
+  // A project the caller is not on answers like a missing one; a role too low for the action is a 403.
+  if (route.auth === 'projectMember' || route.url.startsWith('/api/v1/projects/:id')) statuses.push(403, 404);
   const validatedParams = Object.values(route.params?.shape ?? {}).some((schema) => schema !== UnvalidatedParam);
   if (route.body || route.query || validatedParams) statuses.push(422);
-  return statuses;
+  return [...new Set(statuses)];
 }
 
 const DEFAULT_RESPONSE_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 302: 'Redirect' };

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { RequestInfo } from '../lib/request-info.js';
 import { parseInput } from '../lib/validate.js';
-import { projectScopeOf } from '../modules/projects/projects.service.js';
+import { projectScopeOf, roleForReading } from '../modules/projects/project-access.js';
 import { PLATFORM_SCOPE, type Realm } from '../modules/realms/realm.js';
 import { authenticate } from '../modules/sessions/sessions.service.js';
 import { HOSTED_COOKIES, hostedProjectKeyOf } from '../plugins/auth-cookies.js';
@@ -73,8 +73,8 @@ const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/hos
 
 /**
  * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked
- * before the input is read), validation and serialization with its schemas, and for project-owner
- * routes the ownership of `:id` once the path is validated. A REST path registered any other way
+ * before the input is read), validation and serialization with its schemas, and for project routes
+ * the caller's role on the team of `:id` once the path is validated. A REST path registered any other way
  * refuses to start, so the OpenAPI document (built from the same list) cannot miss a route.
  */
 export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: readonly AnyRoute[]): Promise<void> {
@@ -109,7 +109,7 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
       return caller;
     },
     // The scope needs the validated `:id`: resolved in preHandler.
-    projectOwner: signedIn,
+    projectMember: signedIn,
     apiKey: apiClient,
     apiKeyAndOptionalBearer: apiClient,
     apiKeyAndBearer: async (request) => {
@@ -127,7 +127,7 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
   };
   const resolveProjectScope = async (request: FastifyRequest) => {
     const caller = request.caller!;
-    caller.scope = await projectScopeOf(deps, caller.session!.user, (request.params as { id: string }).id);
+    caller.scope = await projectScopeOf(deps, caller.session!.user, (request.params as { id: string }).id, roleForReading(request.method === 'GET'));
   };
 
   app.decorateRequest('caller', null);
@@ -157,7 +157,7 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
         onRequest: async (request) => {
           request.caller = await identify(request);
         },
-        ...(route.auth === 'projectOwner' && { preHandler: resolveProjectScope }),
+        ...(route.auth === 'projectMember' && { preHandler: resolveProjectScope }),
         handler: async (request, reply) => {
           reply.code(status);
           return route.handler({

@@ -19,7 +19,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `none`, `optionalBearer`: anyone (the second documents that a token is read when present);
  * - `bearer`: a platform access token (Authorization header, or the browser's HttpOnly cookie);
  * - `admin`: the same, with the admin role; the monitoring scope is the platform's accounts;
- * - `projectOwner`: the same, owning the project of the `:id` path parameter; the monitoring scope is its end users;
+ * - `projectMember`: the same, on the team of the project of the `:id` path parameter, as a viewer for a
+ *   GET and an admin for a change; the monitoring scope is its end users;
  * - `apiKey…`: a project's key in X-API-Key (the realm is that project's end users), with an end
  *   user's access token required, optional, or not read;
  * - `hosted…`: a project's hosted pages in the browser: the realm is the project of the
@@ -30,7 +31,7 @@ export type Auth =
   | 'optionalBearer'
   | 'bearer'
   | 'admin'
-  | 'projectOwner'
+  | 'projectMember'
   | 'apiKey'
   | 'apiKeyAndBearer'
   | 'apiKeyAndOptionalBearer'
@@ -46,6 +47,7 @@ export const TAGS = [
   { name: 'Captcha', description: 'What the sign-up and sign-in forms need to show a captcha.' },
   { name: 'Admin', description: 'Platform-wide monitoring; admin role required.' },
   { name: 'Projects', description: "The developer's projects, API keys, dashboard and analytics." },
+  { name: 'Teams', description: "Who works on a project and as what: members, roles (owner, admin, viewer) and invitations by e-mail." },
   { name: 'Project monitoring', description: "One project's end users, login attempts, devices and sessions." },
   { name: 'Public API', description: "The end-user API a developer's backend calls with its project's key (X-API-Key). No cookies." },
   {
@@ -84,7 +86,7 @@ export interface ApiClientWithUser extends ApiClient {
 
 export type CallerOf<A extends Auth> = A extends 'bearer'
   ? SignedIn
-  : A extends 'admin' | 'projectOwner'
+  : A extends 'admin' | 'projectMember'
     ? Monitoring
     : A extends 'apiKeyAndBearer' | 'hostedSession'
       ? ApiClientWithUser

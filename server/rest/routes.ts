@@ -1,6 +1,7 @@
 import { accountRoutes, emailChangeRoutes, HOSTED_ACCOUNTS, passwordChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
 import { auditRoutes } from '../modules/audit/audit.rest.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.rest.js';
+import { teamRoutes } from '../modules/teams/teams.rest.js';
 import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
 import { healthRoutes } from '../modules/health/health.rest.js';
 import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
@@ -32,6 +33,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...captchaRoutes,
   ...monitoringRoutes(ADMIN_MONITORING),
   ...projectsRoutes,
+  ...teamRoutes,
   ...connectionRoutes,
   ...webhookRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),

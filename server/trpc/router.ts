@@ -8,6 +8,7 @@ import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
 import { ownSessionsRouter } from '../modules/sessions/sessions.trpc.js';
 import { socialRouter } from '../modules/social/social.trpc.js';
+import { teamsRouter } from '../modules/teams/teams.trpc.js';
 import { mergeRouters, router } from './init.js';
 
 /** Each area's procedures, under the names the client calls them by. */
@@ -16,6 +17,7 @@ export const appRouter = router({
   mfa: mfaRouter,
   passkeys: passkeysRouter,
   social: socialRouter,
+  teams: teamsRouter,
   profile: profileRouter,
   captcha: captchaRouter,
   admin: mergeRouters(adminMonitoringRouter, adminAuditRouter),

@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = [
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
+  'invitation.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

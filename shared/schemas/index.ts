@@ -9,3 +9,4 @@ export * from './sessions.js';
 export * from './social.js';
 export * from './audit.js';
 export * from './webhooks.js';
+export * from './teams.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS } from '../constants.js';
 import { VALIDATION } from '../messages.js';
 import { OptionalUrlSchema } from './common.js';
+import { ProjectRoleSchema } from './teams.js';
 
 export const EnvironmentSchema = z.enum(ENVIRONMENTS, { error: 'Environment must be development, staging or production' });
 
@@ -117,6 +118,8 @@ export const ProjectSchema = z.object({
   accent_color: z.string().nullable(),
   /** Where the project's hosted sign-in pages live. */
   hosted_pages_url: z.string(),
+  /** The caller's role on the project's team. */
+  role: ProjectRoleSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -99,6 +99,7 @@ export function sampleProject(overrides: Partial<Project> & Pick<Project, 'id' |
     logo_url: null,
     accent_color: null,
     hosted_pages_url: `http://localhost:3000/hosted/${projectKey}`,
+    role: 'owner',
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-01-01T00:00:00.000Z',
     ...overrides,

@@ -20,7 +20,7 @@ export const auditRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/audit-log',
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: z.object({ id: UnvalidatedParam }),
     query: AuditQuerySchema,
     response: { 200: AuditPageSchema },

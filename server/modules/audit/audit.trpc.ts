@@ -2,7 +2,7 @@ import { AuditPageSchema, AuditQuerySchema } from '../../../shared/schemas/audit
 import { ProjectIdInputSchema } from '../../../shared/schemas/projects.js';
 import { inputParser } from '../../lib/validate.js';
 import { adminProcedure, authedProcedure, router } from '../../trpc/init.js';
-import { projectScopeOf } from '../projects/projects.service.js';
+import { projectScopeOf } from '../projects/project-access.js';
 import { getAuditLog } from './audit.service.js';
 
 const OptionalAuditQuerySchema = AuditQuerySchema.optional().transform((q) => q ?? AuditQuerySchema.parse({}));
@@ -15,14 +15,14 @@ export const adminAuditRouter = router({
     .query(({ ctx, input }) => getAuditLog(ctx.deps, undefined, input)),
 });
 
-/** A project's own audit log, for its owner. */
+/** A project's own audit log, for anyone on its team. */
 export const projectAuditRouter = router({
   auditLog: authedProcedure
     .input(inputParser(ProjectIdInputSchema.extend(AuditQuerySchema.shape)))
     .output(AuditPageSchema)
     .query(async ({ ctx, input }) => {
       const { projectId, ...query } = input;
-      const scope = await projectScopeOf(ctx.deps, ctx.auth.user, projectId);
+      const scope = await projectScopeOf(ctx.deps, ctx.auth.user, projectId, 'viewer');
       return getAuditLog(ctx.deps, scope.projectId!, query);
     }),
 });

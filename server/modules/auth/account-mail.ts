@@ -11,7 +11,7 @@ import { normalizeEmail } from '../users/users.repo.js';
  * that it is taken: one kind, so the cap behaves the same either way); `email_change_notice` what it
  * sends the old one.
  */
-export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link';
+export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'project_invitation';
 
 /** Links are built from APP_URL (or the project's website_url) only, never from request headers. */
 export function appLink(realm: Realm, path: string, token?: string): string {

@@ -61,7 +61,7 @@ const Id = IdParamSchema.shape.id;
 export function monitoringRoutes(mount: MonitoringMount) {
   const platform = mount.over === 'platform';
   const prefix = platform ? '/api/v1/admin' : '/api/v1/projects/:id';
-  const auth = platform ? 'admin' : 'projectOwner';
+  const auth = platform ? 'admin' : 'projectMember';
   /** The item's path parameter: `:id` under /admin, `:user_id` (…) under /projects/:id, whose `:id` is the project. */
   const itemParam = (item: Item) => (platform ? 'id' : `${item}_id`);
   const paramsFor = (item?: Item) => {

@@ -18,7 +18,7 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser, noInput, type InputParser } from '../../lib/validate.js';
 import { adminProcedure, authedProcedure, router, type Context } from '../../trpc/init.js';
 import { IdInputSchema, ProjectIdInputSchema } from '../../../shared/schemas/projects.js';
-import { projectScopeOf } from '../projects/projects.service.js';
+import { projectScopeOf, roleForReading } from '../projects/project-access.js';
 import { PLATFORM_SCOPE, type MonitorScope } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import type { AuditActor } from '../audit/audit.service.js';
@@ -41,14 +41,14 @@ interface MonitoringMount<K extends MountKind, SIn, S, IIn, I extends { id: stri
   inputs: { scope: InputParser<SIn, S>; item: InputParser<IIn, I> };
   /** The input of a list: its paging and filters. */
   list<Q extends z.ZodObject>(query: Q): InputParser<ListIn<K, Q>, ListOut<K, Q>>;
-  /** The accounts the caller may watch, once the input is read. */
-  scopeOf(ctx: AuthedContext, input: S | I | ListOut<K, z.ZodObject>): Promise<MonitorScope>;
+  /** The accounts the caller may watch (`reads`) or change, once the input is read. */
+  scopeOf(ctx: AuthedContext, input: S | I | ListOut<K, z.ZodObject>, reads: boolean): Promise<MonitorScope>;
 }
 
 /** The monitoring procedures, written once and mounted as `admin.*` and as `projects.monitor.*`. */
 function monitoringRouter<K extends MountKind, SIn, S, IIn, I extends { id: string }>(mount: MonitoringMount<K, SIn, S, IIn, I>) {
   const within = <TIn, T extends S | I | ListOut<K, z.ZodObject>>(input: InputParser<TIn, T>) =>
-    mount.procedure.input(input).use(async ({ ctx, input, next }) => next({ ctx: { ...ctx, scope: await mount.scopeOf(ctx, input) } }));
+    mount.procedure.input(input).use(async ({ ctx, input, type, next }) => next({ ctx: { ...ctx, scope: await mount.scopeOf(ctx, input, type === 'query') } }));
   const { scope, item } = mount.inputs;
   return router({
     stats: within(scope).output(AdminStatsSchema).query(({ ctx }) => monitoring.getStats(ctx.deps, ctx.scope)),
@@ -89,5 +89,5 @@ export const projectMonitoringRouter = monitoringRouter<
   procedure: authedProcedure,
   inputs: { scope: inputParser(ProjectIdInputSchema), item: inputParser(ProjectItemSchema) },
   list: (query) => inputParser(ProjectIdInputSchema.extend(query.shape)) as never,
-  scopeOf: (ctx, input) => projectScopeOf(ctx.deps, ctx.auth.user, (input as { projectId: string }).projectId),
+  scopeOf: (ctx, input, reads) => projectScopeOf(ctx.deps, ctx.auth.user, (input as { projectId: string }).projectId, roleForReading(reads)),
 });

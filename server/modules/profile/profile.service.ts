@@ -8,7 +8,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
-import { deleteProjectsOwnedBy } from '../projects/projects.service.js';
+import { leaveAllProjects } from '../projects/projects.service.js';
 import { endIdleSessions } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
@@ -45,7 +45,7 @@ export async function deleteAccount(
 ): Promise<{ message: string }> {
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await withTransaction(deps, async (tx) => {
-    await deleteProjectsOwnedBy(tx, user.id);
+    await leaveAllProjects(tx, user.id);
     await deleteUser(tx, user.id);
   });
   await deps.projectRealms.apiKeysChanged();

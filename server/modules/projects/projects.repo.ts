@@ -2,10 +2,12 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { preparedLookup } from '../../db/prepared-lookup.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { ApiKeysTable, ProjectRow, ProjectsTable } from '../../db/schema.js';
+import type { ApiKeysTable, ProjectRole, ProjectRow, ProjectsTable } from '../../db/schema.js';
 
+/** The project with its creator as its first owner. */
 export async function insertProject(db: Db, project: ProjectsTable): Promise<void> {
   await db.insertInto('projects').values(project).execute();
+  await db.insertInto('project_members').values({ project_id: project.id, user_id: project.owner_id, role: 'owner', created_at: project.created_at }).execute();
 }
 
 /** A project with its counters; only the owner's (ownerId) or any (null, for API-key lookups). */
@@ -29,18 +31,26 @@ function projectsWithCounts(db: Db) {
 }
 
 export type ProjectWithCounts = ProjectRow & { total_users: number | null; total_logins: number | null; total_signups: number | null };
+export type MemberProject = ProjectWithCounts & { role: ProjectRole };
 
-export async function listProjectsByOwner(db: Db, ownerId: string): Promise<ProjectWithCounts[]> {
-  return projectsWithCounts(db).where('projects.owner_id', '=', ownerId).orderBy('projects.created_at', 'desc').orderBy('projects.id').execute();
+/** The projects the developer is on the team of, with their role on each. */
+function memberProjects(db: Db, userId: string) {
+  return projectsWithCounts(db)
+    .innerJoin('project_members', (join) => join.onRef('project_members.project_id', '=', 'projects.id').on('project_members.user_id', '=', userId))
+    .select('project_members.role');
+}
+
+export async function listProjectsOfMember(db: Db, userId: string): Promise<MemberProject[]> {
+  return memberProjects(db, userId).orderBy('projects.created_at', 'desc').orderBy('projects.id').execute();
+}
+
+export async function findProjectOfMember(db: Db, userId: string, id: string): Promise<MemberProject | undefined> {
+  return memberProjects(db, userId).where('projects.id', '=', id).executeTakeFirst();
 }
 
 export async function countProjectsByOwner(db: Db, ownerId: string): Promise<number> {
   const row = await db.selectFrom('projects').where('owner_id', '=', ownerId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-export async function findOwnedProject(db: Db, ownerId: string, id: string): Promise<ProjectWithCounts | undefined> {
-  return projectsWithCounts(db).where('projects.owner_id', '=', ownerId).where('projects.id', '=', id).executeTakeFirst();
 }
 
 export async function findProjectByKey(db: Db, projectKey: string): Promise<ProjectRow | undefined> {
@@ -51,9 +61,6 @@ export async function updateProject(db: Db, id: string, changes: Partial<Project
   await db.updateTable('projects').set(changes).where('id', '=', id).execute();
 }
 
-export async function listProjectIdsByOwner(db: Db, ownerId: string): Promise<string[]> {
-  return (await db.selectFrom('projects').select('id').where('owner_id', '=', ownerId).execute()).map((row) => row.id);
-}
 
 /** End users carry no foreign key to their project, so they are removed here, in the same transaction. */
 export async function deleteProjectCascade(db: Db, id: string): Promise<void> {
@@ -122,13 +129,14 @@ export async function touchApiKey(db: Db, keyId: string, now: string): Promise<v
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute();
 }
 
-export async function ownerTotals(db: Db, ownerId: string, days: { today: string; monthStart: string; weekStart: string }) {
+/** The dashboard's counts over every project the developer is on the team of. */
+export async function memberTotals(db: Db, userId: string, days: { today: string; monthStart: string; weekStart: string }) {
   const { today, monthStart, weekStart } = days;
-  const projects = db.selectFrom('projects').select('id').where('owner_id', '=', ownerId);
+  const projects = db.selectFrom('project_members').select('project_id as id').where('user_id', '=', userId);
   const [p, k, u, r, week] = await Promise.all([
     db
       .selectFrom('projects')
-      .where('owner_id', '=', ownerId)
+      .where('id', 'in', projects)
       .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('is_active', '=', 1).then(1).else(0).end()).as('active')])
       .executeTakeFirstOrThrow(),
     db

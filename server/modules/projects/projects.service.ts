@@ -20,7 +20,6 @@ import { withTransaction } from '../../db/transaction.js';
 import { lastDays, utcDay } from '../analytics/analytics.service.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
-import type { MonitorScope } from '../realms/realm.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
 import {
   countActiveUsersSince,
@@ -28,17 +27,17 @@ import {
   dailyStats,
   deleteProjectCascade,
   findApiKey,
-  findOwnedProject,
   insertApiKey,
   insertProject,
   listApiKeys,
-  listProjectIdsByOwner,
-  listProjectsByOwner,
-  ownerTotals,
+  listProjectsOfMember,
+  memberTotals,
   revokeApiKey,
   updateProject as updateProjectRow,
-  type ProjectWithCounts,
+  type MemberProject,
 } from './projects.repo.js';
+import { requireProjectRole } from './project-access.js';
+import { deleteProjectsLeftWithoutOwner } from '../teams/teams.repo.js';
 
 /** The Free plan's allowance, which the dashboard's rate-limit bar measures against. */
 export const MONTHLY_REQUEST_LIMIT = 100_000;
@@ -55,7 +54,7 @@ export function urlListOf(json: string): string[] {
   }
 }
 
-function toProject(config: Config, row: ProjectWithCounts): Project {
+function toProject(config: Config, row: MemberProject): Project {
   return {
     id: row.id,
     name: row.name,
@@ -74,6 +73,7 @@ function toProject(config: Config, row: ProjectWithCounts): Project {
     logo_url: row.logo_url,
     accent_color: row.accent_color,
     hosted_pages_url: hostedPagesUrlOf(config, row.project_key),
+    role: row.role,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -96,24 +96,13 @@ function requireVerified(owner: UserRow): void {
   if (owner.is_verified !== 1) throw new AppError('FORBIDDEN', 'Please verify your email first');
 }
 
-/** Another developer's project answers exactly like a missing one. */
-export async function requireOwnedProject(deps: Deps, owner: UserRow, id: string): Promise<ProjectWithCounts> {
-  const project = await findOwnedProject(deps.db, owner.id, id);
-  if (!project) throw new AppError('NOT_FOUND', 'Project not found');
-  return project;
+/** The projects the developer is on the team of, with their role on each. */
+export async function listProjects(deps: Deps, user: UserRow): Promise<Project[]> {
+  return (await listProjectsOfMember(deps.db, user.id)).map((row) => toProject(deps.config, row));
 }
 
-/** The monitoring scope of one of the owner's projects: its end users. */
-export async function projectScopeOf(deps: Deps, owner: UserRow, projectId: string): Promise<MonitorScope> {
-  return { projectId: (await requireOwnedProject(deps, owner, projectId)).id };
-}
-
-export async function listProjects(deps: Deps, owner: UserRow): Promise<Project[]> {
-  return (await listProjectsByOwner(deps.db, owner.id)).map((row) => toProject(deps.config, row));
-}
-
-export async function getProject(deps: Deps, owner: UserRow, id: string): Promise<Project> {
-  return toProject(deps.config, await requireOwnedProject(deps, owner, id));
+export async function getProject(deps: Deps, user: UserRow, id: string): Promise<Project> {
+  return toProject(deps.config, await requireProjectRole(deps, user, id, 'viewer'));
 }
 
 /** What the audit log keeps of a project's settings (never its keys). */
@@ -156,7 +145,7 @@ export async function createProject(deps: Deps, owner: UserRow, input: z.output<
 }
 
 export async function updateProject(deps: Deps, owner: UserRow, id: string, input: z.output<typeof UpdateProjectInputSchema>, info: RequestInfo): Promise<Project> {
-  const before = toProject(deps.config, await requireOwnedProject(deps, owner, id));
+  const before = toProject(deps.config, await requireProjectRole(deps, owner, id, 'admin'));
   const { is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, ...fields } = input;
   const lists = { redirect_uris, post_logout_redirect_uris, allowed_origins };
   const after = await withTransaction(deps, async (tx) => {
@@ -180,7 +169,7 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
 
 /** Deletes the project with its keys, end users, their sessions and devices, and its analytics. */
 export async function deleteProject(deps: Deps, owner: UserRow, id: string, info: RequestInfo): Promise<{ message: string }> {
-  const project = toProject(deps.config, await requireOwnedProject(deps, owner, id));
+  const project = toProject(deps.config, await requireProjectRole(deps, owner, id, 'owner'));
   await withTransaction(deps, async (tx) => {
     await deleteProjectCascade(tx.db, id);
     await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.deleted', target: { type: 'project', id, label: project.name }, before: auditedSettings(project) });
@@ -190,15 +179,16 @@ export async function deleteProject(deps: Deps, owner: UserRow, id: string, info
 }
 
 /**
- * For account deletion: every project of the owner goes, with everything in it (joins the caller's
- * transaction; the caller tells projectRealms.apiKeysChanged once it is committed).
+ * For account deletion: the projects the developer is the only owner of go, with everything in it;
+ * the others pass to a remaining owner (joins the caller's transaction; the caller tells
+ * projectRealms.apiKeysChanged once it is committed).
  */
-export async function deleteProjectsOwnedBy(deps: Deps, ownerId: string): Promise<void> {
-  for (const id of await listProjectIdsByOwner(deps.db, ownerId)) await deleteProjectCascade(deps.db, id);
+export async function leaveAllProjects(deps: Pick<Deps, 'db'>, userId: string): Promise<void> {
+  for (const id of await deleteProjectsLeftWithoutOwner(deps.db, userId)) await deleteProjectCascade(deps.db, id);
 }
 
-export async function listProjectApiKeys(deps: Deps, owner: UserRow, projectId: string): Promise<ApiKey[]> {
-  await requireOwnedProject(deps, owner, projectId);
+export async function listProjectApiKeys(deps: Deps, user: UserRow, projectId: string): Promise<ApiKey[]> {
+  await requireProjectRole(deps, user, projectId, 'viewer');
   return (await listApiKeys(deps.db, projectId, utcDay(deps.clock.now()))).map(toApiKey);
 }
 
@@ -211,7 +201,7 @@ export async function createApiKey(
   info: RequestInfo,
 ): Promise<ApiKey & { secret: string }> {
   requireVerified(owner);
-  const project = await requireOwnedProject(deps, owner, projectId);
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
   const existing = await listApiKeys(deps.db, projectId, utcDay(deps.clock.now()));
   if (existing.filter((k) => !k.revoked_at).length >= MAX_KEYS_PER_PROJECT) {
     throw new AppError('CONFLICT', `A project can have at most ${MAX_KEYS_PER_PROJECT} active API keys`);
@@ -237,7 +227,7 @@ export async function createApiKey(
 
 /** A revoked key stops working on the next request, on every instance (apiKeysChanged drops the cached lookups). */
 export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId: string, keyId: string, info: RequestInfo): Promise<ApiKey> {
-  await requireOwnedProject(deps, owner, projectId);
+  await requireProjectRole(deps, owner, projectId, 'admin');
   const key = await findApiKey(deps.db, projectId, keyId);
   if (!key) throw new AppError('NOT_FOUND', 'API key not found');
   await withTransaction(deps, async (tx) => {
@@ -255,7 +245,7 @@ export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<Das
   const now = deps.clock.now();
   const today = utcDay(now);
   const week = lastDays(now, 7);
-  const totals = await ownerTotals(deps.db, owner.id, { today, monthStart: `${today.slice(0, 8)}01`, weekStart: week[0]! });
+  const totals = await memberTotals(deps.db, owner.id, { today, monthStart: `${today.slice(0, 8)}01`, weekStart: week[0]! });
   const requestsByDay = new Map(totals.week.map((row) => [row.day, Number(row.requests)]));
   return {
     total_projects: Number(totals.projects.total),
@@ -271,8 +261,8 @@ export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<Das
 }
 
 /** Per-day signups, logins, failures, active users and API requests, zero-filled, plus 30-day MAU. */
-export async function getAnalytics(deps: Deps, owner: UserRow, projectId: string, days: number): Promise<Analytics> {
-  await requireOwnedProject(deps, owner, projectId);
+export async function getAnalytics(deps: Deps, user: UserRow, projectId: string, days: number): Promise<Analytics> {
+  await requireProjectRole(deps, user, projectId, 'viewer');
   const now = deps.clock.now();
   const dayList = lastDays(now, days);
   const { days: rows, active } = await dailyStats(deps.db, projectId, dayList[0]!);

@@ -281,7 +281,7 @@ export const connectionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/connections',
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: z.object({ id: UnvalidatedParam }),
     response: { 200: ConnectionsSchema },
     doc: { operationId: 'listProjectConnections', tag: 'Projects', summary: "The project's sign-in providers for its end users (secrets are never shown)" },
@@ -290,7 +290,7 @@ export const connectionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PUT',
     url: '/api/v1/projects/:id/connections/:provider',
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
     body: SaveConnectionInputSchema,
     response: { 200: ConnectionSchema },
@@ -306,7 +306,7 @@ export const connectionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/connections/:provider',
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
     response: { 200: MessageSchema },
     doc: { operationId: 'removeProjectConnection', tag: 'Projects', summary: 'Remove one of the project\'s sign-in providers' },

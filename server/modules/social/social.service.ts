@@ -29,7 +29,8 @@ import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
-import { requireOwnedProject, urlListOf } from '../projects/projects.service.js';
+import { urlListOf } from '../projects/projects.service.js';
+import { requireProjectRole } from '../projects/project-access.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
 import { ProviderFailure, type PendingAuthorization, type ProviderProfile } from './provider-client.js';
@@ -458,7 +459,7 @@ function toConnection(deps: Pick<Deps, 'config'>, project: ProjectRow, row: Proj
 }
 
 export async function listProjectConnections(deps: Deps, owner: UserRow, projectId: string): Promise<{ connections: Connection[] }> {
-  const project = await requireOwnedProject(deps, owner, projectId);
+  const project = await requireProjectRole(deps, owner, projectId, 'viewer');
   return { connections: (await listConnections(deps.db, project.id)).map((row) => toConnection(deps, project, row)) };
 }
 
@@ -475,7 +476,7 @@ export async function saveProjectConnection(
   input: z.output<typeof SaveConnectionInputSchema>,
   info: RequestInfo,
 ): Promise<Connection> {
-  const project = await requireOwnedProject(deps, owner, projectId);
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
   if (!deps.config.connectionsAllowPrivate) requirePublicEndpoints(input);
   const existing = await findConnection(deps.db, project.id, provider);
   if (!input.client_secret && !existing) throw new AppError('UNPROCESSABLE_CONTENT', 'client_secret is required');
@@ -532,7 +533,7 @@ function requirePublicEndpoints(input: Pick<z.output<typeof SaveConnectionInputS
 }
 
 export async function removeProjectConnection(deps: Deps, owner: UserRow, projectId: string, provider: SocialProvider, info: RequestInfo): Promise<{ message: string }> {
-  const project = await requireOwnedProject(deps, owner, projectId);
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
   const existing = await findConnection(deps.db, project.id, provider);
   if (!existing) throw new AppError('NOT_FOUND', 'Connection not found');
   const connection = toConnection(deps, project, existing);

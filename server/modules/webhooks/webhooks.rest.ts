@@ -23,7 +23,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'GET',
     url: BASE,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: ProjectParams,
     response: { 200: WebhookListSchema },
     doc: { operationId: 'listWebhooks', tag: 'Projects', summary: "The project's webhooks (secrets are never shown again)" },
@@ -32,7 +32,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'POST',
     url: BASE,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: ProjectParams,
     body: CreateWebhookInputSchema,
     response: { 201: CreatedWebhookSchema },
@@ -49,7 +49,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'PATCH',
     url: `${BASE}/:webhook_id`,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: WebhookParams,
     body: UpdateWebhookInputSchema,
     response: { 200: WebhookSchema },
@@ -59,7 +59,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'DELETE',
     url: `${BASE}/:webhook_id`,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: WebhookParams,
     response: { 200: MessageSchema },
     doc: { operationId: 'deleteWebhook', tag: 'Projects', summary: 'Delete a webhook and its deliveries', errors: [404] },
@@ -68,7 +68,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'GET',
     url: `${BASE}/:webhook_id/deliveries`,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: WebhookParams,
     query: PageQuerySchema,
     response: { 200: WebhookDeliveryPageSchema },
@@ -78,7 +78,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'POST',
     url: `${BASE}/:webhook_id/deliveries/:delivery_id/resend`,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: DeliveryParams,
     response: { 201: WebhookDeliverySchema },
     doc: { operationId: 'resendWebhookDelivery', tag: 'Projects', summary: "Send a delivery's event again (a new delivery)", errors: [404] },
@@ -87,7 +87,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'POST',
     url: `${BASE}/:webhook_id/test`,
-    auth: 'projectOwner',
+    auth: 'projectMember',
     params: WebhookParams,
     response: { 201: z.object({ event_id: z.string() }) },
     doc: { operationId: 'sendTestWebhook', tag: 'Projects', summary: 'Send a webhook.test event to this webhook', errors: [404, 409] },

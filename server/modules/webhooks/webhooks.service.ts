@@ -12,7 +12,8 @@ import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
-import { requireOwnedProject } from '../projects/projects.service.js';
+import type { ProjectRole } from '../../../shared/schemas/teams.js';
+import { requireProjectRole } from '../projects/project-access.js';
 import { emitWebhookEvent } from './outbox.js';
 import { deleteEndpoint, deleteSettledEventsBefore, findDelivery, findEndpoint, insertDelivery, insertEndpoint, listDeliveries, listEndpoints, updateEndpoint } from './webhooks.repo.js';
 
@@ -40,15 +41,15 @@ function requirePublicUrl(deps: Pick<Deps, 'config'>, value: string): void {
   }
 }
 
-async function requireEndpoint(deps: Deps, owner: UserRow, projectId: string, id: string) {
-  const project = await requireOwnedProject(deps, owner, projectId);
+async function requireEndpoint(deps: Deps, owner: UserRow, projectId: string, id: string, needed: ProjectRole) {
+  const project = await requireProjectRole(deps, owner, projectId, needed);
   const endpoint = await findEndpoint(deps.db, project.id, id);
   if (!endpoint) throw new AppError('NOT_FOUND', WEBHOOK_NOT_FOUND);
   return { project, endpoint };
 }
 
 export async function listWebhooks(deps: Deps, owner: UserRow, projectId: string): Promise<{ webhooks: Webhook[] }> {
-  const project = await requireOwnedProject(deps, owner, projectId);
+  const project = await requireProjectRole(deps, owner, projectId, 'viewer');
   return { webhooks: (await listEndpoints(deps.db, project.id)).map(toWebhook) };
 }
 
@@ -60,7 +61,7 @@ export async function createWebhook(
   input: z.output<typeof CreateWebhookInputSchema>,
   info: RequestInfo,
 ): Promise<Webhook & { secret: string }> {
-  const project = await requireOwnedProject(deps, owner, projectId);
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
   requirePublicUrl(deps, input.url);
   if ((await listEndpoints(deps.db, project.id)).length >= MAX_WEBHOOKS_PER_PROJECT) {
     throw new AppError('CONFLICT', `A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks`);
@@ -94,7 +95,7 @@ export async function updateWebhook(
   input: z.output<typeof UpdateWebhookInputSchema>,
   info: RequestInfo,
 ): Promise<Webhook> {
-  const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id);
+  const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   if (input.url) requirePublicUrl(deps, input.url);
   const before = toWebhook(endpoint);
   const now = isoNow(deps.clock);
@@ -117,7 +118,7 @@ export async function updateWebhook(
 }
 
 export async function deleteWebhook(deps: Deps, owner: UserRow, projectId: string, id: string, info: RequestInfo): Promise<{ message: string }> {
-  const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id);
+  const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   await withTransaction(deps, async (tx) => {
     if (!(await deleteEndpoint(tx.db, project.id, id))) throw new AppError('NOT_FOUND', WEBHOOK_NOT_FOUND);
     await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.deleted', target: { type: 'webhook', id, label: endpoint.url }, before: audited(toWebhook(endpoint)) });
@@ -131,14 +132,14 @@ function toDelivery(row: Awaited<ReturnType<typeof findDelivery>> & object): Web
 }
 
 export async function listWebhookDeliveries(deps: Deps, owner: UserRow, projectId: string, id: string, q: PageQuery) {
-  const { endpoint } = await requireEndpoint(deps, owner, projectId, id);
+  const { endpoint } = await requireEndpoint(deps, owner, projectId, id, 'viewer');
   const { rows, total } = await listDeliveries(deps.db, endpoint.id, q);
   return { deliveries: rows.map(toDelivery), total, page: q.page, per_page: q.per_page };
 }
 
 /** Sends the delivery's event to its endpoint again, as a new delivery (attempts start afresh). */
 export async function resendWebhookDelivery(deps: Deps, owner: UserRow, projectId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
-  const { endpoint } = await requireEndpoint(deps, owner, projectId, id);
+  const { endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   const original = await findDelivery(deps.db, endpoint.id, deliveryId);
   if (!original) throw new AppError('NOT_FOUND', 'Delivery not found');
   const now = isoNow(deps.clock);
@@ -149,7 +150,7 @@ export async function resendWebhookDelivery(deps: Deps, owner: UserRow, projectI
 
 /** A `webhook.test` event to this endpoint only, whatever it subscribes to. */
 export async function sendTestWebhook(deps: Deps, owner: UserRow, projectId: string, id: string): Promise<{ event_id: string }> {
-  const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id);
+  const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   if (endpoint.enabled !== 1) throw new AppError('CONFLICT', 'Turn the webhook on to send it a test event');
   const eventId = await emitWebhookEvent(deps, project.id, 'webhook.test', { message: 'A test event from AuthPlatform', webhook_id: endpoint.id }, { endpointId: endpoint.id });
   return { event_id: eventId! };
