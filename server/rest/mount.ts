@@ -73,8 +73,8 @@ const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/hos
 
 /**
  * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked
- * before the input is read), validation and serialization with its schemas, and for project routes
- * the caller's role on the team of `:id` once the path is validated. A REST path registered any other way
+ * before the input is read), validation and serialization with its schemas; for project routes the
+ * caller's role on the team of `:id` is checked in the same hook, also before the input is read. A REST path registered any other way
  * refuses to start, so the OpenAPI document (built from the same list) cannot miss a route.
  */
 export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: readonly AnyRoute[]): Promise<void> {
@@ -108,7 +108,7 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
       caller.scope = PLATFORM_SCOPE;
       return caller;
     },
-    // The scope needs the validated `:id`: resolved in preHandler.
+    // The route's role is checked in its own hook (below), before the input is validated.
     projectMember: signedIn,
     apiKey: apiClient,
     apiKeyAndOptionalBearer: apiClient,
@@ -125,10 +125,6 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
       return caller;
     },
   };
-  const resolveProjectScope = async (request: FastifyRequest) => {
-    const caller = request.caller!;
-    caller.scope = await projectScopeOf(deps, caller.session!.user, (request.params as { id: string }).id, roleForReading(request.method === 'GET'));
-  };
 
   app.decorateRequest('caller', null);
   app.addHook('onRoute', (options) => {
@@ -142,8 +138,12 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
     scope.setValidatorCompiler(zodValidatorCompiler);
     scope.setSerializerCompiler(zodSerializerCompiler);
     for (const route of routes) {
+      if (route.url.startsWith('/api/v1/projects/:id') && route.auth !== 'projectMember') {
+        throw new Error(`${route.method} ${route.url} works on a project: declare it with auth 'projectMember' so its role is checked`);
+      }
       const status = successStatus(route);
       const identify = callers[route.auth];
+      const projectRole = route.role ?? roleForReading(route.method === 'GET');
       const options: RouteOptions = {
         method: route.method,
         url: route.url,
@@ -154,10 +154,17 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
           ...(route.params && { params: route.params }),
           response: route.response,
         },
-        onRequest: async (request) => {
-          request.caller = await identify(request);
-        },
-        ...(route.auth === 'projectMember' && { preHandler: resolveProjectScope }),
+        onRequest:
+          route.auth === 'projectMember'
+            ? async (request) => {
+                const caller = await identify(request);
+                // The raw `:id`: a malformed one finds no project (404), like another developer's.
+                caller.scope = await projectScopeOf(deps, caller.session!.user, (request.params as { id: string }).id, projectRole);
+                request.caller = caller;
+              }
+            : async (request) => {
+                request.caller = await identify(request);
+              },
         handler: async (request, reply) => {
           reply.code(status);
           return route.handler({

@@ -6,6 +6,7 @@ import type { RequestInfo } from '../lib/request-info.js';
 import type { MonitorScope } from '../modules/realms/realm.js';
 import type { Realm } from '../modules/realms/realm.js';
 import type { Authenticated } from '../modules/sessions/sessions.service.js';
+import type { ProjectRole } from '../../shared/schemas/teams.js';
 
 /**
  * One REST route, declared once: the mount registers it with Fastify (auth hook, validation,
@@ -135,6 +136,8 @@ export interface Route<A extends Auth = Auth, B = unknown, Q = unknown, P = unkn
   /** Fastify style: /api/v1/projects/:id */
   url: string;
   auth: A;
+  /** For `projectMember` routes: the role on the project's team they need, when not the default (viewer for a GET, admin otherwise). */
+  role?: ProjectRole;
   body?: B;
   query?: Q;
   params?: P;

@@ -2,6 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import type { Deps } from '../deps.js';
 import { AppError, trpcCodeOf } from '../errors.js';
+import type { ProjectRole } from '../../shared/schemas/teams.js';
+import { requireProjectRole, roleForReading } from '../modules/projects/project-access.js';
 import { PLATFORM_SCOPE } from '../modules/realms/realm.js';
 import { authenticateRequest, requireAdmin } from '../plugins/authenticate.js';
 import { requestInfoOf } from '../plugins/request-info.js';
@@ -50,3 +52,21 @@ export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
   requireAdmin(ctx.auth.user);
   return next({ ctx: { ...ctx, scope: PLATFORM_SCOPE } });
 });
+
+/** `projectId` as the caller sent it, when it is text; anything else fails the input's validation next. */
+function rawProjectIdOf(raw: unknown): string | undefined {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { projectId?: unknown }).projectId : undefined;
+  return typeof id === 'string' && id.trim() !== '' ? id : undefined;
+}
+
+/**
+ * A procedure on one project (`projectId` in its input): the caller must be on the project's team,
+ * as a viewer for a query and an admin for a mutation unless `needed` says otherwise; checked before
+ * the input is read, as the REST mount does for /api/v1/projects/:id/….
+ */
+export const projectProcedure = (needed?: ProjectRole) =>
+  authedProcedure.use(async ({ ctx, type, getRawInput, next }) => {
+    const projectId = rawProjectIdOf(await getRawInput());
+    if (projectId !== undefined) await requireProjectRole(ctx.deps, ctx.auth.user, projectId, needed ?? roleForReading(type === 'query'));
+    return next();
+  });

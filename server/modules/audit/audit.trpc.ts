@@ -1,7 +1,7 @@
 import { AuditPageSchema, AuditQuerySchema } from '../../../shared/schemas/audit.js';
 import { ProjectIdInputSchema } from '../../../shared/schemas/projects.js';
 import { inputParser } from '../../lib/validate.js';
-import { adminProcedure, authedProcedure, router } from '../../trpc/init.js';
+import { adminProcedure, projectProcedure, router } from '../../trpc/init.js';
 import { projectScopeOf } from '../projects/project-access.js';
 import { getAuditLog } from './audit.service.js';
 
@@ -17,7 +17,7 @@ export const adminAuditRouter = router({
 
 /** A project's own audit log, for anyone on its team. */
 export const projectAuditRouter = router({
-  auditLog: authedProcedure
+  auditLog: projectProcedure()
     .input(inputParser(ProjectIdInputSchema.extend(AuditQuerySchema.shape)))
     .output(AuditPageSchema)
     .query(async ({ ctx, input }) => {

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser, noInput, type InputParser } from '../../lib/validate.js';
-import { adminProcedure, authedProcedure, router, type Context } from '../../trpc/init.js';
+import { adminProcedure, authedProcedure, projectProcedure, router, type Context } from '../../trpc/init.js';
 import { IdInputSchema, ProjectIdInputSchema } from '../../../shared/schemas/projects.js';
 import { projectScopeOf, roleForReading } from '../projects/project-access.js';
 import { PLATFORM_SCOPE, type MonitorScope } from '../realms/realm.js';
@@ -86,7 +86,7 @@ export const projectMonitoringRouter = monitoringRouter<
   z.input<typeof ProjectItemSchema>,
   z.output<typeof ProjectItemSchema>
 >({
-  procedure: authedProcedure,
+  procedure: projectProcedure(),
   inputs: { scope: inputParser(ProjectIdInputSchema), item: inputParser(ProjectItemSchema) },
   list: (query) => inputParser(ProjectIdInputSchema.extend(query.shape)) as never,
   scopeOf: (ctx, input, reads) => projectScopeOf(ctx.deps, ctx.auth.user, (input as { projectId: string }).projectId, roleForReading(reads)),

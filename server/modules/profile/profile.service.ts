@@ -34,8 +34,9 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
 
 /**
  * Deletes the signed-in account for good, once its current password is given (a session alone is not
- * enough), in one transaction: its projects with their end users, keys and analytics, its sessions,
- * devices and tokens (foreign keys), and its login history.
+ * enough), in one transaction: the projects it is the only owner of, with their end users, keys and
+ * analytics (shared projects pass to another owner), its sessions, devices and tokens (foreign keys),
+ * and its login history.
  */
 export async function deleteAccount(
   deps: Deps,

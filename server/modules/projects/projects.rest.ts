@@ -19,7 +19,7 @@ import * as projects from './projects.service.js';
 const Id = IdParamSchema.shape.id;
 const ProjectParams = z.object({ id: Id });
 
-/** The developer's own projects, keys, dashboard and analytics; Bearer token of the developer. Ownership is checked by each service. */
+/** The developer's projects, keys, dashboard and analytics; Bearer token of the developer, on the project's team with the route's role. */
 export const projectsRoutes = [
   defineRoute({
     method: 'GET',
@@ -55,7 +55,7 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: ProjectParams,
     response: { 200: ProjectSchema },
     doc: { operationId: 'getProject', tag: 'Projects', summary: 'One project', errors: [404] },
@@ -64,7 +64,7 @@ export const projectsRoutes = [
   defineRoute({
     method: 'PATCH',
     url: '/api/v1/projects/:id',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: ProjectParams,
     body: UpdateProjectInputSchema,
     response: { 200: ProjectSchema },
@@ -74,7 +74,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id',
-    auth: 'bearer',
+    auth: 'projectMember',
+    role: 'owner',
     params: ProjectParams,
     response: { 200: MessageSchema },
     doc: { operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project with its keys and end users', errors: [404] },
@@ -83,7 +84,7 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/api-keys',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: ProjectParams,
     response: { 200: ApiKeyListSchema },
     doc: { operationId: 'listApiKeys', tag: 'Projects', summary: "A project's API keys (never their secrets)", errors: [404] },
@@ -92,7 +93,7 @@ export const projectsRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects/:id/api-keys',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: ProjectParams,
     body: CreateApiKeyInputSchema,
     response: { 201: CreatedApiKeySchema },
@@ -112,7 +113,7 @@ export const projectsRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/api-keys/:key_id',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: z.object({ id: Id, key_id: Id }),
     response: { 200: ApiKeySchema },
     doc: { operationId: 'revokeApiKey', tag: 'Projects', summary: 'Revoke an API key', errors: [404] },
@@ -121,7 +122,7 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/analytics',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: ProjectParams,
     query: AnalyticsQuerySchema,
     response: { 200: AnalyticsSchema },

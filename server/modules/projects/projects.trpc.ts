@@ -13,7 +13,7 @@ import {
   UpdateProjectInputSchema,
 } from '../../../shared/schemas/projects.js';
 import { inputParser } from '../../lib/validate.js';
-import { authedProcedure, router } from '../../trpc/init.js';
+import { authedProcedure, projectProcedure, router } from '../../trpc/init.js';
 import * as projects from './projects.service.js';
 
 const Id = IdInputSchema;
@@ -21,7 +21,7 @@ const ProjectId = ProjectIdInputSchema;
 
 export const projectsRouter = router({
   list: authedProcedure.output(z.array(ProjectSchema)).query(({ ctx }) => projects.listProjects(ctx.deps, ctx.auth.user)),
-  get: authedProcedure
+  get: projectProcedure()
     .input(inputParser(ProjectId))
     .output(ProjectSchema)
     .query(({ ctx, input }) => projects.getProject(ctx.deps, ctx.auth.user, input.projectId)),
@@ -29,27 +29,27 @@ export const projectsRouter = router({
     .input(inputParser(CreateProjectInputSchema))
     .output(ProjectSchema)
     .mutation(({ ctx, input }) => projects.createProject(ctx.deps, ctx.auth.user, input, ctx.request)),
-  update: authedProcedure
+  update: projectProcedure()
     .input(inputParser(ProjectId.extend({ changes: UpdateProjectInputSchema })))
     .output(ProjectSchema)
     .mutation(({ ctx, input }) => projects.updateProject(ctx.deps, ctx.auth.user, input.projectId, input.changes, ctx.request)),
-  delete: authedProcedure
+  delete: projectProcedure('owner')
     .input(inputParser(ProjectId))
     .output(MessageSchema)
     .mutation(({ ctx, input }) => projects.deleteProject(ctx.deps, ctx.auth.user, input.projectId, ctx.request)),
-  apiKeys: authedProcedure
+  apiKeys: projectProcedure()
     .input(inputParser(ProjectId))
     .output(z.array(ApiKeySchema))
     .query(({ ctx, input }) => projects.listProjectApiKeys(ctx.deps, ctx.auth.user, input.projectId)),
-  createApiKey: authedProcedure
+  createApiKey: projectProcedure()
     .input(inputParser(ProjectId.extend(CreateApiKeyInputSchema.shape)))
     .output(CreatedApiKeySchema)
     .mutation(({ ctx, input }) => projects.createApiKey(ctx.deps, ctx.auth.user, input.projectId, input, ctx.request)),
-  revokeApiKey: authedProcedure
+  revokeApiKey: projectProcedure()
     .input(inputParser(ProjectId.extend({ keyId: Id })))
     .output(ApiKeySchema)
     .mutation(({ ctx, input }) => projects.revokeProjectApiKey(ctx.deps, ctx.auth.user, input.projectId, input.keyId, ctx.request)),
-  analytics: authedProcedure
+  analytics: projectProcedure()
     .input(inputParser(ProjectId.extend({ days: z.number().int().min(1).max(90).default(30) })))
     .output(AnalyticsSchema)
     .query(({ ctx, input }) => projects.getAnalytics(ctx.deps, ctx.auth.user, input.projectId, input.days)),

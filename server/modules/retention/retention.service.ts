@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { deleteExpiredOAuthRequestsBefore } from '../oidc/oidc.service.js';
 import { deleteExpiredSocialSignInsBefore } from '../social/social.service.js';
+import { deleteExpiredInvitations } from '../teams/teams.repo.js';
 import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
 import {
   deleteDeadSessionsBefore,
@@ -31,6 +32,8 @@ export interface RetentionResult {
   socialSignIns: number;
   /** Webhook events and their deliveries, 30 days on, once none is pending. */
   webhookEvents: number;
+  /** Team invitations, a day after they expired. */
+  projectInvitations: number;
 }
 
 /**
@@ -52,6 +55,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     oauthRequests: await deleteExpiredOAuthRequestsBefore(deps, ago(SPENT_LINK_DAYS)),
     socialSignIns: await deleteExpiredSocialSignInsBefore(deps, ago(SPENT_LINK_DAYS)),
     webhookEvents: await deleteSettledWebhookEventsBefore(deps, ago(SESSION_HISTORY_DAYS)),
+    projectInvitations: await deleteExpiredInvitations(deps.db, ago(SPENT_LINK_DAYS)),
   };
 }
 

@@ -11,7 +11,7 @@ import {
   SocialProviderSchema,
 } from '../../../shared/schemas/social.js';
 import { inputParser } from '../../lib/validate.js';
-import { authedProcedure, publicProcedure, router } from '../../trpc/init.js';
+import { authedProcedure, projectProcedure, publicProcedure, router } from '../../trpc/init.js';
 import {
   confirmIdentityLink,
   listIdentities,
@@ -43,12 +43,12 @@ export const socialRouter = router({
     .output(MessageSchema)
     .mutation(({ ctx, input }) => confirmIdentityLink(ctx.deps, ctx.deps.platform, input.token, ctx.request)),
 
-  connections: authedProcedure
+  connections: projectProcedure()
     .input(inputParser(ProjectIdInputSchema))
     .output(ConnectionsSchema)
     .query(({ ctx, input }) => listProjectConnections(ctx.deps, ctx.auth.user, input.projectId)),
 
-  saveConnection: authedProcedure
+  saveConnection: projectProcedure()
     .input(inputParser(ConnectionInputSchema.extend(SaveConnectionInputSchema.shape)))
     .output(ConnectionSchema)
     .mutation(({ ctx, input }) => {
@@ -56,7 +56,7 @@ export const socialRouter = router({
       return saveProjectConnection(ctx.deps, ctx.auth.user, projectId, provider, connection, ctx.request);
     }),
 
-  removeConnection: authedProcedure
+  removeConnection: projectProcedure()
     .input(inputParser(ConnectionInputSchema))
     .output(MessageSchema)
     .mutation(({ ctx, input }) => removeProjectConnection(ctx.deps, ctx.auth.user, input.projectId, input.provider, ctx.request)),

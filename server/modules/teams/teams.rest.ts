@@ -23,7 +23,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/team',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: z.object({ id: Id }),
     response: { 200: TeamSchema },
     doc: { operationId: 'getProjectTeam', tag: 'Teams', summary: "The project's members and pending invitations, with the caller's own role", description: ROLES },
@@ -32,7 +32,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects/:id/invitations',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: z.object({ id: Id }),
     body: InviteMemberInputSchema,
     response: { 201: InvitationSchema },
@@ -48,7 +48,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/invitations/:invitation_id',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: z.object({ id: Id, invitation_id: Id }),
     response: { 200: MessageSchema },
     doc: { operationId: 'revokeProjectInvitation', tag: 'Teams', summary: 'Withdraw a pending invitation (its link stops working)' },
@@ -57,7 +57,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'PATCH',
     url: '/api/v1/projects/:id/members/:user_id',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: z.object({ id: Id, user_id: Id }),
     body: ChangeRoleInputSchema,
     response: { 200: MemberSchema },
@@ -73,17 +73,27 @@ export const teamRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/members/:user_id',
-    auth: 'bearer',
+    auth: 'projectMember',
     params: z.object({ id: Id, user_id: Id }),
     response: { 200: MessageSchema },
     doc: {
       operationId: 'removeProjectMember',
       tag: 'Teams',
-      summary: 'Remove a member, or leave (your own user id)',
-      description: 'Admins and owners remove members; only owners remove owners; anyone may leave. 409 for the last owner.',
+      summary: 'Remove a member',
+      description: 'Admins and owners remove members (themselves included); only owners remove owners. 409 for the last owner.',
       errors: [409],
     },
     handler: ({ deps, caller, params }) => teams.removeMember(deps, caller.session.user, params.id, params.user_id, caller.info),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:id/leave',
+    auth: 'projectMember',
+    role: 'viewer',
+    params: z.object({ id: Id }),
+    response: { 200: MessageSchema },
+    doc: { operationId: 'leaveProject', tag: 'Teams', summary: "Leave the project's team", description: '409 for the last owner.', errors: [409] },
+    handler: ({ deps, caller, params }) => teams.removeMember(deps, caller.session.user, params.id, caller.session.user.id, caller.info),
   }),
   defineRoute({
     method: 'POST',
