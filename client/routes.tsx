@@ -12,6 +12,7 @@ const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default:
 const ApiDocsPage = lazy(() => import('./pages/ApiDocsPage').then((m) => ({ default: m.ApiDocsPage })));
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 const MonitoringPage = lazy(() => import('./pages/MonitoringPage').then((m) => ({ default: m.MonitoringPage })));
+const InvitationPage = lazy(() => import('./pages/InvitationPage').then((m) => ({ default: m.InvitationPage })));
 const LinkAccountPage = lazy(() => import('./pages/LinkAccountPage').then((m) => ({ default: m.LinkAccountPage })));
 const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
@@ -51,6 +52,7 @@ export function AppRoutes() {
         <Route path="/verify-email" element={<VerifyEmailPage />} />
         <Route path="/confirm-email-change" element={<ConfirmEmailChangePage />} />
         <Route path="/link-account" element={<LinkAccountPage />} />
+        <Route path="/invitations" element={<InvitationPage />} />
         <Route path="/test-verify" element={<TestVerifyPage />} />
         <Route path="/api-docs" element={<ApiDocsPage />} />
         <Route path="/dashboard" element={guarded(<DashboardPage />)} />

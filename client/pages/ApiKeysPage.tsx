@@ -38,7 +38,7 @@ function KeysSkeleton() {
   );
 }
 
-function ProjectKeys({ projectId, verified }: { projectId: string; verified: boolean }) {
+function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; verified: boolean; readOnly: boolean }) {
   const utils = trpc.useUtils();
   const keys = trpc.projects.apiKeys.useQuery({ projectId });
   const create = trpc.projects.createApiKey.useMutation();
@@ -81,36 +81,42 @@ function ProjectKeys({ projectId, verified }: { projectId: string; verified: boo
 
   return (
     <Stack gap="lg">
-      <Card withBorder radius="md" padding="lg" component="section" aria-label="Create an API key">
-        <Title order={2} fz="md" mb={4}>
-          Create an API key
-        </Title>
-        <Text size="sm" c="dimmed" mb="md">
-          Give each backend or environment its own key, so you can revoke one without touching the others.
-        </Text>
-        <form onSubmit={onCreate} noValidate>
-          <Group align="flex-start" gap="sm" wrap="wrap">
-            <TextInput
-              label="Key name"
-              placeholder="e.g. Production backend"
-              maxLength={100}
-              style={{ flex: '1 1 240px' }}
-              disabled={!verified}
-              {...form.getInputProps('name')}
-            />
-            <Button
-              type="submit"
-              leftSection={<IconPlus size={16} />}
-              loading={create.isPending}
-              disabled={!verified}
-              mt={{ base: 0, xs: 25 }}
-              style={{ flex: '0 0 auto' }}
-            >
-              Create key
-            </Button>
-          </Group>
-        </form>
-      </Card>
+      {readOnly ? (
+        <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />}>
+          You are a viewer on this project: you see its keys, and an admin or owner creates and revokes them.
+        </Alert>
+      ) : (
+        <Card withBorder radius="md" padding="lg" component="section" aria-label="Create an API key">
+          <Title order={2} fz="md" mb={4}>
+            Create an API key
+          </Title>
+          <Text size="sm" c="dimmed" mb="md">
+            Give each backend or environment its own key, so you can revoke one without touching the others.
+          </Text>
+          <form onSubmit={onCreate} noValidate>
+            <Group align="flex-start" gap="sm" wrap="wrap">
+              <TextInput
+                label="Key name"
+                placeholder="e.g. Production backend"
+                maxLength={100}
+                style={{ flex: '1 1 240px' }}
+                disabled={!verified}
+                {...form.getInputProps('name')}
+              />
+              <Button
+                type="submit"
+                leftSection={<IconPlus size={16} />}
+                loading={create.isPending}
+                disabled={!verified}
+                mt={{ base: 0, xs: 25 }}
+                style={{ flex: '0 0 auto' }}
+              >
+                Create key
+              </Button>
+            </Group>
+          </form>
+        </Card>
+      )}
 
       <section aria-labelledby="keys-heading">
         <Group justify="space-between" mb="sm">
@@ -132,7 +138,7 @@ function ProjectKeys({ projectId, verified }: { projectId: string; verified: boo
             Create a key above. Your backend sends it in the X-API-Key header when it calls the public API.
           </EmptyState>
         ) : (
-          <ApiKeyList keys={keys.data} onRevoke={(key) => void onRevoke(key)} revokingId={revokingId} />
+          <ApiKeyList keys={keys.data} onRevoke={readOnly ? undefined : (key) => void onRevoke(key)} revokingId={revokingId} />
         )}
       </section>
 
@@ -152,7 +158,7 @@ export function ApiKeysPage() {
               This project is inactive: its keys are refused until you activate it again in the project's settings.
             </Alert>
           )}
-          <ProjectKeys key={project.id} projectId={project.id} verified={Boolean(user?.is_verified)} />
+          <ProjectKeys key={project.id} projectId={project.id} verified={Boolean(user?.is_verified)} readOnly={project.role === 'viewer'} />
         </>
       )}
     </ProjectScoped>

@@ -1,21 +1,24 @@
 import { Anchor, Breadcrumbs, Button, Container, Group, Tabs, Text } from '@mantine/core';
-import { IconArrowLeft, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconUsers } from '@tabler/icons-react';
+import { IconArrowLeft, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
 import { ProjectDetailSkeleton } from '../components/projects/ProjectDetailSkeleton';
 import { ProjectOverview } from '../components/projects/ProjectOverview';
 import { ProjectSettings } from '../components/projects/ProjectSettings';
+import { ProjectTeam } from '../components/projects/ProjectTeam';
 import { EmptyState, ErrorState, useLoadErrorToast } from '../components/projects/states';
 import { errorCode } from '../lib/errors';
 import { trpc } from '../lib/trpc';
 import { PROJECT_TEXTS } from '../messages';
 
-type Tab = 'overview' | 'settings';
+const TABS = ['overview', 'settings', 'team'] as const;
+type Tab = (typeof TABS)[number];
+const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?? 'overview';
 
 export function ProjectDetailPage() {
   const { projectId = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
-  const tab: Tab = searchParams.get('tab') === 'settings' ? 'settings' : 'overview';
+  const tab = tabOf(searchParams.get('tab'));
   const project = trpc.projects.get.useQuery({ projectId }, { enabled: Boolean(projectId) });
   const notFound = project.isError && errorCode(project.error) === 'NOT_FOUND';
   useLoadErrorToast(project.errorUpdatedAt, project.isError && !notFound, PROJECT_TEXTS.projectLoadFailed);
@@ -23,7 +26,7 @@ export function ProjectDetailPage() {
   const setTab = (next: string | null) =>
     setSearchParams(
       (params) => {
-        if (next === 'settings') params.set('tab', 'settings');
+        if (next && tabOf(next) !== 'overview') params.set('tab', tabOf(next));
         else params.delete('tab');
         return params;
       },
@@ -60,7 +63,7 @@ export function ProjectDetailPage() {
               </Button>
             }
           >
-            It may have been deleted, or it belongs to another account.
+            It may have been deleted, or you are not on its team.
           </EmptyState>
         ) : (
           <ErrorState title={PROJECT_TEXTS.projectLoadFailed} error={project.error} onRetry={() => void project.refetch()} />
@@ -119,12 +122,18 @@ export function ProjectDetailPage() {
           <Tabs.Tab value="settings" leftSection={<IconSettings size={16} />}>
             Settings
           </Tabs.Tab>
+          <Tabs.Tab value="team" leftSection={<IconUsersGroup size={16} />}>
+            Team
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
           <ProjectOverview project={data} />
         </Tabs.Panel>
         <Tabs.Panel value="settings">
           <ProjectSettings project={data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="team">
+          <ProjectTeam project={data} />
         </Tabs.Panel>
       </Tabs>
     </Container>

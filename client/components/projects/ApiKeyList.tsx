@@ -26,7 +26,8 @@ export function ApiKeyList({
   revokingId,
 }: {
   keys: ApiKey[];
-  onRevoke: (key: ApiKey) => void;
+  /** Left out for a viewer, who cannot revoke. */
+  onRevoke?: (key: ApiKey) => void;
   revokingId: string | null;
 }) {
   const ordered = [...keys].sort((a, b) => Number(Boolean(a.revoked_at)) - Number(Boolean(b.revoked_at)));
@@ -64,7 +65,7 @@ export function ApiKeyList({
                 <Meta label="Requests today" value={formatNumber(key.requests_today)} />
                 {revoked && <Meta label="Revoked on" value={formatDate(key.revoked_at)} />}
               </Group>
-              {!revoked && (
+              {!revoked && onRevoke && (
                 <Button
                   variant="light"
                   color="red"

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Project } from '../../../shared/schemas/projects';
 import { CopyField } from '../CopyField';
 import { EnvironmentBadge } from '../EnvironmentBadge';
+import { RoleBadge } from './ProjectTeam';
 import { formatCompact, formatNumber } from '../../lib/format';
 
 function Stat({ label, value }: { label: string; value: number }) {
@@ -47,20 +48,17 @@ export function ProjectCard({ project, onDelete, deleting }: { project: Project;
           </Title>
           <Group gap={6}>
             <EnvironmentBadge environment={project.environment} />
+            {project.role !== 'owner' && <RoleBadge role={project.role} />}
             <ActiveIcon active={project.is_active} />
           </Group>
         </Stack>
-        <Tooltip label="Delete project">
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Delete ${project.name}`}
-            onClick={onDelete}
-            loading={deleting}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
+        {project.role === 'owner' && (
+          <Tooltip label="Delete project">
+            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${project.name}`} onClick={onDelete} loading={deleting}>
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        )}
       </Group>
 
       <Text size="sm" c="dimmed" mt="sm" lineClamp={2} mih={40}>

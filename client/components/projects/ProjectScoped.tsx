@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import type { Project } from '../../../shared/schemas/projects';
 import { TOASTS } from '../../messages';
 import { EnvironmentBadge } from '../EnvironmentBadge';
+import { RoleBadge } from './ProjectTeam';
 import { projectPath } from './ProjectCard';
 import { ProjectPicker, useSelectedProject } from './ProjectPicker';
 import { EmptyState, ErrorState } from './states';
@@ -56,6 +57,7 @@ export function ProjectScoped({
       <Group justify="space-between" align="flex-end" gap="sm">
         <ProjectPicker projects={projects.data} value={selected.id} onChange={select} />
         <Group gap="xs">
+          {selected.role !== 'owner' && <RoleBadge role={selected.role} />}
           <EnvironmentBadge environment={selected.environment} />
           <Anchor component={Link} to={projectPath(selected)} size="sm">
             Project details
