@@ -48,15 +48,17 @@ function requireRoleToManage(callerRole: ProjectRole, ...roles: ProjectRole[]): 
   if (roles.includes('owner') && callerRole !== 'owner') throw new AppError('FORBIDDEN', TEAM_MESSAGES.forbidden);
 }
 
+function toMember(row: Awaited<ReturnType<typeof listMembers>>[number]): Member {
+  return { user_id: row.user_id, email: row.email, first_name: row.first_name, last_name: row.last_name, role: row.role, joined_at: row.created_at };
+}
+
 export async function getTeam(deps: Deps, user: UserRow, projectId: string): Promise<Team> {
   const project = await requireProjectRole(deps, user, projectId, 'viewer');
   const now = isoNow(deps.clock);
   const [members, invitations] = await Promise.all([listMembers(deps.db, projectId), listPendingInvitations(deps.db, projectId, now)]);
   return {
     role: project.role,
-    members: members.map(
-      (m): Member => ({ user_id: m.user_id, email: m.email, first_name: m.first_name, last_name: m.last_name, role: m.role, joined_at: m.created_at }),
-    ),
+    members: members.map(toMember),
     invitations: invitations.map((i): Invitation => ({ id: i.id, email: i.email, role: i.role, invited_by: i.invited_by, created_at: i.created_at, expires_at: i.expires_at })),
   };
 }
@@ -163,8 +165,7 @@ export async function changeMemberRole(deps: Deps, user: UserRow, projectId: str
     });
     await deps.projectRealms.apiKeysChanged();
   }
-  const updated = (await listMembers(deps.db, projectId)).find((m) => m.user_id === memberId)!;
-  return { user_id: updated.user_id, email: updated.email, first_name: updated.first_name, last_name: updated.last_name, role: updated.role, joined_at: updated.created_at };
+  return toMember((await listMembers(deps.db, projectId)).find((m) => m.user_id === memberId)!);
 }
 
 /**
