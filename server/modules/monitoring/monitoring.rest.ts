@@ -120,6 +120,20 @@ export function monitoringRoutes(mount: MonitoringMount) {
       handler: ({ deps, caller, params }) => monitoring.toggleUserActive(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
     }),
     defineRoute({
+      method: 'DELETE',
+      url: `${prefix}/users/:${itemParam('user')}`,
+      auth,
+      params: paramsFor('user'),
+      response: { 200: MessageSchema },
+      doc: doc('delete', 'User', ['Delete a developer account', 'Delete an end user'], {
+        ...found,
+        description: platform
+          ? 'Deletes the account for good with its projects and their end users. An admin cannot delete their own account here (403).'
+          : 'Deletes the end user for good (sessions, devices, login history); the project\'s webhooks get `user.deleted`.',
+      }),
+      handler: ({ deps, caller, params }) => monitoring.deleteUserById(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
+    }),
+    defineRoute({
       method: 'POST',
       url: `${prefix}/users/:${itemParam('user')}/unlock`,
       auth,

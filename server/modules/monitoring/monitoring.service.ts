@@ -7,13 +7,15 @@ import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { clearSignInFailures } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
 import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeOneSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { changeUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
+import { changeUser, deleteUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
+import { deleteProjectsOwnedBy } from '../projects/projects.service.js';
 import {
   countLoginAttempts,
   countUniqueDevices,
@@ -82,7 +84,7 @@ export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string)
 
 const userTarget = (user: UserRow) => ({ type: 'user', id: user.id, label: user.email });
 
-/** Deactivating signs the account out everywhere at once; nobody can lock themself out. */
+/** Deactivating signs the account out everywhere at once; nobody can lock themself out. An end user's change sends user.updated. */
 export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   if (user.id === actor.user.id && user.is_active === 1) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
@@ -91,12 +93,31 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: A
     const changed = await changeUser(tx, id, { is_active });
     const action = is_active === 1 ? 'user.activated' : 'user.deactivated';
     await recordAudit(tx, actor, { projectId: scope.projectId, action, target: userTarget(user), before: { is_active: user.is_active === 1 }, after: { is_active: is_active === 1 } });
+    await emitUserUpdated(tx, user, changed);
     return changed;
   });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
   // A developer's keys follow the account (cached lookups carry whether the owner is active).
   if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return toUser(updated);
+}
+
+/**
+ * Deletes an account for good, in one transaction with its audit entry: a developer's with their
+ * projects (as when they delete it themself), an end user's with user.deleted to the project's
+ * webhooks. Nobody deletes their own account here.
+ */
+export async function deleteUserById(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
+  const user = await requireUser(deps, scope, id);
+  if (user.id === actor.user.id) throw new AppError('FORBIDDEN', 'You cannot delete your own account here');
+  await withTransaction(deps, async (tx) => {
+    if (user.project_id === null) await deleteProjectsOwnedBy(tx, user.id);
+    await deleteUser(tx, user.id);
+    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.deleted', target: userTarget(user), before: { email: user.email, is_active: user.is_active === 1 } });
+    await emitUserDeleted(tx, user, 'developer');
+  });
+  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
+  return { message: 'User deleted' };
 }
 
 /** Lifts the failed-login throttle of an account. */
@@ -165,12 +186,14 @@ export async function getSessions(deps: Deps, scope: MonitorScope, q: SessionLis
   return pageOf('sessions', rows, total, q);
 }
 
-/** Its refresh token stops working at once and its access token is refused on the next request. */
+/** Its refresh token stops working at once and its access token is refused on the next request; an end user's sends session.revoked. */
 export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
   const session = await findSessionById(deps.db, scope.projectId, id);
   if (!session) throw new AppError('NOT_FOUND', 'Session not found');
-  await revokeOneSession(deps, id, 'revoked_by_admin');
-  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
+  await withTransaction(deps, async (tx) => {
+    await revokeOneSession(tx, scope, id, 'revoked_by_admin');
+    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
+  });
   return { message: 'Session revoked' };
 }
 
