@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runRetention } from '../../server/modules/retention/retention.service.js';
-import { RETRY_DELAYS_S } from '../../server/modules/webhooks/dispatcher.js';
+import { createWebhookDispatcher, RETRY_DELAYS_S } from '../../server/modules/webhooks/dispatcher.js';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 /**
@@ -33,6 +33,24 @@ async function startReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
   return { url, received, statuses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A receiver that takes requests and never answers them. */
+async function startSilentReceiver() {
+  let count = 0;
+  const server = http.createServer(() => {
+    count += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/silent`;
+  return {
+    url,
+    requests: () => count,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 const clock = manualClock(new Date());
@@ -266,8 +284,8 @@ describe('events', () => {
     expect((await asOwner('POST', `/api/v1/projects/${project.id}/users/${user.id}/reset-mfa`)).statusCode).toBe(200);
     const events = await deliveredTo(hook, 2);
     expect(events.map((e) => [e.type, e.data.by]).sort()).toEqual([
-      ['mfa.enabled', undefined],
       ['mfa.disabled', 'reset'],
+      ['mfa.enabled', undefined],
     ]);
     // A reset of someone without two factors turns nothing off.
     expect((await asOwner('POST', `/api/v1/projects/${project.id}/users/${user.id}/reset-mfa`)).statusCode).toBe(200);
@@ -374,7 +392,36 @@ describe('delivery', () => {
     const left = await t.db.selectFrom('webhook_events').select('id').execute();
     expect(left).toHaveLength(1);
     expect(await t.db.selectFrom('webhook_deliveries').select('status').execute()).toEqual([{ status: 'pending' }]);
-    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${pending.id}`);
+    owner = (await t.call('POST', '/api/v1/auth/login', { body: { email: ownerEmail, password: STRONG_PASSWORD } })).json();
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${pending.id}`)).statusCode).toBe(200);
+  });
+
+  it('gives up waiting for an endpoint that never answers (10 s by default), records the timeout and retries later', async () => {
+    // The dispatcher the app runs waits 10 s; this one runs the same abort path after 300 ms.
+    expect(t.deps.webhooks.timeoutMs).toBe(10_000);
+    const silent = await startSilentReceiver();
+    try {
+      const hook = await createWebhook({ url: silent.url, event_types: ['api_key.created'] });
+      await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'unanswered' });
+      const impatient = createWebhookDispatcher(t.deps, { timeoutMs: 300 });
+      const started = performance.now();
+      expect(await impatient.runOnce()).toBe(1);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      expect(silent.requests()).toBe(1);
+      const deliveries = `/api/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`;
+      const [first] = (await asOwner('GET', deliveries)).json().deliveries;
+      expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'Timed out after 0.3 s' });
+      expect(Date.parse(first.next_attempt_at) - Date.parse(first.last_attempt_at)).toBe(RETRY_DELAYS_S[0]! * 1000);
+      // Not before its time; then tried again.
+      expect(await impatient.runOnce()).toBe(0);
+      clock.advance(RETRY_DELAYS_S[0]!);
+      expect(await impatient.runOnce()).toBe(1);
+      expect(silent.requests()).toBe(2);
+      expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ status: 'pending', attempts: 2, last_error: 'Timed out after 0.3 s' });
+      await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+    } finally {
+      await silent.close();
+    }
   });
 });
 
