@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import type { AdminStats, Device, DeviceListQuery, LoginAttemptListQuery, PageQuery, SessionListQuery, UserDetail, UserListQuery } from '../../../shared/schemas/admin.js';
 import type { User } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
@@ -6,6 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
+import { EXPORT_PAGE, toCsv, type CsvExport } from '../../lib/csv.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
@@ -197,40 +197,23 @@ export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: 
   return { message: 'Session revoked' };
 }
 
-/** An export holds at most this many rows of the filtered list (the newest); `truncated` says when there were more. */
-export const EXPORT_MAX_ROWS = 50_000;
-
-export interface CsvExport {
-  csv: string;
-  rows: number;
-  truncated: boolean;
-}
-
-/** CSV with a header row; a cell that a spreadsheet would run as a formula (=, +, -, @…) is quoted as text. */
-function toCsv<T extends Record<string, unknown>>(items: T[], columns: (keyof T & string)[], total: number): CsvExport {
-  const csv = stringify(items, { header: true, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
-  return { csv, rows: items.length, truncated: total > items.length };
-}
-
-const exportPage = { page: 1, per_page: EXPORT_MAX_ROWS };
-
 export async function exportUsers(deps: Deps, scope: MonitorScope, q: Omit<UserListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listUsers(deps.db, scope.projectId, { ...q, ...exportPage });
+  const { rows, total } = await listUsers(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
   return toCsv(rows.map(toUser), ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'is_verified', 'created_at', 'last_login'], total);
 }
 
 export async function exportLoginAttempts(deps: Deps, scope: MonitorScope, q: Omit<LoginAttemptListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, { ...q, ...exportPage });
+  const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
   const columns = ['created_at', 'email', 'user_id', 'success', 'failure_reason', 'method', 'ip_address', 'country_code', 'is_vpn', 'is_proxy', 'device_fingerprint', 'user_agent'] as const;
   return toCsv(rows.map(toLoginAttempt), [...columns], total);
 }
 
 export async function exportDevices(deps: Deps, scope: MonitorScope, q: Omit<DeviceListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listDevices(deps.db, scope.projectId, { ...q, ...exportPage });
+  const { rows, total } = await listDevices(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
   return toCsv(rows.map(toDevice), ['device_id', 'user_email', 'user_id', 'is_trusted', 'is_blocked', 'last_ip', 'user_agent', 'first_seen', 'last_seen'], total);
 }
 
 export async function exportSessions(deps: Deps, scope: MonitorScope, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listLiveSessions(deps.db, scope.projectId, { ...q, ...exportPage }, isoNow(deps.clock));
+  const { rows, total } = await listLiveSessions(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE }, isoNow(deps.clock));
   return toCsv(rows, ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'], total);
 }
