@@ -74,6 +74,55 @@ export function FilterSelect({
   );
 }
 
+/** The day (YYYY-MM-DD) of a `from` or `to` filter, for a date field. */
+const dayOf = (value: string | undefined) => value?.slice(0, 10) ?? '';
+
+/**
+ * A range of days bounding a list (`from`, `to`), in UTC as the server reads them: `from` starts at
+ * the beginning of its day and `to` reaches the end of its day, so one day chosen twice shows that day.
+ */
+export function DateRangeFields({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (name: 'from' | 'to', value: string | null) => void }) {
+  return (
+    <>
+      <TextInput
+        type="date"
+        label="From"
+        value={dayOf(from)}
+        max={dayOf(to) || undefined}
+        onChange={(event) => onChange('from', event.currentTarget.value || null)}
+        w={{ base: '100%', xs: 160 }}
+      />
+      <TextInput
+        type="date"
+        label="To"
+        value={dayOf(to)}
+        min={dayOf(from) || undefined}
+        onChange={(event) => onChange('to', event.currentTarget.value ? `${event.currentTarget.value}T23:59:59.999Z` : null)}
+        w={{ base: '100%', xs: 160 }}
+      />
+    </>
+  );
+}
+
+/** A two-letter country code; it filters once both letters are in (or when cleared). */
+export function CountryField({ value, onChange }: { value: string | undefined; onChange: (value: string | null) => void }) {
+  const [text, setText] = useState(value ?? '');
+  return (
+    <TextInput
+      aria-label="Country"
+      placeholder="Country (e.g. US)"
+      value={text}
+      maxLength={2}
+      onChange={(event) => {
+        const code = event.currentTarget.value.replace(/[^A-Za-z]/g, '').toUpperCase();
+        setText(code);
+        if (code.length === 2 || code.length === 0) onChange(code || null);
+      }}
+      w={{ base: '100%', xs: 150 }}
+    />
+  );
+}
+
 /** A link to a list's CSV export: the server answers it as a download, with the session's cookies. */
 export function ExportLink({ href }: { href: string }) {
   return (
