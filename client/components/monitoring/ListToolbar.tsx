@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, CloseButton, Group, Select, TextInput } from '@mantine/core';
+import { Button, CloseButton, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 
@@ -86,19 +86,23 @@ export function DateRangeFields({ from, to, onChange }: { from: string | undefin
     <>
       <TextInput
         type="date"
-        label="From"
+        aria-label="From"
+        leftSection={<Text size="xs" c="dimmed">From</Text>}
+        leftSectionWidth={48}
         value={dayOf(from)}
         max={dayOf(to) || undefined}
         onChange={(event) => onChange('from', event.currentTarget.value || null)}
-        w={{ base: '100%', xs: 160 }}
+        w={{ base: '100%', xs: 190 }}
       />
       <TextInput
         type="date"
-        label="To"
+        aria-label="To"
+        leftSection={<Text size="xs" c="dimmed">To</Text>}
+        leftSectionWidth={36}
         value={dayOf(to)}
         min={dayOf(from) || undefined}
         onChange={(event) => onChange('to', event.currentTarget.value ? `${event.currentTarget.value}T23:59:59.999Z` : null)}
-        w={{ base: '100%', xs: 160 }}
+        w={{ base: '100%', xs: 190 }}
       />
     </>
   );
