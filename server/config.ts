@@ -120,6 +120,7 @@ const EnvSchema = z.object({
   CONNECTIONS_ALLOW_PRIVATE: booleanFlag.default(false),
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  WEBHOOK_LEASE_S: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -174,6 +175,12 @@ export type Config = Readonly<{
   webhooksAllowPrivate: boolean;
   /** How often this process looks for due webhook deliveries; 0: never (another process delivers). */
   webhookPollMs: number;
+  /**
+   * How long a claimed webhook delivery is leased to the instance sending it; past it another instance
+   * takes it over (how soon a delivery whose sender died is sent again). Keep it above the 10 s
+   * delivery timeout: a shorter one lets a slow delivery be sent twice.
+   */
+  webhookLeaseS: number;
 }>;
 
 /** One provider's client: the platform's from the environment, or a project's from its settings. */
@@ -301,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     metricsToken: e.METRICS_TOKEN || null,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     webhookPollMs: e.WEBHOOK_POLL_MS,
+    webhookLeaseS: e.WEBHOOK_LEASE_S,
   });
 }
 

@@ -829,7 +829,11 @@ export interface paths {
         get: operations["getAdminUser"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a developer account
+         * @description Deletes the account for good with its projects and their end users. An admin cannot delete their own account here (403). Admin role required.
+         */
+        delete: operations["deleteAdminUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1260,7 +1264,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook
-         * @description Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.
+         * @description Event types (`event_types`), all about the project and its end users, never the platform's own accounts: `user.created` (sign-up), `user.verified` (address proven), `user.updated` (`{user, changed}`: the end user changed their names, preferences or e-mail address, or the project's owner deactivated or reactivated them), `user.deleted` (`{user, by}`: `user` deleted their account, or the `developer` deleted them), `session.created` (sign-in), `session.revoked` (`{session_id, user, reason}`, for sessions ended on purpose: `logout`, `revoked_by_user`, `revoked_by_admin` (the project's owner), `oauth_revoked` (the app, at the OpenID Connect revocation endpoint), `refresh_token_reuse`, `authorization_code_reuse`; sessions ended by a password or e-mail change, a deactivation, a device block, a deletion or the idle timeout send none), `login.failed`, `mfa.enabled` (an authenticator app confirmed), `mfa.disabled` (`by`: `user`, or `reset` by the project's owner), `device.blocked`, `api_key.created`, `api_key.revoked`; `webhook.test` on request. Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1386,7 +1390,11 @@ export interface paths {
         get: operations["getProjectUser"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an end user
+         * @description Deletes the end user for good (sessions, devices, login history); the project's webhooks get `user.deleted`.
+         */
+        delete: operations["deleteProjectUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1677,6 +1685,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit log as CSV
+         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every matching entry (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         */
+        get: operations["exportAdminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the project's audit log as CSV
+         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every matching entry (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text.
+         */
+        get: operations["exportProjectAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/api/v1/projects/{project_key}/jwks.json": {
         parameters: {
             query?: never;
@@ -1871,6 +1919,26 @@ export interface paths {
          */
         put: operations["publicUpdateProfile"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/auth/delete-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the end user's account
+         * @description Needs the end user's current password (401 otherwise). Deletes the account with its sessions, devices and login history; the project's webhooks get `user.deleted`.
+         */
+        post: operations["publicDeleteAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2541,6 +2609,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hosted/{project_key}/api/v1/auth/delete-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the end user's account
+         * @description Needs the end user's current password (401 otherwise). Deletes the account with its sessions, devices and login history; the project's webhooks get `user.deleted`.
+         */
+        post: operations["hostedDeleteAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hosted/{project_key}/api/v1/auth/mfa/totp/setup": {
         parameters: {
             query?: never;
@@ -3060,7 +3148,7 @@ export interface components {
         CreateWebhookInput: {
             url: string;
             description?: string | null;
-            event_types: ("user.created" | "user.verified" | "session.created" | "login.failed" | "device.blocked" | "api_key.created" | "api_key.revoked" | "webhook.test")[];
+            event_types: ("user.created" | "user.verified" | "user.updated" | "user.deleted" | "session.created" | "session.revoked" | "login.failed" | "mfa.enabled" | "mfa.disabled" | "device.blocked" | "api_key.created" | "api_key.revoked" | "webhook.test")[];
             /** @default true */
             enabled: boolean;
         };
@@ -3402,7 +3490,7 @@ export interface components {
         UpdateWebhookInput: {
             url?: string;
             description?: string | null;
-            event_types?: ("user.created" | "user.verified" | "session.created" | "login.failed" | "device.blocked" | "api_key.created" | "api_key.revoked" | "webhook.test")[];
+            event_types?: ("user.created" | "user.verified" | "user.updated" | "user.deleted" | "session.created" | "session.revoked" | "login.failed" | "mfa.enabled" | "mfa.disabled" | "device.blocked" | "api_key.created" | "api_key.revoked" | "webhook.test")[];
             enabled?: boolean;
         };
         User: {
@@ -6415,6 +6503,91 @@ export interface operations {
             };
         };
     };
+    deleteAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     toggleAdminUserActive: {
         parameters: {
             query?: never;
@@ -8846,6 +9019,92 @@ export interface operations {
             };
         };
     };
+    deleteProjectUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     toggleProjectUserActive: {
         parameters: {
             query?: never;
@@ -9859,6 +10118,112 @@ export interface operations {
             };
         };
     };
+    exportAdminAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportProjectAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getProjectJwks: {
         parameters: {
             query?: never;
@@ -10839,6 +11204,104 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publicDeleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14172,6 +14635,106 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    hostedDeleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

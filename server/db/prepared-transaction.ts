@@ -7,6 +7,8 @@ import { inTransaction } from './transaction.js';
 export interface PreparedUnit {
   /** The first row the statement answers, if any. */
   first<A extends Bindable[], R>(statement: PreparedStatement<A, R>, ...args: A): Promise<R | undefined>;
+  /** Every row the statement answers. */
+  all<A extends Bindable[], R>(statement: PreparedStatement<A, R>, ...args: A): Promise<R[]>;
   /** Runs a write; answers how many rows it changed. */
   run<A extends Bindable[]>(statement: PreparedStatement<A, unknown>, ...args: A): Promise<number>;
 }
@@ -16,6 +18,10 @@ function sqliteUnit(db: Db, writer: WriteConnection): PreparedUnit {
     first(statement, ...args) {
       const { query, bind } = statement.compiled(db);
       return Promise.resolve(writer.prepare(query.sql).get(bind(args)) as never);
+    },
+    all(statement, ...args) {
+      const { query, bind } = statement.compiled(db);
+      return Promise.resolve(writer.prepare(query.sql).all(bind(args)) as never);
     },
     run(statement, ...args) {
       const { query, bind } = statement.compiled(db);
@@ -29,6 +35,10 @@ function kyselyUnit(root: Db, trx: Db): PreparedUnit {
     async first(statement, ...args) {
       const { query, bind } = statement.compiled(root);
       return (await trx.executeQuery({ ...query, parameters: bind(args) })).rows[0] as never;
+    },
+    async all(statement, ...args) {
+      const { query, bind } = statement.compiled(root);
+      return (await trx.executeQuery({ ...query, parameters: bind(args) })).rows as never;
     },
     async run(statement, ...args) {
       const { query, bind } = statement.compiled(root);

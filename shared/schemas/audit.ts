@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   'user.deactivated',
   'user.unlocked',
   'user.mfa_reset',
+  'user.deleted',
   'device.blocked',
   'device.unblocked',
   'device.trusted',

@@ -4,8 +4,13 @@ import { z } from 'zod';
 export const WEBHOOK_EVENT_TYPES = [
   'user.created',
   'user.verified',
+  'user.updated',
+  'user.deleted',
   'session.created',
+  'session.revoked',
   'login.failed',
+  'mfa.enabled',
+  'mfa.disabled',
   'device.blocked',
   'api_key.created',
   'api_key.revoked',

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
@@ -195,6 +196,52 @@ describe('the filters', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().detail).toMatch(/^from must be a date/);
     expect((await asAdmin('GET', '/api/v1/admin/audit-log?per_page=0')).statusCode).toBe(422);
+  });
+});
+
+describe('the CSV export', () => {
+  const csvOf = (body: string) => parse(body, { columns: true }) as Record<string, string>[];
+
+  it("holds the project's entries the filters select, with a header, as a download", async () => {
+    const res = await asOwner('GET', `/api/v1/projects/${project.id}/audit-log/export?action=device.`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-project-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers['x-export-truncated']).toBe('false');
+    const rows = csvOf(res.body);
+    expect(res.headers['x-export-rows']).toBe(String(rows.length));
+    expect(Object.keys(rows[0]!)).toEqual(['created_at', 'actor_email', 'actor_id', 'action', 'target_type', 'target_id', 'target_label', 'before', 'after', 'ip_address', 'user_agent', 'project_id']);
+    // The same entries as the list with the same filter, newest first.
+    const listed = (await projectLog('?action=device.&per_page=100')).entries as { id: string; action: string; created_at: string; before: unknown; after: unknown }[];
+    expect(rows.map((row) => [row.action, row.created_at])).toEqual(listed.map((entry) => [entry.action, entry.created_at]));
+    const blocked = rows.find((row) => row.action === 'device.blocked')!;
+    expect(blocked).toMatchObject({ actor_email: ownerEmail, target_type: 'device', ip_address: '198.51.100.23', project_id: project.id });
+    expect(JSON.parse(blocked.before!)).toEqual({ is_blocked: false });
+    expect(JSON.parse(blocked.after!)).toEqual({ is_blocked: true });
+  });
+
+  it("holds every entry for the admin, filtered by actor and time, and quotes what a spreadsheet would run", async () => {
+    const tricky = await asOwner('POST', '/api/v1/projects', { name: '=HYPERLINK("http://evil.example","x")' });
+    expect(tricky.statusCode).toBe(201);
+    const res = await asAdmin('GET', `/api/v1/admin/audit-log/export?actor=${encodeURIComponent(ownerEmail)}&action=project.created`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/filename="audit-log-all-/);
+    const rows = csvOf(res.body);
+    expect(rows.length).toBe((await adminLog(`?actor=${encodeURIComponent(ownerEmail)}&action=project.created`)).total);
+    expect(rows.map((row) => row.target_label)).toContain(`'=HYPERLINK("http://evil.example","x")`);
+    expect(rows.every((row) => row.actor_email === ownerEmail && row.action === 'project.created')).toBe(true);
+    expect(csvOf((await asAdmin('GET', '/api/v1/admin/audit-log/export?from=2999-01-01')).body)).toEqual([]);
+    await asOwner('DELETE', `/api/v1/projects/${tricky.json().id}`);
+  });
+
+  it('is refused to anyone else, and answers 422 for a bad filter', async () => {
+    expect((await asOwner('GET', '/api/v1/admin/audit-log/export')).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/v1/admin/audit-log/export')).statusCode).toBe(401);
+    const stranger = await t.signUpAndLogIn(uniqueEmail('audit-export-stranger'));
+    expect((await t.call('GET', `/api/v1/projects/${project.id}/audit-log/export`, { token: stranger.access_token })).statusCode).toBe(404);
+    const bad = await asAdmin('GET', '/api/v1/admin/audit-log/export?from=yesterday');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail).toMatch(/^from must be a date/);
   });
 });
 

@@ -1,9 +1,10 @@
 import http from 'node:http';
+import { Secret, TOTP } from 'otpauth';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runRetention } from '../../server/modules/retention/retention.service.js';
-import { RETRY_DELAYS_S } from '../../server/modules/webhooks/dispatcher.js';
-import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
+import { createWebhookDispatcher, RETRY_DELAYS_S } from '../../server/modules/webhooks/dispatcher.js';
+import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 /**
  * Webhooks against a loopback receiver that verifies every request with the standardwebhooks library:
@@ -34,6 +35,24 @@ async function startReceiver() {
   return { url, received, statuses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+/** A receiver that takes requests and never answers them. */
+async function startSilentReceiver() {
+  let count = 0;
+  const server = http.createServer(() => {
+    count += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/silent`;
+  return {
+    url,
+    requests: () => count,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 const clock = manualClock(new Date());
 const METRICS_TOKEN = 'webhooks-metrics-token-0123456789';
 const ENV = { WEBHOOKS_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '0', METRICS_TOKEN };
@@ -45,6 +64,23 @@ let project: { id: string };
 let apiKey: string;
 
 const asOwner = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.call(method, url, { token: owner.access_token, body });
+
+/** An end user of the project, signed up, verified and signed in through the public API. */
+async function endUser(tag: string) {
+  const headers = { 'x-api-key': apiKey };
+  const email = uniqueEmail(tag);
+  const before = t.mail.messages.length;
+  expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+  const mail = await t.mail.waitFor(email, /verify/i, { after: before });
+  expect((await t.call('POST', '/public/api/v1/auth/verify-email', { headers, body: { token: new URL(mail.link!).searchParams.get('token') } })).statusCode).toBe(200);
+  const login = await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: STRONG_PASSWORD } });
+  expect(login.statusCode, login.body).toBe(200);
+  const { access_token, refresh_token, user } = login.json() as { access_token: string; refresh_token: string; user: { id: string } };
+  return { id: user.id, email, access_token, refresh_token };
+}
+
+const asEndUser = (user: { access_token: string }, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+  t.call(method, `/public/api/v1${url}`, { headers: { 'x-api-key': apiKey }, token: user.access_token, body });
 
 async function createWebhook(body: Record<string, unknown>) {
   const res = await asOwner('POST', `/api/v1/projects/${project.id}/webhooks`, { url: receiver.url, ...body });
@@ -133,6 +169,127 @@ describe('events', () => {
     // A tampered body fails the receiver's verification.
     expect(() => new Webhook(hook.secret).verify(receiver.received[0]!.body.replace('"type"', '"typo"'), receiver.received[0]!.headers)).toThrow();
     expect(receiver.received[0]!.headers['webhook-id']).toMatch(/^msg_/);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  /** What the endpoint got from one run of the dispatcher, verified with its secret; `expected` deliveries, no more. */
+  async function deliveredTo(hook: { secret: string }, expected: number) {
+    receiver.received.length = 0;
+    expect(await t.deps.webhooks.runOnce()).toBe(expected);
+    return verified(hook.secret);
+  }
+
+  it('user.updated: the end user changes their profile or e-mail, the developer deactivates and reactivates them; nothing for a developer', async () => {
+    const hook = await createWebhook({ event_types: ['user.updated'] });
+    const user = await endUser('updated-user');
+    expect((await asEndUser(user, 'PUT', '/profile', { first_name: 'Ada', login_notifications: false })).statusCode).toBe(200);
+    const [profile] = await deliveredTo(hook, 1);
+    expect(profile).toMatchObject({ type: 'user.updated', data: { user: { id: user.id, email: user.email, first_name: 'Ada', is_active: true }, changed: ['first_name', 'login_notifications'] } });
+    // Nothing changed, nothing sent.
+    expect((await asEndUser(user, 'PUT', '/profile', { first_name: 'Ada' })).statusCode).toBe(200);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+
+    const newEmail = uniqueEmail('updated-user-new');
+    const before = t.mail.messages.length;
+    expect((await asEndUser(user, 'POST', '/auth/change-email', { new_email: newEmail, password: STRONG_PASSWORD })).statusCode).toBe(200);
+    const link = (await t.mail.waitFor(newEmail, undefined, { after: before })).link!;
+    expect((await asEndUser(user, 'POST', '/auth/confirm-email-change', { token: new URL(link).searchParams.get('token') })).statusCode).toBe(200);
+    const [moved] = await deliveredTo(hook, 1);
+    expect(moved!.data).toMatchObject({ user: { id: user.id, email: newEmail }, changed: ['email'] });
+
+    const toggle = `/api/v1/projects/${project.id}/users/${user.id}/toggle-active`;
+    expect((await asOwner('PATCH', toggle)).json().is_active).toBe(false);
+    expect((await asOwner('PATCH', toggle)).json().is_active).toBe(true);
+    const toggled = await deliveredTo(hook, 2);
+    // Sent at once, so they may arrive in either order.
+    expect(toggled.map((event) => [event.data.changed, (event.data.user as { is_active: boolean }).is_active]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      [['is_active'], false],
+      [['is_active'], true],
+    ]);
+
+    // A developer's own account is not a project's end user.
+    expect((await asOwner('PATCH', '/api/v1/auth/profile', { first_name: 'Owner' })).statusCode).toBe(200);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('user.deleted: the end user deletes their account, or the developer deletes them', async () => {
+    const hook = await createWebhook({ event_types: ['user.deleted'] });
+    const leaving = await endUser('deleted-self');
+    expect((await asEndUser(leaving, 'POST', '/auth/delete-account', { password: 'Not-the-password-1' })).statusCode).toBe(401);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    expect((await asEndUser(leaving, 'POST', '/auth/delete-account', { password: STRONG_PASSWORD })).statusCode).toBe(200);
+    expect(await deliveredTo(hook, 1)).toEqual([expect.objectContaining({ type: 'user.deleted', data: { user: { id: leaving.id, email: leaving.email }, by: 'user' } })]);
+    expect((await asEndUser(leaving, 'GET', '/profile')).statusCode).toBe(401);
+
+    const removed = await endUser('deleted-by-developer');
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/users/${removed.id}`)).statusCode).toBe(200);
+    expect(await deliveredTo(hook, 1)).toEqual([expect.objectContaining({ type: 'user.deleted', data: { user: { id: removed.id, email: removed.email }, by: 'developer' } })]);
+    expect((await asOwner('GET', `/api/v1/projects/${project.id}/users/${removed.id}`)).statusCode).toBe(404);
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/users/${removed.id}`)).statusCode).toBe(404);
+    const audit = (await asOwner('GET', `/api/v1/projects/${project.id}/audit-log?action=user.deleted`)).json().entries;
+    expect(audit).toEqual([expect.objectContaining({ target_id: removed.id, target_label: removed.email, actor_email: ownerEmail })]);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('session.revoked: the end user revokes a session or signs out, the developer revokes one, a refresh token is reused; not a developer signing out', async () => {
+    const hook = await createWebhook({ event_types: ['session.revoked'] });
+    const user = await endUser('revoked-user');
+    const sid = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+    const another = async () => (await t.call('POST', '/public/api/v1/auth/login', { headers: { 'x-api-key': apiKey }, body: { email: user.email, password: STRONG_PASSWORD } })).json() as { access_token: string; refresh_token: string };
+    const event = (sessionId: string, reason: string) => ({ type: 'session.revoked', timestamp: expect.any(String), data: { session_id: sessionId, user: { id: user.id, email: user.email }, reason } });
+
+    const second = await another();
+    expect((await asEndUser(user, 'DELETE', `/auth/sessions/${sid(second.access_token)}`)).statusCode).toBe(200);
+    expect(await deliveredTo(hook, 1)).toEqual([event(sid(second.access_token), 'revoked_by_user')]);
+
+    const third = await another();
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/sessions/${sid(third.access_token)}`)).statusCode).toBe(200);
+    expect(await deliveredTo(hook, 1)).toEqual([event(sid(third.access_token), 'revoked_by_admin')]);
+
+    const fourth = await another();
+    const refresh = (token: string, ip?: string) => t.call('POST', '/public/api/v1/auth/refresh', { headers: { 'x-api-key': apiKey }, body: { refresh_token: token }, ip });
+    expect((await refresh(fourth.refresh_token)).statusCode).toBe(200);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    expect((await refresh(fourth.refresh_token, uniqueIp())).statusCode).toBe(401);
+    expect(await deliveredTo(hook, 1)).toEqual([event(sid(fourth.access_token), 'refresh_token_reuse')]);
+
+    expect((await t.call('POST', '/public/api/v1/auth/logout', { headers: { 'x-api-key': apiKey }, token: user.access_token, body: {} })).statusCode).toBe(200);
+    expect(await deliveredTo(hook, 1)).toEqual([event(sid(user.access_token), 'logout')]);
+
+    const developer = await t.signUpAndLogIn(uniqueEmail('revoked-developer'));
+    expect((await t.call('POST', '/api/v1/auth/logout', { token: developer.access_token, body: {} })).statusCode).toBe(200);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+  });
+
+  it('mfa.enabled and mfa.disabled: the end user turns two factors on and off, and the developer resets them', async () => {
+    const hook = await createWebhook({ event_types: ['mfa.enabled', 'mfa.disabled'] });
+    const user = await endUser('mfa-user');
+    const account = { id: user.id, email: user.email };
+    const turnOn = async () => {
+      const { secret } = (await asEndUser(user, 'POST', '/auth/mfa/totp/setup')).json();
+      const confirmed = await asEndUser(user, 'POST', '/auth/mfa/totp/confirm', { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() }) });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      return confirmed.json().recovery_codes as string[];
+    };
+    const [recoveryCode] = await turnOn();
+    expect(await deliveredTo(hook, 1)).toEqual([{ type: 'mfa.enabled', timestamp: expect.any(String), data: { user: account, method: 'totp' } }]);
+    expect((await asEndUser(user, 'POST', '/auth/mfa/disable', { password: STRONG_PASSWORD, code: 'ABCD-EFGH' })).statusCode).toBe(400);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
+    expect((await asEndUser(user, 'POST', '/auth/mfa/disable', { password: STRONG_PASSWORD, code: recoveryCode })).statusCode).toBe(200);
+    expect(await deliveredTo(hook, 1)).toEqual([expect.objectContaining({ type: 'mfa.disabled', data: { user: account, by: 'user' } })]);
+
+    await turnOn();
+    expect((await asOwner('POST', `/api/v1/projects/${project.id}/users/${user.id}/reset-mfa`)).statusCode).toBe(200);
+    const events = await deliveredTo(hook, 2);
+    expect(events.map((e) => [e.type, e.data.by]).sort()).toEqual([
+      ['mfa.disabled', 'reset'],
+      ['mfa.enabled', undefined],
+    ]);
+    // A reset of someone without two factors turns nothing off.
+    expect((await asOwner('POST', `/api/v1/projects/${project.id}/users/${user.id}/reset-mfa`)).statusCode).toBe(200);
+    expect(await t.deps.webhooks.runOnce()).toBe(0);
     await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
   });
 
@@ -235,7 +392,36 @@ describe('delivery', () => {
     const left = await t.db.selectFrom('webhook_events').select('id').execute();
     expect(left).toHaveLength(1);
     expect(await t.db.selectFrom('webhook_deliveries').select('status').execute()).toEqual([{ status: 'pending' }]);
-    await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${pending.id}`);
+    owner = (await t.call('POST', '/api/v1/auth/login', { body: { email: ownerEmail, password: STRONG_PASSWORD } })).json();
+    expect((await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${pending.id}`)).statusCode).toBe(200);
+  });
+
+  it('gives up waiting for an endpoint that never answers (10 s by default), records the timeout and retries later', async () => {
+    // The dispatcher the app runs waits 10 s; this one runs the same abort path after 300 ms.
+    expect(t.deps.webhooks.timeoutMs).toBe(10_000);
+    const silent = await startSilentReceiver();
+    try {
+      const hook = await createWebhook({ url: silent.url, event_types: ['api_key.created'] });
+      await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'unanswered' });
+      const impatient = createWebhookDispatcher(t.deps, { timeoutMs: 300 });
+      const started = performance.now();
+      expect(await impatient.runOnce()).toBe(1);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      expect(silent.requests()).toBe(1);
+      const deliveries = `/api/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`;
+      const [first] = (await asOwner('GET', deliveries)).json().deliveries;
+      expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'Timed out after 0.3 s' });
+      expect(Date.parse(first.next_attempt_at) - Date.parse(first.last_attempt_at)).toBe(RETRY_DELAYS_S[0]! * 1000);
+      // Not before its time; then tried again.
+      expect(await impatient.runOnce()).toBe(0);
+      clock.advance(RETRY_DELAYS_S[0]!);
+      expect(await impatient.runOnce()).toBe(1);
+      expect(silent.requests()).toBe(2);
+      expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ status: 'pending', attempts: 2, last_error: 'Timed out after 0.3 s' });
+      await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
+    } finally {
+      await silent.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import { changedFields } from '../../client/components/monitoring/AuditChanges';
 import { auditActionLabel } from '../../client/lib/format';
@@ -75,6 +75,20 @@ describe('Audit log tab', () => {
     expect(callsTo(calls, 'admin.auditLog').filter((call) => (call.input as { actor?: string }).actor !== undefined)).toHaveLength(1);
   });
 
+  it('exports the log as CSV with the filters on screen, a range of days included', async () => {
+    const { user, calls } = renderApp('/admin?tab=audit', { user: admin, handlers: adminHandlers() });
+    await screen.findByRole('table', { name: 'Audit log' });
+    const exportHref = () => screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(exportHref()).toBe('/api/v1/admin/audit-log/export');
+
+    await user.click(screen.getByRole('textbox', { name: 'Action' }));
+    await user.click(await screen.findByRole('option', { name: 'Every user change', hidden: true }));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-06-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-06-30' } });
+    await waitFor(() => expect(lastInput(calls, 'admin.auditLog')).toEqual({ page: 1, per_page: 10, action: 'user.', from: '2025-06-01', to: '2025-06-30T23:59:59.999Z' }));
+    expect(exportHref()).toBe('/api/v1/admin/audit-log/export?action=user.&from=2025-06-01&to=2025-06-30T23%3A59%3A59.999Z');
+  });
+
   it('says so when nothing was recorded', async () => {
     renderApp('/admin?tab=audit', { user: admin, handlers: adminHandlers({ 'admin.auditLog': paged([]) }) });
     expect(await screen.findByText('No changes recorded yet.')).toBeTruthy();
@@ -92,6 +106,7 @@ describe('Audit log tab', () => {
     const table = await screen.findByRole('table', { name: 'Audit log' });
     expect(within(table).getByRole('row', { name: /API key created/ })).toBeTruthy();
     expect(lastInput(calls, 'projects.auditLog')).toEqual({ projectId: 'p_2', page: 1, per_page: 10 });
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/v1/projects/p_2/audit-log/export');
     expect(callsTo(calls, 'admin.auditLog')).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { callsTo, quietStats, renderApp, sampleAdmin, sampleProject, sampleUser, type Handlers } from './utils';
 
 configure({ asyncUtilTimeout: 4000 });
@@ -57,6 +57,60 @@ describe('monitoring list filters and export', () => {
     await waitFor(() => expect(lastInput(calls, 'projects.monitor.loginAttempts')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, outcome: 'failure' }));
     expect(exportHref()).toBe('/api/v1/projects/p_2/login-attempts/export?outcome=failure');
     expect(await screen.findByText('No login attempts match these filters.')).toBeTruthy();
+  });
+
+  it('filters login attempts by VPN, country and a range of days, on the list and on its export', async () => {
+    const { user, calls } = renderApp('/admin?tab=attempts', { user: admin, handlers: handlers('admin') });
+    expect(await screen.findByText('No login attempts yet.')).toBeTruthy();
+
+    await user.click(screen.getByRole('textbox', { name: 'VPN' }));
+    await user.click(await screen.findByRole('option', { name: 'VPN or proxy', hidden: true }));
+    await waitFor(() => expect(lastInput(calls, 'admin.loginAttempts')).toEqual({ page: 1, per_page: 10, vpn: 'true' }));
+
+    // A country filters once both letters are in, whatever their case.
+    await user.type(screen.getByRole('textbox', { name: 'Country' }), 'd');
+    expect(lastInput(calls, 'admin.loginAttempts')).toEqual({ page: 1, per_page: 10, vpn: 'true' });
+    await user.type(screen.getByRole('textbox', { name: 'Country' }), 'e');
+    await waitFor(() => expect(lastInput(calls, 'admin.loginAttempts')).toEqual({ page: 1, per_page: 10, vpn: 'true', country: 'DE' }));
+
+    // The range is of whole days: `to` reaches the end of its day.
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-07' } });
+    const filtered = { page: 1, per_page: 10, vpn: 'true', country: 'DE', from: '2026-11-01', to: '2026-11-07T23:59:59.999Z' };
+    await waitFor(() => expect(lastInput(calls, 'admin.loginAttempts')).toEqual(filtered));
+    expect(exportHref()).toBe('/api/v1/admin/login-attempts/export?vpn=true&country=DE&from=2026-11-01&to=2026-11-07T23%3A59%3A59.999Z');
+    expect(await screen.findByText('No login attempts match these filters.')).toBeTruthy();
+
+    // Clearing a field lifts its filter.
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '' } });
+    await user.clear(screen.getByRole('textbox', { name: 'Country' }));
+    await waitFor(() => expect(lastInput(calls, 'admin.loginAttempts')).toEqual({ page: 1, per_page: 10, vpn: 'true', to: '2026-11-07T23:59:59.999Z' }));
+    expect(exportHref()).toBe('/api/v1/admin/login-attempts/export?vpn=true&to=2026-11-07T23%3A59%3A59.999Z');
+  });
+
+  it('bounds users, devices and sessions by a range of days, kept per list', async () => {
+    const { user, calls } = renderApp('/monitoring?project=p_2&tab=users', { user: sampleUser, handlers: handlers('projects.monitor') });
+    await screen.findByRole('table', { name: 'Users' });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-10-01' } });
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.users')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, from: '2026-10-01' }));
+    expect(exportHref()).toBe('/api/v1/projects/p_2/users/export?from=2026-10-01');
+
+    await user.click(screen.getByRole('tab', { name: 'Devices' }));
+    await screen.findByText('No devices seen yet.');
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('');
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-10-31' } });
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.devices')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, to: '2026-10-31T23:59:59.999Z' }));
+    expect(exportHref()).toBe('/api/v1/projects/p_2/devices/export?to=2026-10-31T23%3A59%3A59.999Z');
+
+    await user.click(screen.getByRole('tab', { name: 'Sessions' }));
+    await screen.findByText('No active sessions.');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-10-15' } });
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.sessions')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, from: '2026-10-15' }));
+    expect(exportHref()).toBe('/api/v1/projects/p_2/sessions/export?from=2026-10-15');
+    expect(await screen.findByText('No active sessions match these filters.')).toBeTruthy();
+
+    await user.click(screen.getByRole('tab', { name: 'Users' }));
+    expect(((await screen.findByLabelText('From')) as HTMLInputElement).value).toBe('2026-10-01');
   });
 
   it('passes the search and status of devices and the search of sessions', async () => {

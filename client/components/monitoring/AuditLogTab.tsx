@@ -6,7 +6,7 @@ import { AUDIT_ACTION_OPTIONS } from './auditActions';
 import { useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
-import { FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import { DateRangeFields, ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
 import type { AuditFilters } from './source';
 
 const columns: Column<AuditEntry>[] = [
@@ -68,14 +68,15 @@ const columns: Column<AuditEntry>[] = [
 /** Who changed what: every recorded change of the scope, newest first, with each change's before and after. */
 export function AuditLogTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source } = useMonitor();
-  const { action, actor } = filters as AuditFilters;
-  const query = source.useAuditLog({ page, per_page: perPage, action, actor });
+  const { action, actor, from, to } = filters as AuditFilters;
+  const query = source.useAuditLog({ page, per_page: perPage, action, actor, from, to });
 
   return (
     <>
-      <ListToolbar>
+      <ListToolbar end={<ExportLink href={source.exportUrl('audit-log', { action, actor, from, to })} />}>
         <SearchField label="Search by actor" placeholder="Actor's e-mail" value={actor ?? ''} onSearch={(text) => onFilterChange('actor', text)} />
         <FilterSelect label="Action" placeholder="All actions" data={AUDIT_ACTION_OPTIONS} value={action} onChange={(value) => onFilterChange('action', value)} />
+        <DateRangeFields from={from} to={to} onChange={onFilterChange} />
       </ListToolbar>
       <ListShell
         label="Audit log"
@@ -86,7 +87,7 @@ export function AuditLogTab({ page, perPage, onPageChange, filters, onFilterChan
         page={page}
         perPage={perPage}
         onPageChange={onPageChange}
-        empty={action || actor ? 'No changes match these filters.' : 'No changes recorded yet.'}
+        empty={action || actor || from || to ? 'No changes match these filters.' : 'No changes recorded yet.'}
         minWidth={820}
       />
     </>

@@ -5,7 +5,7 @@ import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
-import { ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import { DateRangeFields, ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
 import type { DeviceFilters } from './source';
 
 const STATUSES = [
@@ -79,14 +79,15 @@ const columns: Column<Device>[] = [
 
 export function DevicesTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
-  const { q, status } = filters as DeviceFilters;
-  const query = source.useDevices({ page, per_page: perPage, q, status });
+  const { q, status, from, to } = filters as DeviceFilters;
+  const query = source.useDevices({ page, per_page: perPage, q, status, from, to });
 
   return (
     <>
-      <ListToolbar end={<ExportLink href={source.exportUrl('devices', { q, status })} />}>
+      <ListToolbar end={<ExportLink href={source.exportUrl('devices', { q, status, from, to })} />}>
         <SearchField label="Search devices" placeholder="Search by e-mail, device or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
         <FilterSelect label="Status" placeholder="All devices" data={STATUSES} value={status} onChange={(value) => onFilterChange('status', value)} />
+        <DateRangeFields from={from} to={to} onChange={onFilterChange} />
       </ListToolbar>
       <ListShell
         label="Devices"
@@ -97,7 +98,7 @@ export function DevicesTab({ page, perPage, onPageChange, filters, onFilterChang
         page={page}
         perPage={perPage}
         onPageChange={onPageChange}
-        empty={q || status ? 'No devices match these filters.' : 'No devices seen yet.'}
+        empty={q || status || from || to ? 'No devices match these filters.' : 'No devices seen yet.'}
         minWidth={900}
         actions={(device) => (
           <>

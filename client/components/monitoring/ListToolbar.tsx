@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, CloseButton, Group, Select, TextInput } from '@mantine/core';
+import { Button, CloseButton, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 
@@ -70,6 +70,59 @@ export function FilterSelect({
       clearable
       w={{ base: '100%', xs: 200 }}
       comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** The day (YYYY-MM-DD) of a `from` or `to` filter, for a date field. */
+const dayOf = (value: string | undefined) => value?.slice(0, 10) ?? '';
+
+/**
+ * A range of days bounding a list (`from`, `to`), in UTC as the server reads them: `from` starts at
+ * the beginning of its day and `to` reaches the end of its day, so one day chosen twice shows that day.
+ */
+export function DateRangeFields({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (name: 'from' | 'to', value: string | null) => void }) {
+  return (
+    <>
+      <TextInput
+        type="date"
+        aria-label="From"
+        leftSection={<Text size="xs" c="dimmed">From</Text>}
+        leftSectionWidth={48}
+        value={dayOf(from)}
+        max={dayOf(to) || undefined}
+        onChange={(event) => onChange('from', event.currentTarget.value || null)}
+        w={{ base: '100%', xs: 190 }}
+      />
+      <TextInput
+        type="date"
+        aria-label="To"
+        leftSection={<Text size="xs" c="dimmed">To</Text>}
+        leftSectionWidth={36}
+        value={dayOf(to)}
+        min={dayOf(from) || undefined}
+        onChange={(event) => onChange('to', event.currentTarget.value ? `${event.currentTarget.value}T23:59:59.999Z` : null)}
+        w={{ base: '100%', xs: 190 }}
+      />
+    </>
+  );
+}
+
+/** A two-letter country code; it filters once both letters are in (or when cleared). */
+export function CountryField({ value, onChange }: { value: string | undefined; onChange: (value: string | null) => void }) {
+  const [text, setText] = useState(value ?? '');
+  return (
+    <TextInput
+      aria-label="Country"
+      placeholder="Country (e.g. US)"
+      value={text}
+      maxLength={2}
+      onChange={(event) => {
+        const code = event.currentTarget.value.replace(/[^A-Za-z]/g, '').toUpperCase();
+        setText(code);
+        if (code.length === 2 || code.length === 0) onChange(code || null);
+      }}
+      w={{ base: '100%', xs: 150 }}
     />
   );
 }

@@ -4,7 +4,7 @@ import { countryLabel, failureReasonLabel, formatDateTime, signInMethodLabel } f
 import { useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
-import { ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import { CountryField, DateRangeFields, ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
 import type { AttemptFilters } from './source';
 
 const OUTCOMES = [
@@ -20,6 +20,11 @@ export function DbIpAttribution() {
     </Text>
   );
 }
+
+const NETWORKS = [
+  { value: 'true', label: 'VPN or proxy' },
+  { value: 'false', label: 'Neither' },
+];
 
 const columns: Column<LoginAttempt>[] = [
   {
@@ -92,14 +97,18 @@ const columns: Column<LoginAttempt>[] = [
 
 export function LoginAttemptsTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source } = useMonitor();
-  const { q, outcome } = filters as AttemptFilters;
-  const query = source.useLoginAttempts({ page, per_page: perPage, q, outcome });
+  const { q, outcome, vpn, country, from, to } = filters as AttemptFilters;
+  const query = source.useLoginAttempts({ page, per_page: perPage, q, outcome, vpn, country, from, to });
+  const filtered = q || outcome || vpn || country || from || to;
 
   return (
     <>
-      <ListToolbar end={<ExportLink href={source.exportUrl('login-attempts', { q, outcome })} />}>
+      <ListToolbar end={<ExportLink href={source.exportUrl('login-attempts', { q, outcome, vpn, country, from, to })} />}>
         <SearchField label="Search login attempts" placeholder="Search by e-mail or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
         <FilterSelect label="Result" placeholder="All results" data={OUTCOMES} value={outcome} onChange={(value) => onFilterChange('outcome', value)} />
+        <FilterSelect label="VPN" placeholder="Any network" data={NETWORKS} value={vpn} onChange={(value) => onFilterChange('vpn', value)} />
+        <CountryField value={country} onChange={(value) => onFilterChange('country', value)} />
+        <DateRangeFields from={from} to={to} onChange={onFilterChange} />
       </ListToolbar>
       <ListShell
         label="Login attempts"
@@ -110,7 +119,7 @@ export function LoginAttemptsTab({ page, perPage, onPageChange, filters, onFilte
         page={page}
         perPage={perPage}
         onPageChange={onPageChange}
-        empty={q || outcome ? 'No login attempts match these filters.' : 'No login attempts yet.'}
+        empty={filtered ? 'No login attempts match these filters.' : 'No login attempts yet.'}
         minWidth={760}
         footer={<DbIpAttribution />}
       />

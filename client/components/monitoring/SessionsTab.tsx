@@ -5,7 +5,8 @@ import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
-import { ExportLink, ListToolbar, SearchField } from './ListToolbar';
+import type { SearchFilter } from './source';
+import { DateRangeFields, ExportLink, ListToolbar, SearchField } from './ListToolbar';
 
 const when = (iso: string) => (
   <Text size="sm" className={NOWRAP}>
@@ -60,13 +61,14 @@ const columns: Column<Session>[] = [
 
 export function SessionsTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
-  const { q } = filters;
-  const query = source.useSessions({ page, per_page: perPage, q });
+  const { q, from, to } = filters as SearchFilter;
+  const query = source.useSessions({ page, per_page: perPage, q, from, to });
 
   return (
     <>
-      <ListToolbar end={<ExportLink href={source.exportUrl('sessions', { q })} />}>
+      <ListToolbar end={<ExportLink href={source.exportUrl('sessions', { q, from, to })} />}>
         <SearchField label="Search sessions" placeholder="Search by e-mail or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
+        <DateRangeFields from={from} to={to} onChange={onFilterChange} />
       </ListToolbar>
       <ListShell
         label="Active sessions"
@@ -77,7 +79,7 @@ export function SessionsTab({ page, perPage, onPageChange, filters, onFilterChan
         page={page}
         perPage={perPage}
         onPageChange={onPageChange}
-        empty={q ? 'No active sessions match this search.' : 'No active sessions.'}
+        empty={q || from || to ? 'No active sessions match these filters.' : 'No active sessions.'}
         minWidth={760}
         actions={(session) => (
           <Button

@@ -7,7 +7,7 @@ import { MONITOR_TEXTS } from '../../messages';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
-import { ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
+import { DateRangeFields, ExportLink, FilterSelect, ListToolbar, SearchField } from './ListToolbar';
 import type { UserFilters } from './source';
 
 const STATUSES = [
@@ -80,8 +80,8 @@ const columns: Column<User>[] = [
 export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange }: ListTabProps) {
   const { source, actions, pending, run } = useMonitor();
   const { user: me } = useAuth();
-  const { q, status } = filters as UserFilters;
-  const query = source.useUsers({ page, per_page: perPage, q, status });
+  const { q, status, from, to } = filters as UserFilters;
+  const query = source.useUsers({ page, per_page: perPage, q, status, from, to });
   const [resetting, setResetting] = useState<User | null>(null);
 
   const resetMfa = (user: User) => {
@@ -94,9 +94,10 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
 
   return (
     <>
-      <ListToolbar end={<ExportLink href={source.exportUrl('users', { q, status })} />}>
+      <ListToolbar end={<ExportLink href={source.exportUrl('users', { q, status, from, to })} />}>
         <SearchField label="Search users" placeholder="Search by e-mail or name" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
         <FilterSelect label="Status" placeholder="All statuses" data={STATUSES} value={status} onChange={(value) => onFilterChange('status', value)} />
+        <DateRangeFields from={from} to={to} onChange={onFilterChange} />
       </ListToolbar>
       <ListShell
         label="Users"
@@ -107,7 +108,7 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
         page={page}
         perPage={perPage}
         onPageChange={onPageChange}
-        empty={q || status ? 'No users match these filters.' : 'No users yet.'}
+        empty={q || status || from || to ? 'No users match these filters.' : 'No users yet.'}
         minWidth={760}
         actions={(user) => (
           <>

@@ -34,19 +34,23 @@ export interface PageInput {
 
 /** A list's filters as the view holds them: unset or empty values are left out of the query. */
 export type ListFilters = Record<string, string | undefined>;
-export interface SearchFilter {
-  q?: string;
+/** Days bounding a list, as ISO dates or times: `from` inclusive, `to` inclusive (the end of its day). */
+export interface DateRange {
+  from?: string;
+  to?: string;
 }
+export type SearchFilter = DateRange & { q?: string };
 export type UserFilters = SearchFilter & { status?: 'active' | 'inactive' };
-export type AttemptFilters = SearchFilter & { outcome?: 'success' | 'failure' };
+/** `vpn` 'true': through a VPN or proxy, 'false': neither; `country` a two-letter code. */
+export type AttemptFilters = SearchFilter & { outcome?: 'success' | 'failure'; vpn?: 'true' | 'false'; country?: string };
 export type DeviceFilters = SearchFilter & { status?: 'blocked' | 'trusted' };
 /** `action` is one action (`user.deactivated`) or a family of them (`user.`); `actor` part of the actor's e-mail. */
-export interface AuditFilters {
+export type AuditFilters = DateRange & {
   action?: string;
   actor?: string;
-}
+};
 
-export type ExportList = 'users' | 'login-attempts' | 'devices' | 'sessions';
+export type ExportList = 'users' | 'login-attempts' | 'devices' | 'sessions' | 'audit-log';
 
 interface Paged {
   total: number;

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { AuditPageSchema, AuditQuerySchema } from '../../../shared/schemas/audit.js';
+import { EXPORT_MAX_ROWS } from '../../lib/csv.js';
+import { csvAnswer, CsvSchema, withoutPaging } from '../../rest/csv-answer.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
-import { getAuditLog } from './audit.service.js';
+import { exportAuditLog, getAuditLog } from './audit.service.js';
 
 const DESCRIPTION =
   'Newest first, paged like the other lists. Filters: `action` (one, such as `user.deactivated`, or a family ending in a dot, such as `user.`), `actor` (part of the e-mail), `from` and `to` (dates or times). `before` and `after` hold what changed; secrets never appear.';
 
-/** The audit log: the admin area's (every entry) and each project's (its own, for its owner). */
+const EXPORT_DESCRIPTION = `The same filters as the list (\`action\`, \`actor\`, \`from\`, \`to\`). Every matching entry (at most ${EXPORT_MAX_ROWS}, newest first; \`X-Export-Truncated: true\` when there were more), as a CSV download: time, actor, action, target, \`before\` and \`after\` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text.`;
+const ExportQuerySchema = withoutPaging(AuditQuerySchema);
+const fileName = (scope: string) => `audit-log-${scope}-${new Date().toISOString().slice(0, 10)}`;
+
+/** The audit log: the admin area's (every entry) and each project's (its own, for its owner), each with its CSV export. */
 export const auditRoutes = [
   defineRoute({
     method: 'GET',
@@ -26,5 +32,24 @@ export const auditRoutes = [
     response: { 200: AuditPageSchema },
     doc: { operationId: 'getProjectAuditLog', tag: 'Project monitoring', summary: "The changes made to the project and its end users, append-only", description: DESCRIPTION },
     handler: ({ deps, caller, query }) => getAuditLog(deps, caller.scope.projectId!, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/admin/audit-log/export',
+    auth: 'admin',
+    query: ExportQuerySchema,
+    response: { 200: CsvSchema },
+    doc: { operationId: 'exportAdminAuditLog', tag: 'Admin', summary: 'Export the audit log as CSV', description: EXPORT_DESCRIPTION, produces: 'text/csv' },
+    handler: async ({ deps, query, reply }) => csvAnswer(reply, fileName('all'), await exportAuditLog(deps, undefined, query as never)),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:id/audit-log/export',
+    auth: 'projectMember',
+    params: z.object({ id: UnvalidatedParam }),
+    query: ExportQuerySchema,
+    response: { 200: CsvSchema },
+    doc: { operationId: 'exportProjectAuditLog', tag: 'Project monitoring', summary: "Export the project's audit log as CSV", description: EXPORT_DESCRIPTION, produces: 'text/csv' },
+    handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('project'), await exportAuditLog(deps, caller.scope.projectId!, query as never)),
   }),
 ];

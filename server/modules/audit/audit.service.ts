@@ -1,7 +1,9 @@
+import type { PageQuery } from '../../../shared/schemas/admin.js';
 import type { AuditAction, AuditEntry, AuditQuery } from '../../../shared/schemas/audit.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { isoNow } from '../../lib/clock.js';
+import { EXPORT_PAGE, toCsv, type CsvExport } from '../../lib/csv.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { insertAuditEntry, listAuditEntries } from './audit.repo.js';
@@ -63,4 +65,12 @@ export async function getAuditLog(deps: Pick<Deps, 'db'>, projectId: string | un
   const { rows, total } = await listAuditEntries(deps.db, projectId, q);
   const entries: AuditEntry[] = rows.map((row) => ({ ...row, before: parse(row.before), after: parse(row.after) }));
   return { entries, total, page: q.page, per_page: q.per_page };
+}
+
+const AUDIT_COLUMNS = ['created_at', 'actor_email', 'actor_id', 'action', 'target_type', 'target_id', 'target_label', 'before', 'after', 'ip_address', 'user_agent', 'project_id'] as const;
+
+/** The filtered log as CSV, newest first (at most EXPORT_MAX_ROWS): `before` and `after` as JSON text. */
+export async function exportAuditLog(deps: Pick<Deps, 'db'>, projectId: string | undefined, q: Omit<AuditQuery, keyof PageQuery>): Promise<CsvExport> {
+  const { rows, total } = await listAuditEntries(deps.db, projectId, { ...q, ...EXPORT_PAGE });
+  return toCsv(rows, [...AUDIT_COLUMNS], total);
 }

@@ -30,6 +30,7 @@ import {
   verificationMail,
 } from '../../mail/templates.js';
 import { recordSignup } from '../analytics/analytics.service.js';
+import { emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
@@ -328,7 +329,8 @@ export async function requestEmailChange(
  * Moves the account to the address its link was mailed to, in one transaction: the address must still
  * be free in the realm (409 otherwise, and the link stays usable), it counts as verified, the account's
  * pending links (verification, reset, other changes) end, and every session but the caller's ends
- * (all of them without one). The old address is told, always.
+ * (all of them without one). The old address is told, always. A project's end user's change sends
+ * user.updated to its webhooks in the same transaction.
  */
 export async function confirmEmailChange(
   deps: Deps,
@@ -351,6 +353,7 @@ export async function confirmEmailChange(
     if (!(await changeEmailIfFree(tx.db, account.id, newEmail, { is_verified: 1, updated_at: now }))) throw new AppError('CONFLICT', MESSAGES.emailTaken);
     for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await expireOneTimeTokens(tx.db, account.id, purpose, now);
     await revokeSessionsByUserId(tx.db, account.id, now, 'email_changed', callerSessionId ?? undefined);
+    await emitUserUpdated(tx, account, (await findUserById(tx.db, account.id))!);
     return account;
   });
   sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail));

@@ -13,6 +13,7 @@ import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserById } from '../users/users.repo.js';
+import { emitMfaChanged } from '../webhooks/account-events.js';
 import {
   acceptTotpStep,
   chargeMfaChallenge,
@@ -48,14 +49,18 @@ export async function setUpTotp(deps: Deps, user: UserRow, issuer: string): Prom
   return { secret, otpauth_url: totpUri(secret, issuer, user.email) };
 }
 
-/** The first right code from the new secret turns two factors on; the recovery codes are shown this once. */
+/** The first right code from the new secret turns two factors on (mfa.enabled for a project's end user); the recovery codes are shown this once. */
 export async function confirmTotp(deps: Deps, user: UserRow, code: string): Promise<RecoveryCodes> {
   if (hasSecondFactor(user)) throw new AppError('CONFLICT', ALREADY_ON);
   if (!user.totp_pending_secret) throw new AppError('BAD_REQUEST', 'Set up an authenticator app first');
   const step = matchTotpStep(deps.secretBox.open(user.totp_pending_secret), code, deps.clock.now());
   if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
   const codes = generateRecoveryCodes();
-  await enableTotp(deps.db, user.id, { sealedSecret: user.totp_pending_secret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
+  const sealedSecret = user.totp_pending_secret;
+  await withTransaction(deps, async (tx) => {
+    await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
+    await emitMfaChanged(tx, user, { enabled: true });
+  });
   sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email));
   return { recovery_codes: codes };
 }
@@ -69,20 +74,27 @@ export async function regenerateRecoveryCodes(deps: Deps, user: UserRow, passwor
   return { recovery_codes: codes };
 }
 
-/** Turns two factors off: needs the password and a code (TOTP or recovery), so a stolen session alone cannot. */
+/** Turns two factors off (mfa.disabled for a project's end user): needs the password and a code (TOTP or recovery), so a stolen session alone cannot. */
 export async function disableMfa(deps: Deps, user: UserRow, input: { password: string; code: string }, request: RequestInfo): Promise<void> {
   if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   await requireSecondFactor(deps, user, input.code);
-  await removeSecondFactors(deps.db, user.id, isoNow(deps.clock));
+  await withTransaction(deps, async (tx) => {
+    await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
+    await emitMfaChanged(tx, user, { enabled: false, by: 'user' });
+  });
   sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false));
 }
 
-/** An admin's (or project owner's) reset for a user who lost their factors (passkeys too); the user is told. */
+/**
+ * An admin's (or project owner's) reset for a user who lost their factors (passkeys too); the user is
+ * told. A project's end user who had two factors on sends mfa.disabled (`by: reset`).
+ */
 export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await deletePasskeysOf(tx.db, user.id);
+    if (hasSecondFactor(user)) await emitMfaChanged(tx, user, { enabled: false, by: 'reset' });
   });
   sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true));
 }

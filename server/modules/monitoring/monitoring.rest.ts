@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   AdminStatsSchema,
@@ -16,10 +15,11 @@ import {
 } from '../../../shared/schemas/admin.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
+import { EXPORT_MAX_ROWS, type CsvExport } from '../../lib/csv.js';
+import { csvAnswer, CsvSchema, withoutPaging } from '../../rest/csv-answer.js';
 import { defineRoute, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
 import type { AuditActor } from '../audit/audit.service.js';
 import * as monitoring from './monitoring.service.js';
-import type { CsvExport } from './monitoring.service.js';
 import type { Deps } from '../../deps.js';
 import type { MonitorScope } from '../realms/realm.js';
 
@@ -41,17 +41,6 @@ const FILTERS = {
   sessions: '`q` searches the e-mail, IP address and device; `from`/`to` bound the start.',
 };
 
-/** The CSV export of a list: the same filters, every row (up to EXPORT_MAX_ROWS, newest first), as a download. */
-function csvAnswer(reply: FastifyReply, name: string, exported: CsvExport): string {
-  reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .header('cache-control', 'no-store')
-    .header('x-export-rows', String(exported.rows))
-    .header('x-export-truncated', String(exported.truncated));
-  reply.serializer((payload: unknown) => payload as string);
-  return exported.csv;
-}
 const Id = IdParamSchema.shape.id;
 
 /**
@@ -118,6 +107,20 @@ export function monitoringRoutes(mount: MonitoringMount) {
         ...(platform && { description: 'Deactivating signs the account out everywhere. An admin cannot deactivate their own account (403).' }),
       }),
       handler: ({ deps, caller, params }) => monitoring.toggleUserActive(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: `${prefix}/users/:${itemParam('user')}`,
+      auth,
+      params: paramsFor('user'),
+      response: { 200: MessageSchema },
+      doc: doc('delete', 'User', ['Delete a developer account', 'Delete an end user'], {
+        ...found,
+        description: platform
+          ? 'Deletes the account for good with its projects and their end users. An admin cannot delete their own account here (403).'
+          : 'Deletes the end user for good (sessions, devices, login history); the project\'s webhooks get `user.deleted`.',
+      }),
+      handler: ({ deps, caller, params }) => monitoring.deleteUserById(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
     }),
     defineRoute({
       method: 'POST',
@@ -206,7 +209,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
         query,
         response: { 200: CsvSchema },
         doc: doc('export', noun, summaries, {
-          description: `${FILTERS[list === 'login-attempts' ? 'attempts' : list]} Every matching row (at most ${monitoring.EXPORT_MAX_ROWS}, newest first; \`X-Export-Truncated: true\` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.`,
+          description: `${FILTERS[list === 'login-attempts' ? 'attempts' : list]} Every matching row (at most ${EXPORT_MAX_ROWS}, newest first; \`X-Export-Truncated: true\` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.`,
           produces: 'text/csv',
         }),
         handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, `${list}-${new Date().toISOString().slice(0, 10)}`, await run(deps, caller.scope, query as never)),
@@ -214,8 +217,6 @@ export function monitoringRoutes(mount: MonitoringMount) {
     ),
   ];
 }
-
-const CsvSchema = z.string();
 
 interface ExportSpec {
   list: 'users' | 'login-attempts' | 'devices' | 'sessions';
@@ -225,8 +226,6 @@ interface ExportSpec {
   run(deps: Deps, scope: MonitorScope, query: never): Promise<CsvExport>;
   summaries: [platform: string, project: string];
 }
-
-const withoutPaging = <S extends z.ZodObject>(schema: S) => schema.omit({ page: true, per_page: true } as never);
 
 const EXPORTS: ExportSpec[] = [
   { list: 'users', noun: 'Users', query: withoutPaging(UserListQuerySchema), run: monitoring.exportUsers, summaries: ['Export developer accounts as CSV', 'Export end users as CSV'] },

@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import type { AdminStats, Device, DeviceListQuery, LoginAttemptListQuery, PageQuery, SessionListQuery, UserDetail, UserListQuery } from '../../../shared/schemas/admin.js';
 import type { User } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
@@ -6,14 +5,17 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
+import { EXPORT_PAGE, toCsv, type CsvExport } from '../../lib/csv.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { clearSignInFailures } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
 import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeOneSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { changeUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
+import { changeUser, deleteUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
+import { leaveAllProjects } from '../projects/projects.service.js';
 import {
   countLoginAttempts,
   countUniqueDevices,
@@ -82,7 +84,7 @@ export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string)
 
 const userTarget = (user: UserRow) => ({ type: 'user', id: user.id, label: user.email });
 
-/** Deactivating signs the account out everywhere at once; nobody can lock themself out. */
+/** Deactivating signs the account out everywhere at once; nobody can lock themself out. An end user's change sends user.updated. */
 export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   if (user.id === actor.user.id && user.is_active === 1) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
@@ -91,12 +93,31 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: A
     const changed = await changeUser(tx, id, { is_active });
     const action = is_active === 1 ? 'user.activated' : 'user.deactivated';
     await recordAudit(tx, actor, { projectId: scope.projectId, action, target: userTarget(user), before: { is_active: user.is_active === 1 }, after: { is_active: is_active === 1 } });
+    await emitUserUpdated(tx, user, changed);
     return changed;
   });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
   // A developer's keys follow the account (cached lookups carry whether the owner is active).
   if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return toUser(updated);
+}
+
+/**
+ * Deletes an account for good, in one transaction with its audit entry: a developer's with their
+ * projects (as when they delete it themself), an end user's with user.deleted to the project's
+ * webhooks. Nobody deletes their own account here.
+ */
+export async function deleteUserById(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
+  const user = await requireUser(deps, scope, id);
+  if (user.id === actor.user.id) throw new AppError('FORBIDDEN', 'You cannot delete your own account here');
+  await withTransaction(deps, async (tx) => {
+    if (user.project_id === null) await leaveAllProjects(tx, user.id);
+    await deleteUser(tx, user.id);
+    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.deleted', target: userTarget(user), before: { email: user.email, is_active: user.is_active === 1 } });
+    await emitUserDeleted(tx, user, 'developer');
+  });
+  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
+  return { message: 'User deleted' };
 }
 
 /** Lifts the failed-login throttle of an account. */
@@ -165,49 +186,34 @@ export async function getSessions(deps: Deps, scope: MonitorScope, q: SessionLis
   return pageOf('sessions', rows, total, q);
 }
 
-/** Its refresh token stops working at once and its access token is refused on the next request. */
+/** Its refresh token stops working at once and its access token is refused on the next request; an end user's sends session.revoked. */
 export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
   const session = await findSessionById(deps.db, scope.projectId, id);
   if (!session) throw new AppError('NOT_FOUND', 'Session not found');
-  await revokeOneSession(deps, id, 'revoked_by_admin');
-  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
+  await withTransaction(deps, async (tx) => {
+    await revokeOneSession(tx, scope, id, 'revoked_by_admin');
+    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
+  });
   return { message: 'Session revoked' };
 }
 
-/** An export holds at most this many rows of the filtered list (the newest); `truncated` says when there were more. */
-export const EXPORT_MAX_ROWS = 50_000;
-
-export interface CsvExport {
-  csv: string;
-  rows: number;
-  truncated: boolean;
-}
-
-/** CSV with a header row; a cell that a spreadsheet would run as a formula (=, +, -, @…) is quoted as text. */
-function toCsv<T extends Record<string, unknown>>(items: T[], columns: (keyof T & string)[], total: number): CsvExport {
-  const csv = stringify(items, { header: true, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
-  return { csv, rows: items.length, truncated: total > items.length };
-}
-
-const exportPage = { page: 1, per_page: EXPORT_MAX_ROWS };
-
 export async function exportUsers(deps: Deps, scope: MonitorScope, q: Omit<UserListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listUsers(deps.db, scope.projectId, { ...q, ...exportPage });
+  const { rows, total } = await listUsers(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
   return toCsv(rows.map(toUser), ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'is_verified', 'created_at', 'last_login'], total);
 }
 
 export async function exportLoginAttempts(deps: Deps, scope: MonitorScope, q: Omit<LoginAttemptListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, { ...q, ...exportPage });
+  const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
   const columns = ['created_at', 'email', 'user_id', 'success', 'failure_reason', 'method', 'ip_address', 'country_code', 'is_vpn', 'is_proxy', 'device_fingerprint', 'user_agent'] as const;
   return toCsv(rows.map(toLoginAttempt), [...columns], total);
 }
 
 export async function exportDevices(deps: Deps, scope: MonitorScope, q: Omit<DeviceListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listDevices(deps.db, scope.projectId, { ...q, ...exportPage });
+  const { rows, total } = await listDevices(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
   return toCsv(rows.map(toDevice), ['device_id', 'user_email', 'user_id', 'is_trusted', 'is_blocked', 'last_ip', 'user_agent', 'first_seen', 'last_seen'], total);
 }
 
 export async function exportSessions(deps: Deps, scope: MonitorScope, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listLiveSessions(deps.db, scope.projectId, { ...q, ...exportPage }, isoNow(deps.clock));
+  const { rows, total } = await listLiveSessions(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE }, isoNow(deps.clock));
   return toCsv(rows, ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'], total);
 }

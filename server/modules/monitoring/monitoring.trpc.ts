@@ -57,6 +57,7 @@ function monitoringRouter<K extends MountKind, SIn, S, IIn, I extends { id: stri
     toggleUserActive: within(item)
       .output(UserSchema)
       .mutation(({ ctx, input }) => monitoring.toggleUserActive(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
+    deleteUser: within(item).output(MessageSchema).mutation(({ ctx, input }) => monitoring.deleteUserById(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
     unlockUser: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.unlockUser(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
     resetUserMfa: within(item).output(UserSchema).mutation(({ ctx, input }) => monitoring.resetUserMfa(ctx.deps, ctx.scope, actorOf(ctx), input.id)),
     loginAttempts: within(mount.list(LoginAttemptListQuerySchema)).output(LoginAttemptPageSchema).query(({ ctx, input }) => monitoring.getLoginAttempts(ctx.deps, ctx.scope, input)),

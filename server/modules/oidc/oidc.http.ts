@@ -88,7 +88,7 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
           return `${deps.config.appUrl}/hosted/${provider.project.project_key}/sign-out?${new URLSearchParams(params as Record<string, string>)}`;
         }
         if (hosted && hosted.userId === plan.hintedUserId) {
-          await revokeOneSession(deps, hosted.id, 'logout');
+          await revokeOneSession(deps, provider.realm, hosted.id, 'logout');
           HOSTED_COOKIES.clear(reply, request, deps.config);
         }
         return plan.redirect;
@@ -271,5 +271,5 @@ async function hostedSessionOf(deps: Deps, provider: Provider, request: FastifyR
 /** Ends the app's session an id_token_hint names, when it is still that user's. */
 async function endAppSession(deps: Deps, provider: Provider, sessionId: string, userId: string | null): Promise<void> {
   const session = await liveSessionDetails(deps, provider.realm, sessionId);
-  if (session && session.userId === userId) await revokeOneSession(deps, session.id, 'logout');
+  if (session && session.userId === userId) await revokeOneSession(deps, provider.realm, session.id, 'logout');
 }

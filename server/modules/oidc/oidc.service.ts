@@ -143,7 +143,7 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
   const now = isoNow(deps.clock);
   if (row.used_at !== null || !(await spendCode(deps.db, codeHash, now))) {
     const spent = await findCode(deps.db, codeHash);
-    if (spent?.issued_session_id) await revokeOneSession(deps, spent.issued_session_id, 'authorization_code_reuse');
+    if (spent?.issued_session_id) await revokeOneSession(deps, realm, spent.issued_session_id, 'authorization_code_reuse');
     deps.logger.warn({ projectId: project.id }, 'authorization code presented again; the session it gave is revoked');
     throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it gave are revoked');
   }
@@ -248,7 +248,7 @@ export async function revokeToken(deps: Deps, provider: Provider, token: string 
   const { realm } = provider;
   const refresh = await sessionOfRefreshToken(deps, realm, token);
   const sessionId = refresh?.sessionId ?? realm.accessTokens.verify(token)?.sid;
-  if (sessionId) await revokeOneSession(deps, sessionId, 'oauth_revoked');
+  if (sessionId) await revokeOneSession(deps, realm, sessionId, 'oauth_revoked');
 }
 
 /** RFC 7662, for the project's backends (API key): whether a token works now, and whose it is. */

@@ -12,6 +12,7 @@ import { leaveAllProjects } from '../projects/projects.service.js';
 import { endIdleSessions } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
+import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 
 const flag = (value: boolean) => (value ? 1 : 0);
 
@@ -19,15 +20,19 @@ const flag = (value: boolean) => (value ? 1 : 0);
 export async function updateProfile(deps: Deps, user: UserRow, input: z.output<typeof UpdateProfileInputSchema>): Promise<User> {
   const timeout = input.session_idle_timeout_minutes;
   if (timeout !== undefined && timeout !== user.session_idle_timeout_minutes) await endIdleSessions(deps, user);
-  const updated = await changeUser(deps, user.id, {
-    ...(input.first_name !== undefined && { first_name: input.first_name }),
-    ...(input.last_name !== undefined && { last_name: input.last_name }),
-    ...(input.login_notifications !== undefined && { login_notifications: input.login_notifications ? 1 : 0 }),
-    ...(timeout !== undefined && { session_idle_timeout_minutes: timeout }),
-    ...(input.email_notifications !== undefined && { email_notifications: flag(input.email_notifications) }),
-    ...(input.notify_security_alerts !== undefined && { notify_security_alerts: flag(input.notify_security_alerts) }),
-    ...(input.notify_product_updates !== undefined && { notify_product_updates: flag(input.notify_product_updates) }),
-    ...(input.notify_marketing !== undefined && { notify_marketing: flag(input.notify_marketing) }),
+  const updated = await withTransaction(deps, async (tx) => {
+    const after = await changeUser(tx, user.id, {
+      ...(input.first_name !== undefined && { first_name: input.first_name }),
+      ...(input.last_name !== undefined && { last_name: input.last_name }),
+      ...(input.login_notifications !== undefined && { login_notifications: input.login_notifications ? 1 : 0 }),
+      ...(timeout !== undefined && { session_idle_timeout_minutes: timeout }),
+      ...(input.email_notifications !== undefined && { email_notifications: flag(input.email_notifications) }),
+      ...(input.notify_security_alerts !== undefined && { notify_security_alerts: flag(input.notify_security_alerts) }),
+      ...(input.notify_product_updates !== undefined && { notify_product_updates: flag(input.notify_product_updates) }),
+      ...(input.notify_marketing !== undefined && { notify_marketing: flag(input.notify_marketing) }),
+    });
+    await emitUserUpdated(tx, user, after);
+    return after;
   });
   return toUser(updated);
 }
@@ -36,7 +41,8 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
  * Deletes the signed-in account for good, once its current password is given (a session alone is not
  * enough), in one transaction: the projects it is the only owner of, with their end users, keys and
  * analytics (shared projects pass to another owner), its sessions, devices and tokens (foreign keys),
- * and its login history.
+ * and its login history. A project's end user deleting theirs sends user.deleted to the project's
+ * webhooks in the same transaction.
  */
 export async function deleteAccount(
   deps: Deps,
@@ -46,9 +52,10 @@ export async function deleteAccount(
 ): Promise<{ message: string }> {
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await withTransaction(deps, async (tx) => {
-    await leaveAllProjects(tx, user.id);
+    if (user.project_id === null) await leaveAllProjects(tx, user.id);
     await deleteUser(tx, user.id);
+    await emitUserDeleted(tx, user, 'user');
   });
-  await deps.projectRealms.apiKeysChanged();
+  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return { message: MESSAGES.accountDeleted };
 }

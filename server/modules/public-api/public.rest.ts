@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
+import { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
 import { accountMountOf, accountRoutes, emailChangeRoutes, passwordChangeRoutes, PROJECT_ACCOUNTS, type AccountMount } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
-import { updateProfile } from '../profile/profile.service.js';
+import { deleteAccount, updateProfile } from '../profile/profile.service.js';
 import { ownSessionRoutes } from '../sessions/sessions.rest.js';
 import { socialRoutes } from '../social/social.rest.js';
 import { toUser } from '../users/user.mapper.js';
@@ -48,7 +49,7 @@ export const publicApiRoutes = [
 
 /** The end user's own profile: through the public API (X-API-Key and their token), or on the hosted pages. */
 export function endUserProfileRoutes(mount: AccountMount) {
-  const { prefix, signedIn } = accountMountOf(mount);
+  const { prefix, signedIn, cookies } = accountMountOf(mount);
   return [
     defineRoute({
       method: 'GET',
@@ -72,6 +73,25 @@ export function endUserProfileRoutes(mount: AccountMount) {
         errors: [404],
       },
       handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/auth/delete-account`,
+      auth: signedIn,
+      body: DeleteAccountInputSchema,
+      response: { 200: MessageSchema },
+      doc: {
+        operationId: 'publicDeleteAccount',
+        tag: 'Public API',
+        summary: "Delete the end user's account",
+        description: "Needs the end user's current password (401 otherwise). Deletes the account with its sessions, devices and login history; the project's webhooks get `user.deleted`.",
+        errors: [404, 429],
+      },
+      async handler({ deps, caller, body, request, reply }) {
+        const result = await deleteAccount(deps, caller.session.user, body, caller.info);
+        cookies?.clear(reply, request, deps.config);
+        return result;
+      },
     }),
   ];
 }

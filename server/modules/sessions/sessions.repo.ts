@@ -136,8 +136,8 @@ export async function listLiveSessionsOfUser(db: Db, live: LiveFilter) {
   return query.orderBy('last_used_at', 'desc').orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
-/** Revokes live sessions of one account: the one `only` names, or every one but `except`. Answers how many. */
-export async function revokeLiveSessionsOfUser(db: Db, live: LiveFilter, which: { only: string } | { except: string }, reason: string): Promise<number> {
+/** Revokes live sessions of one account: the one `only` names, or every one but `except`. Answers their ids. */
+export async function revokeLiveSessionsOfUser(db: Db, live: LiveFilter, which: { only: string } | { except: string }, reason: string): Promise<string[]> {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: live.now, revoked_reason: reason })
@@ -146,8 +146,7 @@ export async function revokeLiveSessionsOfUser(db: Db, live: LiveFilter, which: 
     .where('expires_at', '>', live.now);
   if (live.usedSince) query = query.where('last_used_at', '>=', live.usedSince);
   query = 'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return (await query.returning('id').execute()).map((row) => row.id);
 }
 
 /** Revokes the account's sessions unused since `usedBefore`. */
@@ -191,6 +190,17 @@ export async function revokeSessionsByDeviceId(db: Db, deviceId: string, now: st
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** Who each of these sessions belongs to (for the session.revoked event). */
+export async function findSessionOwners(db: Db, sessionIds: string[]) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id as session_id', 'users.id as user_id', 'users.email'])
+    .where('sessions.id', 'in', sessionIds)
+    .orderBy('sessions.created_at')
+    .execute();
 }
 
 /** A live session with its owner's realm and state: what the OpenID Connect provider hands on to an app. */

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { preparedTransaction } from '../../db/prepared-transaction.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoIn, isoNow } from '../../lib/clock.js';
@@ -8,6 +9,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { recordRefresh } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
+import { emitSessionRevokedIn, emitSessionsRevoked, type RevokedReason } from './session-events.js';
 import {
   addSuccessorToken,
   findLiveSessionDetails,
@@ -116,6 +118,7 @@ type Rotation =
  * The whole exchange is one transaction of prepared statements (it is the hot write path): read the
  * token with its session and user, spend it (guarded by `used_at is null`), insert the successor, slide
  * the session. A revocation it decides on (reuse, idle timeout) commits with it; only then is it refused.
+ * A reuse in a project's realm sends session.revoked to its webhooks in that transaction.
  */
 export async function refreshSession(deps: Deps, realm: Realm, refreshToken: string | undefined, request: RequestInfo): Promise<IssuedTokens> {
   await deps.limiters.refreshPerIp.consume(realmKey(realm, request.network));
@@ -143,6 +146,7 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
       const spent = found.used_at ? found : await findRefreshTokenForRotation(unit, oldHash);
       if (!spent || !isBenignReplay(deps, spent, request, nowIso)) {
         await revokeSessionIn(unit, found.session_id, nowIso, 'refresh_token_reuse');
+        await emitSessionRevokedIn(unit, nowIso, realm.projectId, found.session_id, { id: found.user_id, email: found.email }, 'refresh_token_reuse');
         return { outcome: 'reused', token: found };
       }
     }
@@ -232,21 +236,30 @@ export async function endIdleSessions(deps: Deps, user: Pick<UserRow, 'id' | 'se
 
 /** Signs out: revokes the session behind the access token, or failing that, behind the refresh token. */
 export async function endSession(deps: Deps, realm: Realm, tokens: { accessToken?: string; refreshToken?: string }): Promise<void> {
-  const now = isoNow(deps.clock);
   const claims = tokens.accessToken ? realm.accessTokens.verify(tokens.accessToken) : null;
   if (claims) {
-    await revokeSession(deps.db, claims.sid, now, 'logout');
+    await revokeOneSession(deps, realm, claims.sid, 'logout');
     return;
   }
   if (tokens.refreshToken) {
     const found = await findRefreshToken(deps.db, sha256(tokens.refreshToken));
-    if (found && found.project_id === realm.projectId) await revokeSession(deps.db, found.session_id, now, 'logout');
+    if (found && found.project_id === realm.projectId) await revokeOneSession(deps, realm, found.session_id, 'logout');
   }
 }
 
-/** Ends one session now: its refresh token stops working and its access token is refused on the next request. */
-export async function revokeOneSession(deps: Deps, sessionId: string, reason: string): Promise<boolean> {
-  return revokeSession(deps.db, sessionId, isoNow(deps.clock), reason);
+/**
+ * Ends one session of `realm` now, on purpose (sign-out, revoked by its owner, an admin or the app):
+ * its refresh token stops working and its access token is refused on the next request. In a project's
+ * realm, session.revoked goes to its webhooks in the same transaction.
+ */
+export async function revokeOneSession(deps: Deps, realm: Pick<Realm, 'projectId'>, sessionId: string, reason: RevokedReason): Promise<boolean> {
+  const now = isoNow(deps.clock);
+  if (realm.projectId === null) return revokeSession(deps.db, sessionId, now, reason);
+  return withTransaction(deps, async (tx) => {
+    const revoked = await revokeSession(tx.db, sessionId, now, reason);
+    if (revoked) await emitSessionsRevoked(tx, realm.projectId, [sessionId], reason);
+    return revoked;
+  });
 }
 
 /** Ends every live session of an account, but `exceptSessionId` (the caller's own). */

@@ -5,13 +5,14 @@ import { claimDueDeliveries, findDeliveryContext, recordAttempt } from './webhoo
 
 /** Seconds to wait after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 28 hours in all), then failed. */
 export const RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
-/** How long a claimed delivery is leased to the instance sending it; past it another instance may take it over. */
-export const DELIVERY_LEASE_S = 60;
+/** How long an attempt waits for the endpoint's answer (the spec's 10 s). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const BATCH = 20;
 const MAX_ERROR_LENGTH = 500;
 
 export interface WebhookDispatcher {
+  /** How long an attempt waits for an answer (DELIVERY_TIMEOUT_MS unless the dispatcher was made with another). */
+  readonly timeoutMs: number;
   /** Claims the due deliveries and sends them; resolves with how many were attempted. */
   runOnce(): Promise<number>;
   /** Polls every `pollMs` until closed. */
@@ -24,10 +25,16 @@ export interface WebhookDispatcher {
  * Delivers the outbox: each due delivery is claimed (a lease, so several instances never send one
  * twice at once), signed by the Standard Webhooks scheme with its endpoint's secret, and POSTed with a
  * 10 s timeout and no redirects, to public addresses only unless WEBHOOKS_ALLOW_PRIVATE. A 2xx answer
- * is success; anything else is retried on RETRY_DELAYS_S and then marked failed. Delivery is at least
- * once: a crash between the send and its record sends again when the lease has passed.
+ * is success; anything else (a timeout too) is retried on RETRY_DELAYS_S and then marked failed.
+ * Delivery is at least once: a crash between the send and its record sends again when the lease
+ * (WEBHOOK_LEASE_S, 60 s) has passed. `options.timeoutMs` is for tests, which cannot wait 10 s.
  */
-export function createWebhookDispatcher(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'secretBox' | 'logger' | 'metrics'>): WebhookDispatcher {
+export function createWebhookDispatcher(
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'secretBox' | 'logger' | 'metrics'>,
+  options: { timeoutMs?: number } = {},
+): WebhookDispatcher {
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const leaseMs = deps.config.webhookLeaseS * 1000;
   const send = deps.config.webhooksAllowPrivate ? fetch : createPublicFetch();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
@@ -55,14 +62,16 @@ export function createWebhookDispatcher(deps: Pick<Deps, 'db' | 'dialect' | 'clo
           },
           body: delivery.payload,
           redirect: 'manual',
-          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+          signal: AbortSignal.timeout(timeoutMs),
         });
         status = response.status;
         await response.body?.cancel().catch(() => undefined);
         if (status < 200 || status >= 300) error = `Answered ${status}`;
       } catch (failure) {
         const cause = (failure as { cause?: unknown }).cause;
-        error = String((cause instanceof Error ? cause.message : null) ?? (failure instanceof Error ? failure.message : failure)).slice(0, MAX_ERROR_LENGTH);
+        error = timedOut(failure)
+          ? `Timed out after ${timeoutMs / 1000} s`
+          : String((cause instanceof Error ? cause.message : null) ?? (failure instanceof Error ? failure.message : failure)).slice(0, MAX_ERROR_LENGTH);
       }
     }
     const done = error === null;
@@ -81,7 +90,7 @@ export function createWebhookDispatcher(deps: Pick<Deps, 'db' | 'dialect' | 'clo
 
   const runOnce = async (): Promise<number> => {
     const now = deps.clock.now();
-    const claimed = await claimDueDeliveries(deps.db, deps.dialect, now.toISOString(), new Date(now.getTime() + DELIVERY_LEASE_S * 1000).toISOString(), BATCH);
+    const claimed = await claimDueDeliveries(deps.db, deps.dialect, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), BATCH);
     await Promise.all(
       claimed.map((delivery) =>
         attempt(delivery.id).catch((error: unknown) => deps.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded')),
@@ -91,6 +100,7 @@ export function createWebhookDispatcher(deps: Pick<Deps, 'db' | 'dialect' | 'clo
   };
 
   return {
+    timeoutMs,
     runOnce,
     start(pollMs) {
       timer = setInterval(() => {
@@ -109,4 +119,10 @@ export function createWebhookDispatcher(deps: Pick<Deps, 'db' | 'dialect' | 'clo
       await running;
     },
   };
+}
+
+/** AbortSignal.timeout's abort: a TimeoutError, thrown as it is or as the cause of the fetch's failure. */
+function timedOut(failure: unknown): boolean {
+  const cause = (failure as { cause?: unknown }).cause;
+  return (failure as { name?: string }).name === 'TimeoutError' || (cause as { name?: string } | undefined)?.name === 'TimeoutError';
 }

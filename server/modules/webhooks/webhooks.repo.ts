@@ -1,6 +1,8 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { PageQuery } from '../../../shared/schemas/admin.js';
 import type { Db, Dialect } from '../../db/connect.js';
+import { prepareStatement } from '../../db/prepared-statement.js';
+import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/schema.js';
 
 export async function listEndpoints(db: Db, projectId: string) {
@@ -32,6 +34,27 @@ export async function insertEventWithDeliveries(
 ): Promise<void> {
   await db.insertInto('webhook_events').values(event).execute();
   if (deliveries.length > 0) await db.insertInto('webhook_deliveries').values(deliveries).execute();
+}
+
+const enabledEndpointsOf = prepareStatement((db: Db, projectId: string) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('project_id', '=', projectId).where('enabled', '=', 1).orderBy('created_at').orderBy('id'),
+);
+const insertEventStatement = prepareStatement((db: Db, id: string, projectId: string, type: string, payload: string, now: string) =>
+  db.insertInto('webhook_events').values({ id, project_id: projectId, type, payload, created_at: now }),
+);
+const insertPendingDelivery = prepareStatement((db: Db, id: string, eventId: string, endpointId: string, now: string) =>
+  db.insertInto('webhook_deliveries').values({ id, event_id: eventId, endpoint_id: endpointId, status: 'pending', next_attempt_at: now, created_at: now }),
+);
+
+/** The project's enabled endpoints, in a prepared transaction (the refresh's). */
+export function listEnabledEndpointsIn(unit: PreparedUnit, projectId: string) {
+  return unit.all(enabledEndpointsOf, projectId);
+}
+
+/** insertEventWithDeliveries, in a prepared transaction. */
+export async function insertEventWithDeliveriesIn(unit: PreparedUnit, event: { id: string; projectId: string; type: string; payload: string; now: string }, endpointIds: string[], newDeliveryId: () => string): Promise<void> {
+  await unit.run(insertEventStatement, event.id, event.projectId, event.type, event.payload, event.now);
+  for (const endpointId of endpointIds) await unit.run(insertPendingDelivery, newDeliveryId(), event.id, endpointId, event.now);
 }
 
 export async function insertDelivery(db: Db, delivery: Insertable<WebhookDeliveriesTable>): Promise<void> {

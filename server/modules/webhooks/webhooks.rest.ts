@@ -18,6 +18,16 @@ const WebhookParams = z.object({ id: UnvalidatedParam, webhook_id: UnvalidatedPa
 const DeliveryParams = WebhookParams.extend({ delivery_id: UnvalidatedParam });
 const BASE = '/api/v1/projects/:id/webhooks';
 
+/** The event types, for the OpenAPI document (README's list says the same). */
+const EVENTS =
+  'Event types (`event_types`), all about the project and its end users, never the platform\'s own accounts: ' +
+  '`user.created` (sign-up), `user.verified` (address proven), ' +
+  '`user.updated` (`{user, changed}`: the end user changed their names, preferences or e-mail address, or the project\'s owner deactivated or reactivated them), ' +
+  '`user.deleted` (`{user, by}`: `user` deleted their account, or the `developer` deleted them), ' +
+  '`session.created` (sign-in), ' +
+  '`session.revoked` (`{session_id, user, reason}`, for sessions ended on purpose: `logout`, `revoked_by_user`, `revoked_by_admin` (the project\'s owner), `oauth_revoked` (the app, at the OpenID Connect revocation endpoint), `refresh_token_reuse`, `authorization_code_reuse`; sessions ended by a password or e-mail change, a deactivation, a device block, a deletion or the idle timeout send none), ' +
+  '`login.failed`, `mfa.enabled` (an authenticator app confirmed), `mfa.disabled` (`by`: `user`, or `reset` by the project\'s owner), `device.blocked`, `api_key.created`, `api_key.revoked`; `webhook.test` on request.';
+
 /** A project's webhooks, for its owner: the receivers, their deliveries, a resend and a test event. */
 export const webhookRoutes = [
   defineRoute({
@@ -41,6 +51,7 @@ export const webhookRoutes = [
       tag: 'Projects',
       summary: 'Add a webhook',
       description:
+        `${EVENTS} ` +
         'Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.',
       errors: [409],
     },

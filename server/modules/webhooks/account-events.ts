@@ -1,0 +1,51 @@
+import type { User } from '../../../shared/schemas/user.js';
+import type { Deps } from '../../deps.js';
+import type { UserRow } from '../../db/schema.js';
+import { toUser } from '../users/user.mapper.js';
+import { emitWebhookEvent } from './outbox.js';
+
+/**
+ * The events of a project's end user's account (user.updated, user.deleted, mfa.enabled, mfa.disabled),
+ * written in the unit of work of the change (pass `tx`). The platform's own accounts (developers and
+ * admins) have no project and send nothing.
+ */
+
+type Unit = Pick<Deps, 'db' | 'clock'>;
+type Account = Pick<UserRow, 'id' | 'email' | 'project_id'>;
+
+/** The account's fields a change can show in user.updated's `changed`, in the User's own names. */
+const UPDATABLE: (keyof User)[] = [
+  'email',
+  'first_name',
+  'last_name',
+  'is_active',
+  'is_verified',
+  'login_notifications',
+  'email_notifications',
+  'notify_security_alerts',
+  'notify_product_updates',
+  'notify_marketing',
+  'session_idle_timeout_minutes',
+];
+
+/** user.updated: the account as it now is (as the public API shows it) and the names of the fields that changed; nothing when none did. */
+export async function emitUserUpdated(tx: Unit, before: UserRow, after: UserRow): Promise<void> {
+  if (after.project_id === null) return;
+  const was = toUser(before);
+  const now = toUser(after);
+  const changed = UPDATABLE.filter((field) => was[field] !== now[field]);
+  if (changed.length > 0) await emitWebhookEvent(tx, after.project_id, 'user.updated', { user: now, changed });
+}
+
+/** user.deleted: who the account was. `by` is `user` (they deleted it) or `developer` (the project's owner did). */
+export async function emitUserDeleted(tx: Unit, user: Account, by: 'user' | 'developer'): Promise<void> {
+  if (user.project_id !== null) await emitWebhookEvent(tx, user.project_id, 'user.deleted', { user: { id: user.id, email: user.email }, by });
+}
+
+/** mfa.enabled (an authenticator app confirmed) and mfa.disabled (`by` the user, or a `reset` by the project's owner). */
+export async function emitMfaChanged(tx: Unit, user: Account, change: { enabled: true } | { enabled: false; by: 'user' | 'reset' }): Promise<void> {
+  if (user.project_id === null) return;
+  const account = { id: user.id, email: user.email };
+  if (change.enabled) await emitWebhookEvent(tx, user.project_id, 'mfa.enabled', { user: account, method: 'totp' });
+  else await emitWebhookEvent(tx, user.project_id, 'mfa.disabled', { user: account, by: change.by });
+}
