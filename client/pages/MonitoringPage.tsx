@@ -10,8 +10,8 @@ import { notify } from '../lib/notify';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
 
-function ProjectMonitor({ projectId, tab, onTabChange }: { projectId: string; tab: MonitorTab; onTabChange: (tab: MonitorTab) => void }) {
-  const source = useProjectSource(projectId);
+function ProjectMonitor({ projectId, readOnly, tab, onTabChange }: { projectId: string; readOnly: boolean; tab: MonitorTab; onTabChange: (tab: MonitorTab) => void }) {
+  const source = useProjectSource(projectId, readOnly);
   return <MonitorView source={source} tab={tab} onTabChange={onTabChange} />;
 }
 
@@ -110,13 +110,14 @@ export function MonitoringPage() {
         {selected ? (
           <ProjectMonitor
             projectId={selected.id}
+            readOnly={selected.role === 'viewer'}
             tab={tab}
             onTabChange={(next) => update({ tab: next === 'overview' ? null : next })}
           />
         ) : (
           requested && (
             <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Project not found">
-              This project does not exist or is not yours. Choose one of your projects above.
+              This project does not exist or you are not on its team. Choose one of your projects above.
             </Alert>
           )
         )}

@@ -60,6 +60,17 @@ describe('MonitoringPage', () => {
     expect(calls.filter((call) => call.path.startsWith('admin.'))).toHaveLength(0);
   });
 
+  it("shows a project's viewer the lists without any action", async () => {
+    renderApp('/monitoring?project=p_2&tab=users', {
+      user: sampleUser,
+      handlers: monitorHandlers([{ ...project('p_2', 'Beta'), role: 'viewer' }]),
+    });
+    const row = await screen.findByRole('row', { name: /Pat Player/ });
+    expect(within(row).getByText('player@example.com')).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Deactivate' })).toBeNull();
+    expect(within(row).queryAllByRole('button')).toHaveLength(0);
+  });
+
   it('marks users with two factors, and resets them after a confirmation', async () => {
     const withMfa: User = { ...endUser, mfa_enabled: true };
     const { user, calls } = renderApp('/monitoring?project=p_2&tab=users', {

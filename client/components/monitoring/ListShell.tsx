@@ -53,7 +53,7 @@ export function ListShell<T extends PagedData, Item>({
   items,
   itemKey,
   columns,
-  actions,
+  actions: rowActions,
   page,
   perPage,
   onPageChange,
@@ -62,6 +62,8 @@ export function ListShell<T extends PagedData, Item>({
   footer,
 }: ListShellProps<T, Item>) {
   const { source } = useMonitor();
+  // A project's viewer only looks: the server would refuse every action anyway.
+  const actions = source.readOnly ? undefined : rowActions;
   const phone = useMediaQuery(PHONE, false, { getInitialValueInEffect: false });
   useLoadErrorToast(query.error);
   const data = query.data;

@@ -16,6 +16,8 @@ export interface MonitorSource {
   scope: string;
   /** Toast for a failed load when the server gives no detail. */
   loadFailedText: string;
+  /** The caller may only look (a project's viewer): the lists show no action buttons. */
+  readOnly: boolean;
   useStats(): MonitorQuery<AdminStats>;
   useUsers(q: PageInput & UserFilters): MonitorQuery<UserPage>;
   useLoginAttempts(q: PageInput & AttemptFilters): MonitorQuery<AttemptPage>;
@@ -99,6 +101,7 @@ export function exportQuery(filters: ListFilters): string {
 const ADMIN_SOURCE: MonitorSource = {
   scope: 'admin',
   loadFailedText: MONITOR_TEXTS.adminLoadFailed,
+  readOnly: false,
   useStats: () => trpc.admin.stats.useQuery(),
   useUsers: (q) => trpc.admin.users.useQuery(q, listOptions),
   useLoginAttempts: (q) => trpc.admin.loginAttempts.useQuery(q, listOptions),
@@ -132,11 +135,12 @@ export function useAdminSource(): MonitorSource {
 }
 
 /** One of the signed-in developer's projects: its end users, their sign-ins, devices and sessions. */
-export function useProjectSource(projectId: string): MonitorSource {
+export function useProjectSource(projectId: string, readOnly = false): MonitorSource {
   return useMemo<MonitorSource>(
     () => ({
       scope: `project:${projectId}`,
       loadFailedText: MONITOR_TEXTS.monitoringLoadFailed,
+      readOnly,
       useStats: () => trpc.projects.monitor.stats.useQuery({ projectId }),
       useUsers: (q) => trpc.projects.monitor.users.useQuery({ projectId, ...q }, listOptions),
       useLoginAttempts: (q) => trpc.projects.monitor.loginAttempts.useQuery({ projectId, ...q }, listOptions),
@@ -169,6 +173,6 @@ export function useProjectSource(projectId: string): MonitorSource {
         };
       },
     }),
-    [projectId],
+    [projectId, readOnly],
   );
 }
