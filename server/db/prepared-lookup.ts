@@ -6,34 +6,76 @@ import { prepareStatement } from './prepared-statement.js';
 interface RowReader {
   statement: Statement;
   toObject: (values: unknown[]) => Record<string, unknown>;
+  /** Rows read since the database last changed (null: none found), by their parameters. */
+  rows: Map<string, unknown[] | null>;
+  /** The reader's generation `rows` belong to. */
+  generation: number;
 }
-const rowReaders = new WeakMap<ReadConnection, Map<string, RowReader>>();
+interface ReaderState {
+  readers: Map<string, RowReader>;
+  /** `PRAGMA data_version`: moves whenever another connection (the writer, another process) commits. */
+  dataVersion: Statement;
+  version: unknown;
+  generation: number;
+}
+const readerStates = new WeakMap<ReadConnection, ReaderState>();
+/** Past this many remembered rows per statement, the statement starts over (a bound on memory, not a policy). */
+const MAX_REMEMBERED_ROWS = 10_000;
+
+function stateOf(reader: ReadConnection): ReaderState {
+  let state = readerStates.get(reader);
+  if (!state) {
+    state = { readers: new Map(), dataVersion: reader.prepare('pragma data_version').pluck(), version: undefined, generation: 0 };
+    readerStates.set(reader, state);
+  }
+  return state;
+}
 
 /**
  * One row by a statement of the read connection. better-sqlite3 builds each row object key by key,
  * which for a wide row (a user has some thirty columns) costs more than the query; the row is read
  * as an array instead and made into an object by a function compiled once for the statement's columns.
+ *
+ * A row read since the database last changed is answered again without reading: `PRAGMA data_version`
+ * (well under a microsecond against several for the lookup) moves on every commit of any other
+ * connection to the file, this process's writer and other processes alike, so what is remembered is
+ * exactly what a read would find, and a revocation is seen on the next request everywhere. Each answer
+ * is a fresh object.
  */
 function readRow(reader: ReadConnection, sql: string, parameters: unknown[]): Record<string, unknown> | undefined {
-  let readers = rowReaders.get(reader);
-  if (!readers) rowReaders.set(reader, (readers = new Map()));
-  let found = readers.get(sql);
+  const state = stateOf(reader);
+  const version = state.dataVersion.get();
+  if (version !== state.version) {
+    state.version = version;
+    state.generation += 1;
+  }
+  let found = state.readers.get(sql);
   if (!found) {
     const statement = reader.prepare(sql).raw(true);
     const names = statement.columns().map((column) => column.name);
     const toObject = new Function('values', `return { ${names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ')} };`);
-    found = { statement, toObject: toObject as RowReader['toObject'] };
-    readers.set(sql, found);
+    found = { statement, toObject: toObject as RowReader['toObject'], rows: new Map(), generation: state.generation };
+    state.readers.set(sql, found);
   }
-  const values = found.statement.get(parameters) as unknown[] | undefined;
-  return values && found.toObject(values);
+  if (found.generation !== state.generation || found.rows.size >= MAX_REMEMBERED_ROWS) {
+    found.rows.clear();
+    found.generation = state.generation;
+  }
+  const key = parameters.join('\u0000');
+  let values = found.rows.get(key);
+  if (values === undefined) {
+    values = (found.statement.get(parameters) as unknown[] | undefined) ?? null;
+    found.rows.set(key, values);
+  }
+  return values === null ? undefined : found.toObject(values);
 }
 
 /**
  * A single-row query on the request path (the session behind an access token, the project behind
  * an API key), compiled once per database (prepareStatement). On a SQLite file it runs on the
  * read connection (readConnectionOf); inside a transaction it runs on the transaction, so a unit
- * of work sees its own writes. Arguments must be strings.
+ * of work sees its own writes. Arguments must be strings, and the statement must not depend on
+ * anything but them and the database (no clock: compare times with the row's columns instead).
  */
 export function preparedLookup<A extends string[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Promise<R | undefined> {
   const statement = prepareStatement(build);

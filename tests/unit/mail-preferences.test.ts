@@ -16,6 +16,7 @@ const ALWAYS_SENT: MailTemplate[] = [
   'newPasskeyMail',
   'identityLinkMail',
   'identityLinkedMail',
+  'projectInvitationMail',
 ];
 
 /** Every combination of the three switches the rules read. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, readConnectionOf, type Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
@@ -67,6 +68,30 @@ describe('prepared lookups on a SQLite file', () => {
     release();
     await transaction;
     expect((await findProjectName(db, 'p1', 'owner-p1'))?.name).toBe('Renamed');
+  });
+
+  it('answer a row read since the last commit again exactly: a commit by another process is seen on the next call', async () => {
+    await insertOwnerAndProject(db, 'p3', 'Third');
+    expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Third');
+    expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Third');
+    // Another process's connection to the same file (a second worker, `npm run admin`).
+    const other = new SQLite(path.join(dir, 'lookup.db'));
+    try {
+      other.prepare("update projects set name = 'Renamed elsewhere' where id = 'p3'").run();
+      expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Renamed elsewhere');
+      other.prepare("update projects set is_active = 0 where id = 'p3'").run();
+      expect(await findProjectName(db, 'p3', 'owner-p3')).toBeUndefined();
+      other.prepare("update projects set is_active = 1 where id = 'p3'").run();
+      expect(await findProjectName(db, 'p3', 'owner-p3')).toEqual({ id: 'p3', name: 'Renamed elsewhere', is_active: 1 });
+    } finally {
+      other.close();
+    }
+  });
+
+  it('give each caller its own object, so changing one answer changes no other', async () => {
+    const first = await findProjectName(db, 'p3', 'owner-p3');
+    first!.name = 'Changed by a caller';
+    expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Renamed elsewhere');
   });
 });
 

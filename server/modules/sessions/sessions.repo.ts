@@ -22,18 +22,18 @@ export async function insertSessionWithRefreshToken(
 }
 
 /**
- * The live session's user, with the session's last use: the per-request cost of authentication,
- * one indexed lookup. The row is the user's (UserRow) plus `session_last_used_at`.
+ * The unrevoked session's user, with the session's last use and end: the per-request cost of
+ * authentication, one indexed lookup (or none, see preparedLookup). The row is the user's (UserRow)
+ * plus `session_last_used_at` and `session_expires_at`, which the caller compares with its clock.
  */
-export const findLiveSessionWithUser = preparedLookup((db: Db, sessionId: string, now: string) =>
+export const findLiveSessionWithUser = preparedLookup((db: Db, sessionId: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select('sessions.last_used_at as session_last_used_at')
+    .select(['sessions.last_used_at as session_last_used_at', 'sessions.expires_at as session_expires_at'])
     .where('sessions.id', '=', sessionId)
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now),
+    .where('sessions.revoked_at', 'is', null),
 );
 
 /** A refresh token's session and realm, spent or not: for signing out and the OpenID Connect revocation and introspection. */

@@ -197,8 +197,8 @@ export async function authenticate(deps: Deps, realm: Realm, accessToken: string
   if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
   const now = deps.clock.now();
   const nowIso = now.toISOString();
-  const live = await findLiveSessionWithUser(deps.db, claims.sid, nowIso);
-  if (!live || live.id !== claims.sub || live.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+  const live = await findLiveSessionWithUser(deps.db, claims.sid);
+  if (!live || live.session_expires_at <= nowIso || live.id !== claims.sub || live.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   if (live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   const sessionId = claims.sid;
   const lastUsedAt = live.session_last_used_at;
