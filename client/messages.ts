@@ -42,6 +42,18 @@ export const ACCOUNT_TEXTS = {
 } as const;
 
 /** Texts of the project screens (project detail, API keys, analytics) that the specification does not word. */
+/** The project's rules for its end users (Settings → End-user rules, End-user mails). */
+export const SETTINGS_TEXTS = {
+  loadFailed: 'Failed to load the end-user settings',
+  saved: 'End-user settings saved',
+  saveFailed: 'Failed to save the end-user settings',
+  mailsSaved: 'Mail settings saved',
+  templateSaved: 'Mail template saved',
+  templateRestored: 'Built-in mail restored',
+  previewFailed: 'Failed to render the preview',
+  readOnly: 'You are a viewer on this project: these settings are shown, and only its owners and admins can change them.',
+} as const;
+
 export const PROJECT_TEXTS = {
   projectLoadFailed: 'Failed to load project',
   projectUpdated: 'Project updated successfully',

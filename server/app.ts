@@ -21,9 +21,10 @@ import { connectRedis } from './lib/redis.js';
 import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { createCaptchaVerifier } from './modules/captcha/captcha.js';
+import { createCaptchaVerifier, type CaptchaProvider } from './modules/captcha/captcha.js';
 import { scheduleRetention } from './modules/retention/retention.service.js';
-import { redisSpentTokens } from './modules/captcha/spent-tokens.js';
+import { memorySpentTokens, redisSpentTokens, SpentTokens } from './modules/captcha/spent-tokens.js';
+import { platformPolicy } from './modules/projects/realm-policy.js';
 import { captchaCspSources } from './modules/captcha/csp.js';
 import { createIpIntel, ipDataFilesIn, type IpIntel } from './modules/ip-intel/ip-intel.js';
 import { createAccessTokens } from './modules/sessions/access-tokens.js';
@@ -91,6 +92,19 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   // Without a token nothing is counted and no hook runs.
   const metrics = config.metricsToken ? createMetrics({ hashing: () => passwords.load(), pool: poolStatsReader(options.db) }) : null;
   if (metrics) countRequests(app, metrics);
+  const spentTokens = shared ? (memory: SpentTokens) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined;
+  const captcha = createCaptchaVerifier({
+    provider: config.captcha.provider,
+    siteKey: config.captcha.siteKey,
+    // Without a configured secret, ALTCHA challenges are signed with a per-process key.
+    secret: config.captcha.secret || randomBytes(32).toString('hex'),
+    verifyUrl: config.captcha.verifyUrl,
+    clock,
+    spentTokens,
+  });
+  // Every project's captcha remembers its spent tokens in one store (shared over Redis when configured).
+  const projectTokensMemory = new SpentTokens(() => clock.now().getTime(), 100_000);
+  const projectCaptchaTokens = spentTokens ? spentTokens(projectTokensMemory) : memorySpentTokens(projectTokensMemory);
   const base = {
     config,
     db: options.db,
@@ -103,48 +117,47 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     passwords,
     limiters: createLimiters(options.limits, config.rateLimits, shared),
     accessTokens,
-    platform: { projectId: null, accessTokens, linkBase: config.appUrl, relyingParty: relyingPartyAt(config.appUrl, PRODUCT_NAME) },
+    platform: { projectId: null, accessTokens, linkBase: config.appUrl, relyingParty: relyingPartyAt(config.appUrl, PRODUCT_NAME), policy: platformPolicy(config, captcha) },
     secretBox: createSecretBox(loadOrCreateMasterKey({ base64: config.masterKey, dataDir: config.dataDir })),
     ipIntel: options.ipIntel ?? createIpIntel({ files: config.ipDataDir ? ipDataFilesIn(config.ipDataDir) : undefined }),
-    captcha: createCaptchaVerifier({
-      provider: config.captcha.provider,
-      siteKey: config.captcha.siteKey,
-      // Without a configured secret, ALTCHA challenges are signed with a per-process key.
-      secret: config.captcha.secret || randomBytes(32).toString('hex'),
-      verifyUrl: config.captcha.verifyUrl,
-      clock,
-      spentTokens: shared ? (memory) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined,
-    }),
+    captcha,
     socialProviders: createProviderClient(),
     invalidations: await createInvalidations(shared, app.log),
     metrics: metrics ?? NO_METRICS,
     version: VERSION,
     startedAt: clock.now(),
   };
-  const deps: Deps = { ...base, projectRealms: createProjectRealms(base), webhooks: createWebhookDispatcher(base) };
+  const deps: Deps = { ...base, projectRealms: createProjectRealms(base, { captchaTokens: projectCaptchaTokens }), webhooks: createWebhookDispatcher(base) };
 
-  const captchaSources = captchaCspSources(config.captcha.provider);
-  registerSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...captchaSources.script],
-        styleSrc: ["'self'", "'unsafe-inline'", ...captchaSources.style],
-        // Projects' logos on their hosted pages come from their own sites.
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'", ...captchaSources.connect],
-        workerSrc: ["'self'", 'blob:'],
-        frameSrc: captchaSources.frame.length ? captchaSources.frame : ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: null,
+  // The hosted pages may show any project's own captcha, so their policy allows every remote provider's origins.
+  const securityOptions = (providers: CaptchaProvider[]) => {
+    const sources = (kind: 'script' | 'frame' | 'connect' | 'style') => [...new Set(providers.flatMap((provider) => captchaCspSources(provider)[kind]))];
+    return {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", ...sources('script')],
+          styleSrc: ["'self'", "'unsafe-inline'", ...sources('style')],
+          // Projects' logos on their hosted pages come from their own sites.
+          imgSrc: ["'self'", 'data:', 'https:'],
+          connectSrc: ["'self'", ...sources('connect')],
+          workerSrc: ["'self'", 'blob:'],
+          frameSrc: sources('frame').length ? sources('frame') : ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
       },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: config.appUrl.startsWith('https://'),
+      referrerPolicy: { policy: 'no-referrer' as const },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: config.appUrl.startsWith('https://'),
+    };
+  };
+  registerSecurityHeaders(app, securityOptions([config.captcha.provider]), {
+    prefix: '/hosted/',
+    options: securityOptions([config.captcha.provider, 'turnstile', 'hcaptcha', 'recaptcha']),
   });
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, { origin: [...config.corsOrigins], credentials: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });

@@ -6,7 +6,7 @@ import { useHosted } from './HostedContext';
 
 export type { CaptchaHandle };
 
-/** The platform's captcha (the same provider applies on hosted pages), configured from GET /api/v1/captcha/config. */
+/** The project's captcha (its own from its settings, else the platform's), from GET /hosted/{project_key}/api/v1/captcha/config. */
 export function HostedCaptcha({ ref, onReadyChange }: { ref?: Ref<CaptchaHandle>; onReadyChange?: (ready: boolean) => void }) {
   const { api } = useHosted();
   const config = useQuery({ queryKey: ['captcha-config'], queryFn: api.captchaConfig, staleTime: Number.POSITIVE_INFINITY });

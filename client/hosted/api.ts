@@ -98,11 +98,8 @@ export function createHostedApi(projectKey: string) {
 
   return {
     project: () => call<HostedProject>('GET', '/project'),
-    captchaConfig: async (): Promise<CaptchaConfig> => {
-      const response = await fetch('/api/v1/captcha/config', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-      if (!response.ok) throw await errorOf(response);
-      return (await response.json()) as CaptchaConfig;
-    },
+    /** The project's own captcha when it set one, else the platform's. */
+    captchaConfig: () => call<CaptchaConfig>('GET', '/captcha/config'),
 
     signUp: (input: Pick<SignUpInput, 'email' | 'password' | 'first_name' | 'last_name' | 'captcha_token' | 'device_fingerprint'>) =>
       call<Message>('POST', '/auth/signup', input),

@@ -147,6 +147,7 @@ const REASONS: Record<string, string> = {
   mfa_failed: 'Wrong second factor',
   passkey_failed: 'Passkey refused',
   link_required: 'E-mail belongs to another account',
+  email_unverified: 'E-mail not verified',
 };
 
 /** How an attempt signed in, when not with a password or passkey: the provider's name ('github' → 'GitHub'). */

@@ -422,6 +422,27 @@ export interface ProjectInvitationsTable {
   expires_at: string;
 }
 
+/** A project's rules for its end users; null (or no row) is the platform's rule (migration 2026_11_24_0600). */
+export interface ProjectSettingsTable {
+  project_id: string;
+  password_min_length: number | null;
+  password_check_breached: Flag | null;
+  access_token_ttl_s: number | null;
+  refresh_token_ttl_s: number | null;
+  captcha_provider: 'turnstile' | 'hcaptcha' | 'recaptcha' | null;
+  captcha_site_key: string | null;
+  /** Sealed with the master key (secretBox). */
+  captcha_secret: string | null;
+  vpn_policy: 'block' | 'allow' | null;
+  allow_unverified_sign_in: Flag | null;
+  mail_sender_name: string | null;
+  mail_product_name: string | null;
+  mail_accent_color: string | null;
+  /** JSON: { [kind]: { subject, text } }. */
+  mail_templates: Generated<string>;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
@@ -450,6 +471,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   project_members: ProjectMembersTable;
   project_invitations: ProjectInvitationsTable;
+  project_settings: ProjectSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -465,4 +487,5 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserIdentityRow = Selectable<UserIdentitiesTable>;
 export type ProjectConnectionRow = Selectable<ProjectConnectionsTable>;
 export type SocialSignInRow = Selectable<SocialSignInsTable>;
+export type ProjectSettingsRow = Selectable<ProjectSettingsTable>;
 export type { Generated };

@@ -9,6 +9,14 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The From display name (a project's sender name); the address stays MAIL_FROM's. */
+  fromName?: string;
+}
+
+/** MAIL_FROM with the mail's own display name, when it has one. */
+export function senderOf(from: string, message: Pick<MailMessage, 'fromName'>): string | { name: string; address: string } {
+  if (!message.fromName) return from;
+  return { name: message.fromName, address: /<([^>]+)>/.exec(from)?.[1] ?? from.trim() };
 }
 
 export interface Mailer {
@@ -80,7 +88,8 @@ function smtpTransport(url: string, from: string): Transport {
   const transport = nodemailer.createTransport(smtpTransportUrl(url));
   return {
     async deliver(message) {
-      await transport.sendMail({ from, ...message });
+      const { fromName: _name, ...mail } = message;
+      await transport.sendMail({ ...mail, from: senderOf(from, message) });
     },
     close: () => transport.close(),
   };
@@ -90,7 +99,8 @@ function outboxTransport(options: { from: string; outboxDir: string; logger: Fas
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async deliver(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const { fromName: _name, ...mail } = message;
+      const info = await transport.sendMail({ ...mail, from: senderOf(options.from, message) });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
       const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}-${safeTo}.eml`);

@@ -1,27 +1,23 @@
-import { PRODUCT_NAME } from '../../shared/constants.js';
+import { escapeHtml, mailPage, PLATFORM_BRAND, safeColor, type MailBrand } from './branding.js';
 import type { MailMessage } from './mailer.js';
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+type Action = { label: string; url: string };
 
-function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+function layout(brand: MailBrand, title: string, paragraphs: string[], action?: Action): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
   const button = action
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#228be6;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:${safeColor(brand.accentColor)};color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>
        <p style="margin:0 0 16px;color:#666;font-size:13px">Or paste this link into your browser:<br>${escapeHtml(action.url)}</p>`
     : '';
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
-<h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}
-<p style="color:#888;font-size:12px">${PRODUCT_NAME}</p></body></html>`;
+  return mailPage(brand, title, `${body}${button}`);
 }
 
-function message(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${PRODUCT_NAME}`].join('\n\n');
-  return { to, subject, text, html: layout(subject, paragraphs, action) };
+function message(to: string, subject: string, paragraphs: string[], action?: Action, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${brand.productName}`].join('\n\n');
+  return { to, subject, text, html: layout(brand, subject, paragraphs, action), ...(brand.senderName && { fromName: brand.senderName }) };
 }
 
-export function verificationMail(to: string, url: string): MailMessage {
+export function verificationMail(to: string, url: string, brand?: MailBrand): MailMessage {
   return message(
     to,
     'Verify your email address',
@@ -31,41 +27,61 @@ export function verificationMail(to: string, url: string): MailMessage {
       'If you did not create an account, do not click the link: someone else typed your address, and the link would confirm their password.',
     ],
     { label: 'Verify email', url },
+    brand,
   );
 }
 
-export function signupAttemptMail(to: string, loginUrl: string, resetUrl: string): MailMessage {
-  return message(to, 'Someone tried to sign up with your email', [
-    'Someone just tried to create an account with this email address, which already has an account.',
-    `If it was you, sign in at ${loginUrl}. Forgot your password? Reset it at ${resetUrl}.`,
-    'If it was not you, you can ignore this message: nothing has changed.',
-  ]);
+export function signupAttemptMail(to: string, loginUrl: string, resetUrl: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Someone tried to sign up with your email',
+    [
+      'Someone just tried to create an account with this email address, which already has an account.',
+      `If it was you, sign in at ${loginUrl}. Forgot your password? Reset it at ${resetUrl}.`,
+      'If it was not you, you can ignore this message: nothing has changed.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function passwordResetMail(to: string, url: string): MailMessage {
+export function passwordResetMail(to: string, url: string, brand?: MailBrand): MailMessage {
   return message(
     to,
     'Reset your password',
     ['We received a request to reset your password.', 'This link expires in 1 hour and works once. If you did not ask for it, ignore this message.'],
     { label: 'Reset password', url },
+    brand,
   );
 }
 
-export function passwordChangedMail(to: string): MailMessage {
-  return message(to, 'Your password was changed', [
-    'The password of your account was just changed and every other session was signed out.',
-    'If this was not you, reset your password right away.',
-  ]);
+export function passwordChangedMail(to: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Your password was changed',
+    [
+      'The password of your account was just changed and every other session was signed out.',
+      'If this was not you, reset your password right away.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function newSignInMail(to: string, signIn: { device: string; ip: string; country: string; time: string }): MailMessage {
-  return message(to, 'New sign-in to your account', [
-    'Your account was just signed in to from a device we have not seen before.',
-    `Device: ${signIn.device}`,
-    `IP address: ${signIn.ip} (country: ${signIn.country})`,
-    `Time: ${signIn.time}`,
-    'If this was you, there is nothing to do. If not, reset your password right away.',
-  ]);
+export function newSignInMail(to: string, signIn: { device: string; ip: string; country: string; time: string }, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'New sign-in to your account',
+    [
+      'Your account was just signed in to from a device we have not seen before.',
+      `Device: ${signIn.device}`,
+      `IP address: ${signIn.ip} (country: ${signIn.country})`,
+      `Time: ${signIn.time}`,
+      'If this was you, there is nothing to do. If not, reset your password right away.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
 export function twoFactorEnabledMail(to: string): MailMessage {

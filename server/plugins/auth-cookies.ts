@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_COOKIE, REFRESH_TOKEN_COOKIE } from '../../shared/constants.js';
 import type { Config } from '../config.js';
+import type { RealmPolicy } from '../modules/realms/realm.js';
 import type { IssuedTokens } from '../modules/sessions/sessions.service.js';
 
 function baseCookie(config: Config, path = '/') {
@@ -36,8 +37,11 @@ export function hostedCookiePath(projectKey: string): string {
 }
 
 /** The transport of a browser realm's tokens: the platform's cookies, or a project's hosted pages' own. */
+export type TokenLifetimes = Pick<RealmPolicy, 'accessTokenTtlS' | 'refreshTokenTtlS'>;
+
 export interface TokenCookies {
-  set(reply: FastifyReply, request: FastifyRequest, config: Config, tokens: IssuedTokens): void;
+  /** The cookies live as long as the realm's tokens (its policy's lifetimes). */
+  set(reply: FastifyReply, request: FastifyRequest, config: Config, tokens: IssuedTokens, policy: TokenLifetimes): void;
   clear(reply: FastifyReply, request: FastifyRequest, config: Config): void;
   readAccess(request: FastifyRequest): string | undefined;
   readRefresh(request: FastifyRequest): string | undefined;
@@ -56,10 +60,10 @@ export function hostedProjectKeyOf(request: FastifyRequest): string {
 }
 
 export const HOSTED_COOKIES: TokenCookies = {
-  set(reply, request, config, tokens) {
+  set(reply, request, config, tokens, policy) {
     const cookie = baseCookie(config, hostedCookiePath(hostedProjectKeyOf(request)));
-    reply.setCookie(HOSTED_ACCESS_TOKEN_COOKIE, tokens.access_token, { ...cookie, maxAge: config.accessTokenTtlS });
-    reply.setCookie(HOSTED_REFRESH_TOKEN_COOKIE, tokens.refresh_token, { ...cookie, maxAge: config.refreshTokenTtlS });
+    reply.setCookie(HOSTED_ACCESS_TOKEN_COOKIE, tokens.access_token, { ...cookie, maxAge: policy.accessTokenTtlS });
+    reply.setCookie(HOSTED_REFRESH_TOKEN_COOKIE, tokens.refresh_token, { ...cookie, maxAge: policy.refreshTokenTtlS });
     reply.header('cache-control', 'no-store');
   },
   clear(reply, request, config) {

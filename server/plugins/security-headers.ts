@@ -23,11 +23,15 @@ export function securityHeadersFor(options: Readonly<HelmetOptions>): Record<str
   return headers;
 }
 
-/** Every answer (pages, API, errors, 404s) carries the same security headers. */
-export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
+/**
+ * Every answer (pages, API, errors, 404s) carries the same security headers, but for the paths under
+ * `hosted.prefix`, which carry `hosted.options`' (the hosted pages may show a project's own captcha).
+ */
+export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>, hosted?: { prefix: string; options: Readonly<HelmetOptions> }): void {
   const headers = securityHeadersFor(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const hostedHeaders = hosted ? securityHeadersFor(hosted.options) : headers;
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(hosted && request.url.startsWith(hosted.prefix) ? hostedHeaders : headers);
     done();
   });
 }

@@ -9,6 +9,7 @@ import { passkeyRoutes } from '../modules/passkeys/passkeys.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
+import { projectSettingsRoutes } from '../modules/projects/project-settings.rest.js';
 import { hostedProjectRoutes } from '../modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from '../modules/public-api/public.rest.js';
 import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
@@ -34,6 +35,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...monitoringRoutes(ADMIN_MONITORING),
   ...projectsRoutes,
   ...teamRoutes,
+  ...projectSettingsRoutes,
   ...connectionRoutes,
   ...webhookRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),

@@ -6,6 +6,7 @@ import { passkeysRouter } from '../modules/passkeys/passkeys.trpc.js';
 import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monitoring/monitoring.trpc.js';
 import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
 import { projectsRouter } from '../modules/projects/projects.trpc.js';
+import { projectSettingsRouter } from '../modules/projects/project-settings.trpc.js';
 import { ownSessionsRouter } from '../modules/sessions/sessions.trpc.js';
 import { socialRouter } from '../modules/social/social.trpc.js';
 import { teamsRouter } from '../modules/teams/teams.trpc.js';
@@ -21,6 +22,7 @@ export const appRouter = router({
   profile: profileRouter,
   captcha: captchaRouter,
   admin: mergeRouters(adminMonitoringRouter, adminAuditRouter),
+  projectSettings: projectSettingsRouter,
   projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter }), projectAuditRouter),
 });
 

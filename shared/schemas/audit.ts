@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'member.left',
   'invitation.revoked',
+  'settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

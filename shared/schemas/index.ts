@@ -10,3 +10,4 @@ export * from './social.js';
 export * from './audit.js';
 export * from './webhooks.js';
 export * from './teams.js';
+export * from './project-settings.js';

@@ -244,6 +244,21 @@ describe('authorization code with PKCE, as a public client', () => {
     expect(await oauthError(oidc.fetchUserInfo(config, refreshed.access_token, tokens.claims()!.sub))).toMatchObject({ status: 401 });
   });
 
+  it("issues tokens with the project's own lifetimes (its settings)", async () => {
+    const project = await createProject('Lifetimes');
+    const patched = await t.call('PATCH', `/api/v1/projects/${project.id}/settings`, { token: dev.access_token, body: { access_token_ttl_s: 900, refresh_token_ttl_s: 7200 } });
+    expect(patched.statusCode).toBe(200);
+    const email = uniqueEmail('lifetimes');
+    await signUpEndUser(project, email);
+    const config = await discover(project);
+    const { tokens } = await signInThroughProvider(project, email, config);
+    expect(tokens.expires_in).toBe(900);
+    const access = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number };
+    expect(access.exp - access.iat).toBe(900);
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.expires_in).toBe(900);
+  });
+
   it('gives no refresh token without offline_access, and userinfo only the claims of the granted scopes', async () => {
     const email = uniqueEmail('narrow');
     const { browser } = await signUpEndUser(shop, email);

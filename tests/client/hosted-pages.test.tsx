@@ -26,7 +26,7 @@ function mockServer(routes: Routes = {}) {
   const calls: { key: string; body: Record<string, unknown> | undefined; init: RequestInit | undefined }[] = [];
   const all: Routes = {
     'GET /project': () => project,
-    'GET /api/v1/captcha/config': () => ({ enabled: false, provider: 'none', site_key: '' }),
+    'GET /captcha/config': () => ({ enabled: false, provider: 'none', site_key: '' }),
     ...routes,
   };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {

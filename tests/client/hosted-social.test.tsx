@@ -21,7 +21,7 @@ function mockServer(routes: Routes = {}) {
   const calls: { key: string; body: Record<string, unknown> | undefined }[] = [];
   const all: Routes = {
     'GET /project': () => project,
-    'GET /api/v1/captcha/config': () => ({ enabled: false, provider: 'none', site_key: '' }),
+    'GET /captcha/config': () => ({ enabled: false, provider: 'none', site_key: '' }),
     'GET /auth/oauth/providers': () => ({ providers: [{ id: 'github', name: 'GitHub' }, { id: 'microsoft', name: 'Microsoft' }] }),
     ...routes,
   };
@@ -68,7 +68,7 @@ describe('hosted sign-in with a provider', () => {
       reset: vi.fn(),
     };
     try {
-      mockServer({ 'GET /api/v1/captcha/config': () => ({ enabled: true, provider: 'hcaptcha', site_key: 'site-key' }) });
+      mockServer({ 'GET /captcha/config': () => ({ enabled: true, provider: 'hcaptcha', site_key: 'site-key' }) });
       renderApp(`/hosted/${KEY}/sign-in`);
       await waitFor(() => expect(options.sitekey).toBe('site-key'));
       const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;

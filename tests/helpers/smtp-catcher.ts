@@ -8,6 +8,8 @@ export interface CaughtMail {
   html: string;
   /** First http(s) link in the text part. */
   link: string | null;
+  /** The From header as written ("Name" <address>). */
+  from: string;
 }
 
 /** A real SMTP server on loopback that keeps every message it receives. */
@@ -46,6 +48,7 @@ export class SmtpCatcher {
               text,
               html: typeof parsed.html === 'string' ? parsed.html : '',
               link: text.match(/https?:\/\/\S+/)?.[0] ?? null,
+              from: parsed.from?.text ?? '',
             });
             for (const wake of this.waiters.splice(0)) wake();
             callback();

@@ -10,6 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { DELETE_PROJECT_CONFIRM, PROJECT_TEXTS, TOASTS } from '../../messages';
 import { ProjectFormFields, ProjectFormSchema, toProjectInput, type ProjectFormValues } from './ProjectForm';
 import { ProjectConnections } from './ProjectConnections';
+import { ProjectEndUserSettings } from './ProjectEndUserSettings';
 import { ProjectSignInSettings } from './ProjectSignInSettings';
 import { ProjectWebhooks } from './ProjectWebhooks';
 import { notifyFailure } from './states';
@@ -110,6 +111,8 @@ export function ProjectSettings({ project }: { project: Project }) {
           </Card>
 
           <ProjectSignInSettings project={project} onSaved={store} />
+
+          <ProjectEndUserSettings project={project} />
 
           <ProjectConnections project={project} />
 

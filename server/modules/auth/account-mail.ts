@@ -1,5 +1,8 @@
 import { sendInBackground, type Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
+import type { MailTemplateKind } from '../../../shared/schemas/project-settings.js';
+import type { MailBrand } from '../../mail/branding.js';
+import { renderCustomMail } from '../../mail/custom-template.js';
 import type { MailMessage } from '../../mail/mailer.js';
 import { mayMail, type MailPreferences, type MailTemplate } from '../../mail/preferences.js';
 import type { Realm } from '../realms/realm.js';
@@ -18,6 +21,16 @@ export function appLink(realm: Realm, path: string, token?: string): string {
   const url = new URL(path.replace(/^\//, ''), `${realm.linkBase.replace(/\/+$/, '')}/`);
   if (token) url.searchParams.set('token', token);
   return url.toString();
+}
+
+/**
+ * One of the mails a project may write itself: its template when it has one for `kind` (placeholders
+ * filled in), else the built-in mail in the realm's brand.
+ */
+export function realmMail(realm: Realm, kind: MailTemplateKind, to: string, link: string, builtIn: (brand: MailBrand) => MailMessage): MailMessage {
+  const brand = realm.policy.mail;
+  const template = brand.templates[kind];
+  return template ? renderCustomMail(to, template, { product_name: brand.productName, email: to, link }, brand) : builtIn(brand);
 }
 
 /**

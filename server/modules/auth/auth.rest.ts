@@ -139,7 +139,7 @@ export function accountRoutes(mount: AccountMount) {
       ),
       async handler({ deps, caller, body, request, reply }) {
         const result = await logIn(deps, caller.realm, body, caller.info);
-        if (!('mfa_required' in result)) cookies?.set(reply, request, deps.config, result);
+        if (!('mfa_required' in result)) cookies?.set(reply, request, deps.config, result, caller.realm.policy);
         return result;
       },
     }),
@@ -162,7 +162,7 @@ export function accountRoutes(mount: AccountMount) {
       ),
       async handler({ deps, caller, body, request, reply }) {
         const result = await verifyMfaSignIn(deps, caller.realm, body, caller.info);
-        cookies?.set(reply, request, deps.config, result);
+        cookies?.set(reply, request, deps.config, result, caller.realm.policy);
         return result;
       },
     }),
@@ -187,7 +187,7 @@ export function accountRoutes(mount: AccountMount) {
         const token = body.refresh_token ?? cookies?.readRefresh(request);
         try {
           const tokens = await refreshSession(deps, caller.realm, token, caller.info);
-          cookies?.set(reply, request, deps.config, tokens);
+          cookies?.set(reply, request, deps.config, tokens, caller.realm.policy);
           return tokens;
         } catch (error) {
           cookies?.clear(reply, request, deps.config);
@@ -369,7 +369,7 @@ export function passwordChangeRoutes(mount: AccountMount) {
         { operationId: 'changePassword', tag: 'Auth', summary: 'Change the password', description: 'Signs out the other sessions of the account.', errors: [400] },
         { operationId: 'publicChangePassword', summary: "Change an end user's password", description: 'Needs the current password (400 otherwise). Signs out the other sessions of the account.', errors: [400] },
       ),
-      handler: ({ deps, caller, body }) => changePassword(deps, caller.session, body, caller.info),
+      handler: ({ deps, caller, body }) => changePassword(deps, caller.realm, caller.session, body, caller.info),
     }),
   ];
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../../shared/schemas/auth.js';
 import { EMAIL_CHANGE_TTL_S, EMAIL_VERIFICATION_TTL_S, PASSWORD_RESET_TTL_S } from '../../../shared/constants.js';
 import { MESSAGES, VALIDATION } from '../../../shared/messages.js';
+import { passwordTooShortFor } from '../../../shared/schemas/project-settings.js';
 import type { Deps } from '../../deps.js';
 import type { TokenPurpose, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -35,7 +36,7 @@ import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { appLink, sendAccountMail, sendCappedMail } from './account-mail.js';
+import { appLink, realmMail, sendAccountMail, sendCappedMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
@@ -45,8 +46,17 @@ export { clearSignInFailures, logIn, logInWithPasskey, logInWithProvider, verify
 
 const LINK_USED = { verify: 'This verification link has already been used', reset: 'This reset link has already been used' };
 
-function rejectCommonPassword(password: string): void {
-  if (isCommonPassword(password)) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.passwordTooCommon);
+/** The realm's password rules beyond the schema's: its minimum length, and the common-password list when it asks for it. */
+function rejectWeakPassword(realm: Realm, password: string): void {
+  const { passwordMinLength, checkCommonPasswords } = realm.policy;
+  if ([...password].length < passwordMinLength) throw new AppError('UNPROCESSABLE_CONTENT', passwordTooShortFor(passwordMinLength));
+  if (checkCommonPasswords && isCommonPassword(password)) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.passwordTooCommon);
+}
+
+/** "Your password was changed", in the realm's brand or its own template (whose link opens the sign-in page). */
+function passwordChangedNotice(realm: Realm, to: string) {
+  const link = appLink(realm, '/login');
+  return realmMail(realm, 'password_changed', to, link, (brand) => passwordChangedMail(to, brand));
 }
 
 /** ADMIN_EMAILS names platform accounts only; a project's end users are never admins. */
@@ -84,7 +94,8 @@ async function issueOneTimeToken(
 /** A verification link bound to the password of the sign-up attempt it confirms (none for an account made by a provider). */
 async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null): Promise<void> {
   const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash);
-  await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, '/verify-email', token)));
+  const link = appLink(realm, '/verify-email', token);
+  await sendCappedMail(deps, 'verification', realmMail(realm, 'verification', user.email, link, (brand) => verificationMail(user.email, link, brand)));
 }
 
 /**
@@ -96,8 +107,8 @@ async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attempt
 export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof SignUpInputSchema>, request: RequestInfo): Promise<{ message: string }> {
   if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
-  await requireCaptcha(deps, input.captcha_token, request);
-  rejectCommonPassword(input.password);
+  await requireCaptcha(deps, realm, input.captcha_token, request);
+  rejectWeakPassword(realm, input.password);
 
   const passwordHash = await deps.passwords.hash(input.password);
   const now = isoNow(deps.clock);
@@ -126,7 +137,7 @@ export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof Si
 
   const user = created ? await findUserById(deps.db, id) : await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash);
-  else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password')));
+  else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), realm.policy.mail));
   if (created) await recordSignup(deps, realm);
   return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
 }
@@ -225,7 +236,7 @@ export async function resendVerification(
 ): Promise<{ message: string }> {
   if (realm.projectId) await deps.limiters.projectVerificationResends.consume(realm.projectId);
   await deps.limiters.resendPerIp.consume(realmKey(realm, request.network));
-  await requireCaptcha(deps, input.captcha_token, request);
+  await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.resendPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_verified === 0 && user.is_active === 1) {
@@ -239,12 +250,13 @@ export async function resendVerification(
 export async function forgotPassword(deps: Deps, realm: Realm, input: z.output<typeof ForgotPasswordInputSchema>, request: RequestInfo): Promise<{ message: string }> {
   if (realm.projectId) await deps.limiters.projectPasswordResets.consume(realm.projectId);
   await deps.limiters.forgotPerIp.consume(realmKey(realm, request.network));
-  await requireCaptcha(deps, input.captcha_token, request);
+  await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.forgotPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_active === 1) {
     const token = await issueOneTimeToken(deps, user.id, 'reset_password', PASSWORD_RESET_TTL_S);
-    await sendCappedMail(deps, 'password_reset', passwordResetMail(user.email, appLink(realm, '/reset-password', token)));
+    const link = appLink(realm, '/reset-password', token);
+    await sendCappedMail(deps, 'password_reset', realmMail(realm, 'password_reset', user.email, link, (brand) => passwordResetMail(user.email, link, brand)));
   }
   return { message: 'If an account exists for that email, a password reset link is on its way.' };
 }
@@ -260,7 +272,7 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   if (!token) throw new AppError('BAD_REQUEST', VALIDATION.resetTokenInvalid);
   if (token.used_at) throw new AppError('BAD_REQUEST', LINK_USED.reset);
   if (token.expires_at <= now) throw new AppError('BAD_REQUEST', 'This reset link has expired. Please request a new one.');
-  rejectCommonPassword(input.new_password);
+  rejectWeakPassword(realm, input.new_password);
 
   const passwordHash = await deps.passwords.hash(input.new_password);
   const user = await withTransaction(deps, async (tx) => {
@@ -273,7 +285,7 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   });
   if (user) {
     await clearSignInFailures(deps, realm, user.email);
-    sendAccountMail(deps, user, 'passwordChangedMail', passwordChangedMail(user.email));
+    sendAccountMail(deps, user, 'passwordChangedMail', passwordChangedNotice(realm, user.email));
   }
   return { message: MESSAGES.passwordResetSuccess };
 }
@@ -281,12 +293,13 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
 /** Changes the password of the signed-in account; other sessions are signed out and pending reset links die. */
 export async function changePassword(
   deps: Deps,
+  realm: Realm,
   auth: { user: UserRow; sessionId: string },
   input: z.output<typeof ChangePasswordInputSchema>,
   request: RequestInfo,
 ): Promise<{ message: string }> {
   await checkCurrentPassword(deps, auth.user, input.current_password, request, new AppError('BAD_REQUEST', 'Current password is incorrect'));
-  rejectCommonPassword(input.new_password);
+  rejectWeakPassword(realm, input.new_password);
   const passwordHash = await deps.passwords.hash(input.new_password);
   const now = isoNow(deps.clock);
   await withTransaction(deps, async (tx) => {
@@ -294,7 +307,7 @@ export async function changePassword(
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
   });
-  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedMail(auth.user.email));
+  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user.email));
   return { message: MESSAGES.passwordChanged };
 }
 

@@ -110,7 +110,7 @@ export const authRouter = router({
   changePassword: authedProcedure
     .input(inputParser(ChangePasswordInputSchema))
     .output(MessageSchema)
-    .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.auth, input, ctx.request)),
+    .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx.deps.platform, ctx.auth, input, ctx.request)),
 
   changeEmail: authedProcedure
     .input(inputParser(ChangeEmailInputSchema))

@@ -34,6 +34,12 @@ export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
 export const ACCOUNT_INACTIVE = 'This account has been deactivated';
 export const DEVICE_BLOCKED = 'This device has been blocked';
 export const VPN_BLOCKED = 'Sign-in from VPN, proxy or hosting networks is not allowed';
+export const EMAIL_NOT_VERIFIED = 'Please verify your email address before signing in';
+
+/** A project may keep end users out until they verify their address (the platform lets everyone in). */
+function mayStartUnverified(realm: Realm, user: UserRow): boolean {
+  return user.is_verified === 1 || realm.policy.allowUnverifiedSignIn;
+}
 
 export interface LogInResult extends IssuedTokens {
   user: User;
@@ -56,7 +62,7 @@ function failureBudgets(deps: Deps, realm: Realm, email: string, network: string
         await deps.limiters.loginFailuresPerAccount.consume(account);
       } catch (error) {
         const pastCeiling = error instanceof AppError && error.code === 'TOO_MANY_REQUESTS';
-        if (!pastCeiling || !deps.captcha.config().enabled) throw error;
+        if (!pastCeiling || !realm.policy.captcha.config().enabled) throw error;
       }
     },
     async refund(): Promise<void> {
@@ -122,10 +128,10 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
 
   if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
-  if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
+  if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
     return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
   }
-  await guard('captcha_failed', () => requireCaptcha(deps, input.captcha_token, request));
+  await guard('captcha_failed', () => requireCaptcha(deps, realm, input.captcha_token, request));
   const budgets = failureBudgets(deps, realm, email, request.network);
   await guard('rate_limited', budgets.charge);
 
@@ -139,6 +145,7 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
   }
   await budgets.refund();
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (!mayStartUnverified(realm, user)) return fail('email_unverified', user.id, new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
   if (hasSecondFactor(user)) return openMfaChallenge(deps, user, input.device_fingerprint);
   return startSignedInSession(deps, realm, user, attempt, request, ['pwd']);
 }
@@ -185,8 +192,9 @@ export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output
   const attempt = attemptOf(deps, realm, user.email, input.device_fingerprint, request);
   const fail = (reason: FailureReason, error: AppError) => refuse(deps, realm, attempt, request, reason, user.id, error);
   if (!verified) return fail('passkey_failed', new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED));
-  if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
+  if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
   if (user.is_active !== 1) return fail('account_inactive', new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (!mayStartUnverified(realm, user)) return fail('email_unverified', new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
   return startSignedInSession(deps, realm, user, attempt, request, ['hwk']);
 }
 
@@ -213,7 +221,7 @@ export async function logInWithProvider(deps: Deps, realm: Realm, signIn: Provid
   const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
   if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
-  if (deps.config.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
+  if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
     return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
   }
   let user: UserRow;
@@ -258,7 +266,7 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
   // The first sign-in of an account is not news; a later one from an unseen device is.
   if (signIn.newDevice && user.last_login) {
     const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
-    sendAccountMail(deps, user, 'newSignInMail', newSignInMail(user.email, where));
+    sendAccountMail(deps, user, 'newSignInMail', newSignInMail(user.email, where, realm.policy.mail));
   }
   return { ...signIn.tokens, user: toUser(signIn.signedIn) };
 }

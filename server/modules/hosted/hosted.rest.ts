@@ -1,3 +1,4 @@
+import { CaptchaConfigSchema } from '../../../shared/schemas/auth.js';
 import { HostedProjectSchema } from '../../../shared/schemas/hosted.js';
 import { defineRoute } from '../../rest/route.js';
 
@@ -13,5 +14,18 @@ export const hostedProjectRoutes = [
       const { name, project_key, logo_url, accent_color, website_url } = caller.project;
       return { name, project_key, logo_url, accent_color, website_url };
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/hosted/:project_key/api/v1/captcha/config',
+    auth: 'hosted',
+    response: { 200: CaptchaConfigSchema },
+    doc: {
+      operationId: 'hostedGetCaptchaConfig',
+      tag: 'Hosted pages',
+      summary: 'Which captcha the hosted forms must show',
+      description: "The project's own captcha when it set one in its settings, else the platform's.",
+    },
+    handler: async ({ caller }) => caller.realm.policy.captcha.config(),
   }),
 ];

@@ -20,7 +20,9 @@ export type FailureReason =
   /** A known passkey whose answer did not verify (wrong challenge, origin, signature or counter). */
   | 'passkey_failed'
   /** A provider's identity whose e-mail belongs to another account: linking needs the owner's proof. */
-  | 'link_required';
+  | 'link_required'
+  /** A right password for an address not verified yet, in a project that lets only verified end users in. */
+  | 'email_unverified';
 
 /** Every sign-in attempt, good or bad, is written down with where it came from. */
 export async function recordLoginAttempt(

@@ -259,7 +259,7 @@ async function hostedSessionOf(deps: Deps, provider: Provider, request: FastifyR
   if (!refresh) return null;
   try {
     const tokens = await refreshSession(deps, realm, refresh, requestInfoOf(request));
-    HOSTED_COOKIES.set(reply, request, deps.config, tokens);
+    HOSTED_COOKIES.set(reply, request, deps.config, tokens, realm.policy);
     return await liveSessionDetails(deps, realm, realm.accessTokens.verify(tokens.access_token)!.sid);
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) throw error;

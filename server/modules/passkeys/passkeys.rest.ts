@@ -131,7 +131,7 @@ export function passkeyRoutes(mount: AccountMount) {
       ),
       async handler({ deps, caller, body, request, reply }) {
         const result = await logInWithPasskey(deps, caller.realm, body, caller.info);
-        cookies?.set(reply, request, deps.config, result);
+        cookies?.set(reply, request, deps.config, result, caller.realm.policy);
         return result;
       },
     }),

@@ -4,8 +4,12 @@ import type { ProjectRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { sha256 } from '../../lib/crypto.js';
 import { signingKeyFromPem } from '../../lib/signing-keys.js';
-import { relyingPartyAt, type ProjectRealms, type Realm } from '../realms/realm.js';
+import { relyingPartyAt, type ProjectRealms, type Realm, type RealmPolicy } from '../realms/realm.js';
 import { createAccessTokens, type AccessTokens } from '../sessions/access-tokens.js';
+import { createCaptchaVerifier, type CaptchaVerifier } from '../captcha/captcha.js';
+import type { SpentTokenStore } from '../captcha/spent-tokens.js';
+import { findProjectSettings } from './project-settings.repo.js';
+import { projectPolicy } from './realm-policy.js';
 import { createApiUsage } from './api-usage.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
 import { findLiveApiKeyWithProject, findProjectByKey, findProjectWithOwnerStateByKey } from './projects.repo.js';
@@ -20,6 +24,18 @@ export const INVALID_API_KEY = 'Invalid API key';
  */
 export const API_KEY_CACHE_TTL_MS = 5_000;
 
+/**
+ * How long a project's settings are kept in memory. A change drops the copies at once on every
+ * instance (settingsChanged); this bounds an entry's life when that message cannot reach one.
+ */
+export const SETTINGS_CACHE_TTL_MS = 5_000;
+
+/** A project's policies: on the public API (no captcha unless its own) and on its hosted pages (the platform's unless its own). */
+interface CachedSettings {
+  api: RealmPolicy;
+  hosted: RealmPolicy;
+}
+
 interface CachedKey {
   project: ProjectRow;
   apiKeyId: string;
@@ -31,7 +47,10 @@ interface CachedKey {
  * audience <project_key>), so they are refused by other projects and by the platform. Unsealing
  * the key is done once per project and kept.
  */
-export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox' | 'logger' | 'invalidations'>): ProjectRealms {
+export function createProjectRealms(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secretBox' | 'logger' | 'invalidations' | 'platform' | 'captcha'>,
+  options: { captchaTokens: SpentTokenStore },
+): ProjectRealms {
   const usage = createApiUsage(deps, deps.config.apiUsageFlushMs);
   const signers = new LRUCache<string, AccessTokens>({ max: 1000 });
   // Unknown keys are not kept, so guessing cannot fill the cache.
@@ -42,6 +61,41 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
     generation += 1;
     keys.clear();
   });
+
+  const settings = new LRUCache<string, CachedSettings>({ max: 10_000, ttl: SETTINGS_CACHE_TTL_MS });
+  let settingsGeneration = 0;
+  deps.invalidations.subscribe('project-settings', () => {
+    settingsGeneration += 1;
+    settings.clear();
+  });
+  const noCaptcha = createCaptchaVerifier();
+
+  const captchaOf = (row: Awaited<ReturnType<typeof findProjectSettings>>): CaptchaVerifier | null => {
+    if (!row?.captcha_provider || !row.captcha_site_key || !row.captcha_secret) return null;
+    return createCaptchaVerifier({
+      provider: row.captcha_provider,
+      siteKey: row.captcha_site_key,
+      secret: deps.secretBox.open(row.captcha_secret),
+      // CAPTCHA_VERIFY_URL (a stand-in verifier, or a proxy) applies to the projects' captchas too.
+      verifyUrl: deps.config.captcha.verifyUrl,
+      clock: deps.clock,
+      spentTokens: () => options.captchaTokens,
+    });
+  };
+
+  const settingsOf = async (project: ProjectRow): Promise<CachedSettings> => {
+    const cached = settings.get(project.id);
+    if (cached) return cached;
+    const startedAt = settingsGeneration;
+    const row = await findProjectSettings(deps.db, project.id);
+    const own = captchaOf(row);
+    const entry = {
+      api: projectPolicy(deps.platform.policy, row, { own, fallback: noCaptcha }),
+      hosted: projectPolicy(deps.platform.policy, row, { own, fallback: deps.captcha }),
+    };
+    if (settingsGeneration === startedAt) settings.set(project.id, entry);
+    return entry;
+  };
 
   const lookUpKey = async (keyHash: string): Promise<CachedKey | undefined> => {
     const cached = keys.get(keyHash);
@@ -71,11 +125,12 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
   };
 
   // Without a website of its own, a project's mail links open its hosted pages, so they always work.
-  const realmOf = (project: ProjectRow): Realm => ({
+  const realmOf = async (project: ProjectRow): Promise<Realm> => ({
     projectId: project.id,
     accessTokens: signerFor(project),
     linkBase: project.website_url ?? hostedPagesUrlOf(deps.config, project.project_key),
     relyingParty: project.website_url ? relyingPartyAt(project.website_url, project.name) : null,
+    policy: (await settingsOf(project)).api,
   });
 
   const requireAvailable = (project: ProjectRow, ownerIsActive: boolean) => {
@@ -94,7 +149,7 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       const { project, apiKeyId } = found;
       requireAvailable(project, found.ownerIsActive);
       await usage.record(project.id, apiKeyId);
-      return { realm: realmOf(project), project, apiKeyId };
+      return { realm: await realmOf(project), project, apiKeyId };
     },
 
     async hostedRealm(projectKey) {
@@ -104,15 +159,17 @@ export function createProjectRealms(deps: Pick<Deps, 'db' | 'clock' | 'config' |
       requireAvailable(project, ownerIsActive === 1);
       const hostedPages = hostedPagesUrlOf(deps.config, project.project_key);
       const realm: Realm = {
-        ...realmOf(project),
+        ...(await realmOf(project)),
         linkBase: hostedPages,
         // The hosted pages run at APP_URL, so their passkeys belong to its host.
         relyingParty: relyingPartyAt(deps.config.appUrl, project.name),
+        policy: (await settingsOf(project)).hosted,
       };
       return { realm, project };
     },
 
     apiKeysChanged: () => deps.invalidations.publish('api-keys'),
+    settingsChanged: () => deps.invalidations.publish('project-settings'),
 
     flushUsage: () => usage.flush(),
     close: () => usage.close(),

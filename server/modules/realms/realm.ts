@@ -1,4 +1,6 @@
 import type { ProjectRow } from '../../db/schema.js';
+import type { MailBrand } from '../../mail/branding.js';
+import type { CaptchaVerifier } from '../captcha/captcha.js';
 import type { AccessTokens } from '../sessions/access-tokens.js';
 
 /**
@@ -13,6 +15,24 @@ export interface Realm {
   linkBase: string;
   /** Where this realm's passkeys belong (WebAuthn relying party); null when it has no web address. */
   relyingParty: RelyingParty | null;
+  /** The rules for this realm's accounts: the platform's from its configuration, a project's from its settings. */
+  policy: RealmPolicy;
+}
+
+/** What a project may set for its end users (project_settings), and the platform sets for its accounts in the environment. */
+export interface RealmPolicy {
+  passwordMinLength: number;
+  /** Refuse passwords from the common (breached) list. */
+  checkCommonPasswords: boolean;
+  accessTokenTtlS: number;
+  /** Also how long a session lives without a refresh. */
+  refreshTokenTtlS: number;
+  /** Asked on sign-up, sign-in, resend and forgot-password; provider 'none' passes every call. */
+  captcha: CaptchaVerifier;
+  /** Refuse sign-ins from VPN, proxy and hosting networks (BLOCK_VPN). */
+  blockVpn: boolean;
+  allowUnverifiedSignIn: boolean;
+  mail: MailBrand;
 }
 
 /** A WebAuthn relying party: passkeys are bound to `id` (a host name) and used from `origin`. */
@@ -34,7 +54,8 @@ export const PLATFORM_SCOPE: MonitorScope = Object.freeze({ projectId: null });
 
 /** Each project's end users as realms, resolved from an API key (implemented in modules/projects/project-realms.ts). */
 export interface ProjectRealms {
-  realmOf(project: ProjectRow): Realm;
+  /** The realm of a project's end users on the public API (its policy from the project's settings, cached). */
+  realmOf(project: ProjectRow): Promise<Realm>;
   /** X-API-Key → its project's realm: 401 for a missing, unknown or revoked key, 403 for an inactive project. */
   authenticateApiKey(apiKey: string | undefined): Promise<{ realm: Realm; project: ProjectRow; apiKeyId: string }>;
   /**
@@ -43,6 +64,11 @@ export interface ProjectRealms {
    * its passkeys belong to APP_URL's host (where the hosted pages run).
    */
   hostedRealm(projectKey: string): Promise<{ realm: Realm; project: ProjectRow }>;
+  /**
+   * To call once a project's settings change is committed: every instance drops its cached copy
+   * before the change answers.
+   */
+  settingsChanged(): Promise<void>;
   jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
   /**
    * To call once a change that can refuse API keys is committed (a key revoked; a project changed,

@@ -76,7 +76,7 @@ export async function startSession(
       ip_address: request.ip,
       user_agent: request.userAgent,
       created_at: now,
-      expires_at: isoIn(deps.clock, deps.config.refreshTokenTtlS),
+      expires_at: isoIn(deps.clock, realm.policy.refreshTokenTtlS),
       auth_methods: proof.authMethods.join(' '),
       authenticated_at: proof.authenticatedAt ?? null,
       oauth_scope: proof.oauthScope ?? null,
@@ -87,7 +87,7 @@ export async function startSession(
 }
 
 function issueTokens(realm: Realm, userId: string, sessionId: string, refreshToken: string): IssuedTokens {
-  const access = realm.accessTokens.issue({ sub: userId, sid: sessionId });
+  const access = realm.accessTokens.issue({ sub: userId, sid: sessionId }, realm.policy.accessTokenTtlS);
   return { access_token: access.token, refresh_token: refreshToken, token_type: 'bearer', expires_in: access.expiresIn };
 }
 
@@ -128,7 +128,7 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
   const newHash = sha256(nextToken);
   const now = deps.clock.now();
   const nowIso = now.toISOString();
-  const expiresAt = isoIn(deps.clock, deps.config.refreshTokenTtlS);
+  const expiresAt = isoIn(deps.clock, realm.policy.refreshTokenTtlS);
 
   const rotation = await preparedTransaction(deps.db, async (unit): Promise<Rotation> => {
     const found = await findRefreshTokenForRotation(unit, oldHash);

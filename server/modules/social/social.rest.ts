@@ -173,7 +173,7 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
             if (!session) return fail('link_not_signed_in');
             userId = session.user.id;
           } else {
-            await requireCaptcha(deps, query.captcha_token, caller.info);
+            await requireCaptcha(deps, target.realm, query.captcha_token, caller.info);
           }
           const { url, state } = await startSocialSignIn(deps, target, params.provider, {
             intent: query.intent,
@@ -216,7 +216,7 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
         const outcome = await completeSocialCallback(deps, target, params.provider, callbackUrl, { binding, signedInUserId: session?.user.id ?? null }, caller.info);
         switch (outcome.kind) {
           case 'signed_in':
-            m.cookies!.set(reply, request, deps.config, outcome.result);
+            m.cookies!.set(reply, request, deps.config, outcome.result, target.realm.policy);
             return reply.redirect(outcome.returnTo ?? pages.signedIn, 302);
           case 'mfa':
             return reply.redirect(

@@ -281,7 +281,7 @@ export async function exchangeSocialSignInCode(
   request: RequestInfo,
 ): Promise<LogInResult | MfaChallenge> {
   // The sign-in's limits are charged by logInWithProvider, once.
-  await requireCaptcha(deps, input.captcha_token, request);
+  await requireCaptcha(deps, target.realm, input.captcha_token, request);
   const row = await takeSignInResult(deps.db, target.project.id, sha256(input.code), isoNow(deps.clock));
   if (!row?.result) throw new AppError('BAD_REQUEST', 'Invalid or expired code');
   const profile = JSON.parse(row.result) as ProviderProfile;

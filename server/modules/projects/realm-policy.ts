@@ -1,0 +1,64 @@
+import { PASSWORD_MIN_LENGTH } from '../../../shared/constants.js';
+import type { MailTemplate, MailTemplateKind } from '../../../shared/schemas/project-settings.js';
+import type { Config } from '../../config.js';
+import type { ProjectSettingsRow } from '../../db/schema.js';
+import { PLATFORM_BRAND, type MailBrand } from '../../mail/branding.js';
+import type { CaptchaVerifier } from '../captcha/captcha.js';
+import type { RealmPolicy } from '../realms/realm.js';
+
+/** The platform's rules for its own accounts, and every project's until it sets its own: the environment's. */
+export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmPolicy {
+  return Object.freeze({
+    passwordMinLength: PASSWORD_MIN_LENGTH,
+    checkCommonPasswords: true,
+    accessTokenTtlS: config.accessTokenTtlS,
+    refreshTokenTtlS: config.refreshTokenTtlS,
+    captcha,
+    blockVpn: config.blockVpn,
+    allowUnverifiedSignIn: true,
+    mail: PLATFORM_BRAND,
+  });
+}
+
+/** Stored as JSON text; a broken value reads as no templates rather than failing the project's mails. */
+export function mailTemplatesOf(json: string | undefined): Partial<Record<MailTemplateKind, MailTemplate>> {
+  try {
+    const value: unknown = JSON.parse(json ?? '{}');
+    return typeof value === 'object' && value !== null ? (value as Partial<Record<MailTemplateKind, MailTemplate>>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A project's mails: its names and colour where it set them, the platform's (as before settings existed) elsewhere. */
+export function projectBrand(row: ProjectSettingsRow | undefined): MailBrand {
+  return {
+    productName: row?.mail_product_name ?? PLATFORM_BRAND.productName,
+    senderName: row?.mail_sender_name ?? null,
+    accentColor: row?.mail_accent_color ?? PLATFORM_BRAND.accentColor,
+    templates: mailTemplatesOf(row?.mail_templates),
+  };
+}
+
+/**
+ * A project's rules for its end users: each setting it stored, the platform's for the others. The
+ * captcha is the project's own when it set one, else `fallback` (none on the public API: the
+ * platform's captcha is for browsers, not for a developer's backend).
+ */
+export function projectPolicy(
+  platform: RealmPolicy,
+  row: ProjectSettingsRow | undefined,
+  captcha: { own: CaptchaVerifier | null; fallback: CaptchaVerifier },
+): RealmPolicy {
+  const flag = (value: 0 | 1 | null | undefined, otherwise: boolean) => (value === null || value === undefined ? otherwise : value === 1);
+  return Object.freeze({
+    passwordMinLength: row?.password_min_length ?? platform.passwordMinLength,
+    checkCommonPasswords: flag(row?.password_check_breached, platform.checkCommonPasswords),
+    accessTokenTtlS: row?.access_token_ttl_s ?? platform.accessTokenTtlS,
+    refreshTokenTtlS: row?.refresh_token_ttl_s ?? platform.refreshTokenTtlS,
+    captcha: captcha.own ?? captcha.fallback,
+    blockVpn: row?.vpn_policy ? row.vpn_policy === 'block' : platform.blockVpn,
+    allowUnverifiedSignIn: flag(row?.allow_unverified_sign_in, platform.allowUnverifiedSignIn),
+    mail: projectBrand(row),
+  });
+}

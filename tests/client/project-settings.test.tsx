@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { ProjectSettings } from '../../shared/schemas/project-settings';
+import { callsTo, renderApp, sampleProject, sampleUser, trpcError } from './utils';
+
+/** Project detail → Settings → End-user rules and End-user mails (trpc.projectSettings.*). */
+
+const defaults: ProjectSettings = {
+  project_id: 'p_1',
+  password_min_length: 8,
+  password_check_breached: true,
+  access_token_ttl_s: 86_400,
+  refresh_token_ttl_s: 604_800,
+  captcha_provider: 'none',
+  captcha_site_key: null,
+  captcha_secret_set: false,
+  vpn_policy: 'allow',
+  allow_unverified_sign_in: true,
+  mail_sender_name: null,
+  mail_product_name: null,
+  mail_accent_color: null,
+  mail_templates: { verification: null, password_reset: null, password_changed: null },
+  updated_at: null,
+};
+
+const SLOW = { timeout: 5000 };
+
+interface Options {
+  role?: 'owner' | 'admin' | 'viewer';
+  settings?: ProjectSettings;
+  update?: (input: unknown) => unknown;
+}
+
+function renderSettings({ role = 'owner', settings = defaults, update }: Options = {}) {
+  const answer = update ?? ((input: unknown) => ({ ...current, ...(input as { changes: object }).changes }));
+  let current = settings;
+  return renderApp('/projects/p_1?tab=settings', {
+    user: sampleUser,
+    handlers: {
+      'projects.get': () => sampleProject({ id: 'p_1', name: 'Acme Storefront', role }),
+      'social.connections': () => ({ connections: [] }),
+      'projectSettings.get': () => current,
+      'projectSettings.update': (input) => (current = answer(input) as ProjectSettings),
+      'projectSettings.previewMail': (input) => {
+        const { template } = input as { template: { subject: string } | null };
+        return { from_name: 'Acme Team', to: 'jane.doe@example.com', subject: template?.subject.replace('{{product_name}}', 'Acme') ?? 'Verify', text: 'x', html: '<p>Rendered body</p>' };
+      },
+    },
+  });
+}
+
+const rulesCard = async () => within(await screen.findByRole('region', { name: 'End-user rules' }, SLOW));
+const mailsCard = async () => within(await screen.findByRole('region', { name: 'End-user mails' }, SLOW));
+
+describe('Project end-user settings', () => {
+  it('shows the rules in force and sends only what changed', async () => {
+    const { user, calls } = renderSettings();
+    const card = await rulesCard();
+    const minLength = card.getByRole('textbox', { name: 'Minimum password length' }) as HTMLInputElement;
+    expect(minLength.value).toBe('8');
+    expect((card.getByRole('textbox', { name: 'Refresh token lifetime (minutes)' }) as HTMLInputElement).value).toBe('10080');
+    expect(card.getByText(/^7 days;/)).toBeTruthy();
+
+    await user.clear(minLength);
+    await user.type(minLength, '12');
+    await user.click(card.getByRole('switch', { name: /Let users sign in before they verify/ }));
+    await user.click(card.getByRole('radio', { name: 'Block' }));
+    await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
+    expect(await screen.findByText('End-user settings saved', {}, SLOW)).toBeTruthy();
+    expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({
+      projectId: 'p_1',
+      changes: { password_min_length: 12, allow_unverified_sign_in: false, vpn_policy: 'block' },
+    });
+  });
+
+  it('checks the form before sending: the minimum, the lifetimes and the captcha keys', async () => {
+    const { user, calls } = renderSettings();
+    const card = await rulesCard();
+    const minLength = card.getByRole('textbox', { name: 'Minimum password length' });
+    await user.clear(minLength);
+    await user.type(minLength, '5');
+    // Below the platform's minimum, the field comes back to it when left.
+    await user.tab();
+    expect((minLength as HTMLInputElement).value).toBe('8');
+    await user.clear(minLength);
+    const access = card.getByRole('textbox', { name: 'Access token lifetime (minutes)' });
+    await user.clear(access);
+    await user.type(access, '20000');
+    await user.click(card.getByRole('textbox', { name: 'Captcha' }));
+    await user.click(await screen.findByRole('option', { name: 'Cloudflare Turnstile', hidden: true }));
+    await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
+    expect(await card.findByText('Between 8 and 72 characters')).toBeTruthy();
+    expect(card.getByText('Between 1 and 1440 minutes')).toBeTruthy();
+    // Those right, the rules across fields: a provider needs its keys.
+    await user.type(minLength, '10');
+    await user.clear(access);
+    await user.type(access, '60');
+    await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
+    expect(await card.findByText('The site key is required')).toBeTruthy();
+    expect(card.getByText('The secret is required')).toBeTruthy();
+    expect(callsTo(calls, 'projectSettings.update')).toHaveLength(0);
+  });
+
+  it('shows the server’s refusal', async () => {
+    const { user } = renderSettings({
+      update: () => {
+        throw trpcError('UNPROCESSABLE_CONTENT', 'A captcha provider needs its site key and secret', 422);
+      },
+    });
+    const card = await rulesCard();
+    await user.click(card.getByRole('switch', { name: /^Refuse common passwords/ }));
+    await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
+    expect(await screen.findByText('A captcha provider needs its site key and secret', {}, SLOW)).toBeTruthy();
+  });
+
+  it('never prefills a stored captcha secret, and keeps it when left empty', async () => {
+    const { user, calls } = renderSettings({ settings: { ...defaults, captcha_provider: 'hcaptcha', captcha_site_key: 'site-1', captcha_secret_set: true } });
+    const card = await rulesCard();
+    const secret = card.getByLabelText(/^Secret/) as HTMLInputElement;
+    expect(secret.value).toBe('');
+    expect(secret.placeholder).toBe('Leave empty to keep the stored secret');
+    const siteKey = card.getByRole('textbox', { name: /^Site key/ });
+    await user.clear(siteKey);
+    await user.type(siteKey, 'site-2');
+    await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ projectId: 'p_1', changes: { captcha_site_key: 'site-2' } }));
+  });
+
+  it('edits a mail template, previews it rendered, and saves it', async () => {
+    const { user, calls } = renderSettings();
+    const card = await mailsCard();
+    await user.type(card.getByRole('textbox', { name: /^Product name/ }), 'Acme');
+    await user.click(card.getByRole('radio', { name: 'Password reset' }));
+    const subject = card.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement;
+    expect(subject.value).toBe('Reset your {{product_name}} password');
+    await user.click(card.getByRole('button', { name: 'Preview' }));
+    const preview = within(await screen.findByRole('figure', { name: 'Mail preview' }, SLOW));
+    expect(preview.getByText('Reset your Acme password')).toBeTruthy();
+    expect((preview.getByTitle('Rendered mail') as HTMLIFrameElement).getAttribute('srcdoc')).toBe('<p>Rendered body</p>');
+    expect(preview.getByTitle('Rendered mail').getAttribute('sandbox')).toBe('');
+    expect(callsTo(calls, 'projectSettings.previewMail')[0]?.input).toMatchObject({ projectId: 'p_1', kind: 'password_reset', mail_product_name: 'Acme' });
+
+    await user.clear(subject);
+    await user.click(card.getByRole('button', { name: 'Save template' }));
+    expect(await card.findByText('subject is required')).toBeTruthy();
+    await user.type(subject, 'Your {{{{name}}}} reset');
+    await user.click(card.getByRole('button', { name: 'Save template' }));
+    expect(await card.findByText('Templates may use only {{product_name}}, {{email}}, {{link}}')).toBeTruthy();
+    await user.clear(subject);
+    await user.type(subject, 'New password for {{{{product_name}}');
+    await user.click(card.getByRole('button', { name: 'Save template' }));
+    expect(await screen.findByText('Mail template saved', {}, SLOW)).toBeTruthy();
+    expect(callsTo(calls, 'projectSettings.update').at(-1)?.input).toMatchObject({
+      projectId: 'p_1',
+      changes: { mail_templates: { password_reset: { subject: 'New password for {{product_name}}' } } },
+    });
+    expect(await card.findByText('Custom template')).toBeTruthy();
+  });
+
+  it('shows a viewer everything, disabled, with a note', async () => {
+    const { calls } = renderSettings({ role: 'viewer' });
+    const rules = await rulesCard();
+    expect(rules.getByText(/You are a viewer on this project/)).toBeTruthy();
+    expect(rules.getByRole('textbox', { name: 'Minimum password length' }).matches(':disabled')).toBe(true);
+    expect(rules.getByRole('switch', { name: /^Refuse common passwords/ }).matches(':disabled')).toBe(true);
+    expect(rules.queryByRole('button', { name: 'Save end-user rules' })).toBeNull();
+    const mails = await mailsCard();
+    expect(mails.getByRole('textbox', { name: 'Subject' }).matches(':disabled')).toBe(true);
+    expect(mails.getByRole('textbox', { name: /^Sender name/ }).matches(':disabled')).toBe(true);
+    expect(mails.queryByRole('button', { name: 'Preview' })).toBeNull();
+    expect(callsTo(calls, 'projectSettings.update')).toHaveLength(0);
+  });
+});
