@@ -84,30 +84,48 @@ export function newSignInMail(to: string, signIn: { device: string; ip: string; 
   );
 }
 
-export function twoFactorEnabledMail(to: string): MailMessage {
-  return message(to, 'Two-factor authentication is on', [
-    'Two-factor authentication was just turned on for your account: signing in now also asks for a code from your authenticator app.',
-    'Keep your recovery codes somewhere safe. If this was not you, reset your password right away.',
-  ]);
+export function twoFactorEnabledMail(to: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Two-factor authentication is on',
+    [
+      'Two-factor authentication was just turned on for your account: signing in now also asks for a code from your authenticator app.',
+      'Keep your recovery codes somewhere safe. If this was not you, reset your password right away.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function twoFactorDisabledMail(to: string, byAdministrator: boolean): MailMessage {
-  return message(to, 'Two-factor authentication is off', [
-    byAdministrator
-      ? 'An administrator just reset the two-factor authentication of your account and removed its passkeys: signing in asks for your password only, until you set them up again.'
-      : 'Two-factor authentication was just turned off for your account: signing in asks for your password only.',
-    'If this was not you, reset your password right away and turn two-factor authentication back on.',
-  ]);
+export function twoFactorDisabledMail(to: string, byAdministrator: boolean, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Two-factor authentication is off',
+    [
+      byAdministrator
+        ? 'An administrator just reset the two-factor authentication of your account and removed its passkeys: signing in asks for your password only, until you set them up again.'
+        : 'Two-factor authentication was just turned off for your account: signing in asks for your password only.',
+      'If this was not you, reset your password right away and turn two-factor authentication back on.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function newPasskeyMail(to: string, name: string): MailMessage {
-  return message(to, 'A passkey was added to your account', [
-    `A new passkey, "${name}", can now sign in to your account without a password.`,
-    'If this was not you, remove it in your security settings and reset your password right away.',
-  ]);
+export function newPasskeyMail(to: string, name: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'A passkey was added to your account',
+    [
+      `A new passkey, "${name}", can now sign in to your account without a password.`,
+      'If this was not you, remove it in your security settings and reset your password right away.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function emailChangeConfirmationMail(to: string, url: string): MailMessage {
+export function emailChangeConfirmationMail(to: string, url: string, brand?: MailBrand): MailMessage {
   return message(
     to,
     'Confirm your new email address',
@@ -116,32 +134,51 @@ export function emailChangeConfirmationMail(to: string, url: string): MailMessag
       'This link expires in 1 hour and works once. If you did not ask for it, ignore this message: nothing changes.',
     ],
     { label: 'Confirm email address', url },
+    brand,
   );
 }
 
 /** To the new address when another account of the realm already has it: the request's answer stays the same. */
-export function emailTakenMail(to: string): MailMessage {
-  return message(to, 'Someone tried to move an account to your email', [
-    'Someone just tried to change the email address of an account to this address, which already has an account of its own.',
-    'Nothing has changed. If it was you, each address can belong to one account only. If it was not you, you can ignore this message.',
-  ]);
+export function emailTakenMail(to: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Someone tried to move an account to your email',
+    [
+      'Someone just tried to change the email address of an account to this address, which already has an account of its own.',
+      'Nothing has changed. If it was you, each address can belong to one account only. If it was not you, you can ignore this message.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function emailChangeRequestedMail(to: string, newEmail: string): MailMessage {
-  return message(to, 'Email change requested', [
-    `Someone asked to change the email address of your account to ${newEmail}. It changes only once the link sent to that address is opened.`,
-    'If this was not you, change your password right away: whoever asked knows it.',
-  ]);
+export function emailChangeRequestedMail(to: string, newEmail: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Email change requested',
+    [
+      `Someone asked to change the email address of your account to ${newEmail}. It changes only once the link sent to that address is opened.`,
+      'If this was not you, change your password right away: whoever asked knows it.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function emailChangedMail(to: string, newEmail: string): MailMessage {
-  return message(to, 'Your email address was changed', [
-    `The email address of your account was just changed to ${newEmail}, and every other session was signed out. Mail about the account now goes to the new address.`,
-    'If this was not you, contact support right away.',
-  ]);
+export function emailChangedMail(to: string, newEmail: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'Your email address was changed',
+    [
+      `The email address of your account was just changed to ${newEmail}, and every other session was signed out. Mail about the account now goes to the new address.`,
+      'If this was not you, contact support right away.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
-export function identityLinkMail(to: string, provider: string, url: string): MailMessage {
+export function identityLinkMail(to: string, provider: string, url: string, brand?: MailBrand): MailMessage {
   return message(
     to,
     `Connect ${provider} to your account`,
@@ -151,14 +188,21 @@ export function identityLinkMail(to: string, provider: string, url: string): Mai
       'If it was not you, ignore this message: nothing changes without the link.',
     ],
     { label: `Connect ${provider}`, url },
+    brand,
   );
 }
 
-export function identityLinkedMail(to: string, provider: string): MailMessage {
-  return message(to, `${provider} was connected to your account`, [
-    `${provider} can now be used to sign in to your account.`,
-    'If this was not you, sign in, remove it in your security settings and change your password.',
-  ]);
+export function identityLinkedMail(to: string, provider: string, brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    `${provider} was connected to your account`,
+    [
+      `${provider} can now be used to sign in to your account.`,
+      'If this was not you, sign in, remove it in your security settings and change your password.',
+    ],
+    undefined,
+    brand,
+  );
 }
 
 export function projectInvitationMail(to: string, invitation: { project: string; invitedBy: string | null; role: string; url: string; days: number }): MailMessage {

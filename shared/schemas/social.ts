@@ -44,6 +44,7 @@ export const SOCIAL_ERRORS = {
   account_inactive: 'This account has been deactivated',
   device_blocked: 'This device has been blocked',
   vpn_blocked: 'Sign-in from VPN, proxy or hosting networks is not allowed',
+  email_unverified: 'Please verify your email address before signing in',
   captcha_failed: 'Captcha verification failed',
   rate_limited: 'Too many attempts. Please try again later.',
   unavailable: 'This way of signing in is not available.',

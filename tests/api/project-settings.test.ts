@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCESS_TOKEN_TTL_S, DEFAULT_REFRESH_TOKEN_TTL_S, PASSWORD_MIN_LENGTH } from '../../shared/constants.js';
 import { VALIDATION } from '../../shared/messages.js';
@@ -236,6 +237,30 @@ describe('per-project settings on the public API and the hosted pages', () => {
     const own = await t.mail.waitFor(developer, /verify/i);
     expect(own.text).toContain('— AuthPlatform');
     expect(own.from).not.toContain('Shop Team');
+  });
+
+  it('brands the security notices too: two factors turned on, an e-mail change asked for', async () => {
+    await settle({ mail_sender_name: 'Shop Team', mail_product_name: 'Shop', mail_accent_color: '#AA3300' });
+    const email = await publicSignUp();
+    const login = await publicCall('/auth/login', { email, password: STRONG_PASSWORD });
+    expect(login.statusCode, login.body).toBe(200);
+    const signedIn = { 'x-api-key': p.apiKey, authorization: `Bearer ${login.json().access_token}` };
+    const { secret } = (await t.call('POST', '/public/api/v1/auth/mfa/totp/setup', { headers: signedIn })).json();
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    expect((await t.call('POST', '/public/api/v1/auth/mfa/totp/confirm', { headers: signedIn, body: { code } })).statusCode).toBe(200);
+    const twoFactor = await t.mail.waitFor(email, /two-factor authentication is on/i);
+    expect(twoFactor.from).toContain('Shop Team');
+    expect(twoFactor.text).toContain('— Shop');
+    expect(twoFactor.html).toContain('#aa3300');
+
+    const newEmail = uniqueEmail('moved');
+    const asked = await t.call('POST', '/public/api/v1/auth/change-email', { headers: signedIn, body: { new_email: newEmail, password: STRONG_PASSWORD } });
+    expect(asked.statusCode, asked.body).toBe(200);
+    for (const mail of [await t.mail.waitFor(newEmail, /confirm your new email/i), await t.mail.waitFor(email, /email change requested/i)]) {
+      expect(mail.from).toContain('Shop Team');
+      expect(mail.text).toContain('— Shop');
+      expect(mail.text).not.toContain('AuthPlatform');
+    }
   });
 
   it('sends the project’s own template, its values escaped in HTML, and previews it', async () => {

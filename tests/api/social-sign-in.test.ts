@@ -613,6 +613,35 @@ describe("a project's end users", () => {
     expect(endUser.project_id).toBe(project.id);
   });
 
+  it('wait for a verified address when the project keeps unverified end users out', async () => {
+    const settings = (body: unknown) => t.call('PATCH', `/api/v1/projects/${project.id}/settings`, { token: developer.access_token, body });
+    expect((await settings({ allow_unverified_sign_in: false })).statusCode).toBe(200);
+    try {
+      const email = uniqueEmail('hosted-unverified');
+      const signIn = async () => {
+        const ip = uniqueIp();
+        const started = await start(`/hosted/${project.project_key}/api/v1/auth/oauth/github/authorize`, { ip });
+        return callback(await throughProvider(started.providerUrl, hostedCallback('github')), { stateCookie: started.stateCookie, ip });
+      };
+      const before = t.mail.messages.length;
+      gitHubUser(email, false);
+      const refused = await signIn();
+      expect(redirectOf(refused).searchParams.get('social_error')).toBe('email_unverified');
+      expect(cookieOf(refused, 'hosted_access_token')).toBeUndefined();
+      const attempt = await t.db.selectFrom('login_attempts').select(['success', 'failure_reason', 'method']).where('email', '=', email).executeTakeFirstOrThrow();
+      expect(attempt).toEqual({ success: 0, failure_reason: 'email_unverified', method: 'github' });
+
+      // The account was made and our link mailed: once it is opened, the same GitHub user gets in.
+      const mail = await t.mail.waitFor(email, /verify/i, { after: before });
+      const token = new URL(mail.link!).searchParams.get('token');
+      expect((await t.call('POST', `/hosted/${project.project_key}/api/v1/auth/verify-email`, { body: { token } })).statusCode).toBe(200);
+      github.nextLogin(nextGitHubId);
+      expect(cookieOf(await signIn(), 'hosted_access_token')).toBeDefined();
+    } finally {
+      await settings({ allow_unverified_sign_in: true });
+    }
+  });
+
   it("sign in to the developer's app through the project's OpenID Connect provider with GitHub on the hosted sign-in page", async () => {
     const email = uniqueEmail('oidc-app-gh');
     gitHubUser(email);

@@ -332,9 +332,10 @@ export async function requestEmailChange(
   const taken = (await findUserByEmail(deps.db, realm.projectId, newEmail)) !== undefined;
   // Issued for a taken address too (and mailed to nobody), so both answers cost the same.
   const token = await issueOneTimeToken(deps, user.id, 'change_email', EMAIL_CHANGE_TTL_S, null, newEmail);
-  const toNewAddress = taken ? emailTakenMail(newEmail) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token));
+  const brand = realm.policy.mail;
+  const toNewAddress = taken ? emailTakenMail(newEmail, brand) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
   await sendCappedMail(deps, 'email_change', toNewAddress);
-  await sendCappedMail(deps, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail));
+  await sendCappedMail(deps, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail, brand));
   return { message: MESSAGES.emailChangeRequested };
 }
 
@@ -369,6 +370,6 @@ export async function confirmEmailChange(
     await emitUserUpdated(tx, account, (await findUserById(tx.db, account.id))!);
     return account;
   });
-  sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail));
+  sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail, realm.policy.mail));
   return { message: MESSAGES.emailChanged };
 }

@@ -232,6 +232,7 @@ export async function logInWithProvider(deps: Deps, realm: Realm, signIn: Provid
     throw error;
   }
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (!mayStartUnverified(realm, user)) return fail('email_unverified', user.id, new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
   if (hasSecondFactor(user) && !signIn.providerMfa) return openMfaChallenge(deps, user, signIn.deviceFingerprint, signIn.provider);
   return startSignedInSession(deps, realm, user, attempt, request, signIn.providerMfa ? ['fed', 'mfa'] : ['fed']);
 }

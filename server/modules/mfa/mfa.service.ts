@@ -61,7 +61,7 @@ export async function confirmTotp(deps: Deps, user: UserRow, code: string): Prom
     await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
     await emitMfaChanged(tx, user, { enabled: true });
   });
-  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email));
+  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email, await deps.projectRealms.mailBrandOf(user.project_id)));
   return { recovery_codes: codes };
 }
 
@@ -83,7 +83,7 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await emitMfaChanged(tx, user, { enabled: false, by: 'user' });
   });
-  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false, await deps.projectRealms.mailBrandOf(user.project_id)));
 }
 
 /**
@@ -96,7 +96,7 @@ export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
     await deletePasskeysOf(tx.db, user.id);
     if (hasSecondFactor(user)) await emitMfaChanged(tx, user, { enabled: false, by: 'reset' });
   });
-  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true, await deps.projectRealms.mailBrandOf(user.project_id)));
 }
 
 /**

@@ -122,7 +122,7 @@ export async function registerPasskey(deps: Deps, realm: Realm, user: UserRow, i
     last_used_at: null,
   };
   if (!(await insertPasskey(deps.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
-  sendAccountMail(deps, user, 'newPasskeyMail', newPasskeyMail(user.email, row.name));
+  sendAccountMail(deps, user, 'newPasskeyMail', newPasskeyMail(user.email, row.name, await deps.projectRealms.mailBrandOf(user.project_id)));
   return toPasskey(row);
 }
 

@@ -83,17 +83,17 @@ export function createProjectRealms(
     });
   };
 
-  const settingsOf = async (project: ProjectRow): Promise<CachedSettings> => {
-    const cached = settings.get(project.id);
+  const settingsOf = async (projectId: string): Promise<CachedSettings> => {
+    const cached = settings.get(projectId);
     if (cached) return cached;
     const startedAt = settingsGeneration;
-    const row = await findProjectSettings(deps.db, project.id);
+    const row = await findProjectSettings(deps.db, projectId);
     const own = captchaOf(row);
     const entry = {
       api: projectPolicy(deps.platform.policy, row, { own, fallback: noCaptcha }),
       hosted: projectPolicy(deps.platform.policy, row, { own, fallback: deps.captcha }),
     };
-    if (settingsGeneration === startedAt) settings.set(project.id, entry);
+    if (settingsGeneration === startedAt) settings.set(projectId, entry);
     return entry;
   };
 
@@ -130,7 +130,7 @@ export function createProjectRealms(
     accessTokens: signerFor(project),
     linkBase: project.website_url ?? hostedPagesUrlOf(deps.config, project.project_key),
     relyingParty: project.website_url ? relyingPartyAt(project.website_url, project.name) : null,
-    policy: (await settingsOf(project)).api,
+    policy: (await settingsOf(project.id)).api,
   });
 
   const requireAvailable = (project: ProjectRow, ownerIsActive: boolean) => {
@@ -163,10 +163,12 @@ export function createProjectRealms(
         linkBase: hostedPages,
         // The hosted pages run at APP_URL, so their passkeys belong to its host.
         relyingParty: relyingPartyAt(deps.config.appUrl, project.name),
-        policy: (await settingsOf(project)).hosted,
+        policy: (await settingsOf(project.id)).hosted,
       };
       return { realm, project };
     },
+
+    mailBrandOf: async (projectId) => (projectId === null ? deps.platform.policy.mail : (await settingsOf(projectId)).api.mail),
 
     apiKeysChanged: () => deps.invalidations.publish('api-keys'),
     settingsChanged: () => deps.invalidations.publish('project-settings'),

@@ -69,6 +69,8 @@ export interface ProjectRealms {
    * before the change answers.
    */
   settingsChanged(): Promise<void>;
+  /** The name, sender and colour of an account's mails: its project's (cached with its settings), or the platform's for null. */
+  mailBrandOf(projectId: string | null): Promise<MailBrand>;
   jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
   /**
    * To call once a change that can refuse API keys is committed (a key revoked; a project changed,

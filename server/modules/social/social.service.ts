@@ -76,6 +76,7 @@ const STATUS_OF: Record<SocialErrorCode, ErrorCode> = {
   account_inactive: 'FORBIDDEN',
   device_blocked: 'FORBIDDEN',
   vpn_blocked: 'FORBIDDEN',
+  email_unverified: 'FORBIDDEN',
   captcha_failed: 'BAD_REQUEST',
   rate_limited: 'TOO_MANY_REQUESTS',
   unavailable: 'NOT_FOUND',
@@ -358,7 +359,7 @@ async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile
     expires_at: new Date(now.getTime() + IDENTITY_LINK_TTL_S * 1000).toISOString(),
   });
   const name = SOCIAL_PROVIDER_NAMES[profile.provider];
-  await sendCappedMail(deps, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token)));
+  await sendCappedMail(deps, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), realm.policy.mail));
 }
 
 /** Connects a provider's identity to the signed-in account that started the sign-in (its owner proved it by signing in). */
@@ -371,7 +372,7 @@ async function linkToAccount(deps: Deps, realm: Realm, userId: string, profile: 
   const user = await findUserById(deps.db, userId);
   if (!user || user.project_id !== realm.projectId || user.is_active !== 1) throw new SocialSignInError('link_not_signed_in');
   if (!(await insertIdentityIfNew(deps.db, identityRow(realm, profile, userId, isoNow(deps.clock))))) throw new SocialSignInError('already_linked');
-  sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider]));
+  sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], realm.policy.mail));
 }
 
 /**
@@ -400,7 +401,7 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
     if (!inserted) throw new SocialSignInError('already_linked');
     return updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now });
   });
-  if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider]));
+  if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
   return { message: SOCIAL_MESSAGES.linked };
 }
 
