@@ -25,8 +25,9 @@ export function openSqlite(file: string): SQLite.Database {
 /**
  * Kysely prepares every query anew; better-sqlite3 statements are reusable, so keep the compiled
  * ones (keyed by SQL text, bounded) and skip SQLite's parser on hot paths like the session lookup.
+ * `onWrite` is told after each statement that writes or ends a transaction runs (see LocalWrites).
  */
-function withStatementCache(database: SQLite.Database, max = 500, onClose?: () => void) {
+function withStatementCache(database: SQLite.Database, max = 500, onClose?: () => void, onWrite?: () => void) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => {
@@ -42,12 +43,42 @@ function withStatementCache(database: SQLite.Database, max = 500, onClose?: () =
       let statement = cache.get(sql);
       if (!statement) {
         statement = database.prepare(sql);
+        if (onWrite && (!statement.readonly || ENDS_TRANSACTION.test(sql))) reportWrites(statement, onWrite);
         if (cache.size >= max) cache.delete(cache.keys().next().value!);
         cache.set(sql, statement);
       }
       return statement;
     },
   };
+}
+
+/** SQLite counts transaction control as read-only (the statements it ends are what write). */
+const ENDS_TRANSACTION = /^\s*(commit|end|release|rollback)\b/i;
+
+/** Makes each way of running `statement` tell `onWrite` once it has run (or failed). */
+function reportWrites(statement: SQLite.Statement, onWrite: () => void): void {
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const original = statement[method] as (...args: unknown[]) => unknown;
+    Object.defineProperty(statement, method, {
+      value: (...args: unknown[]) => {
+        try {
+          return original.apply(statement, args);
+        } finally {
+          onWrite();
+        }
+      },
+    });
+  }
+}
+
+/**
+ * How many writing statements this process has run on a SQLite file's writer connection. The read
+ * connection's remembered rows (prepared-lookup.ts) are checked against `PRAGMA data_version` once
+ * per turn of the event loop, and again whenever this moves, so this process's own commits are seen
+ * by its very next read, as other processes' are by the next turn's.
+ */
+export interface LocalWrites {
+  count: number;
 }
 
 export interface ConnectOptions {
@@ -72,9 +103,13 @@ export function connectDatabase(target: DatabaseTarget, options: ConnectOptions 
   // database exists once per connection, so it cannot have a second one.
   const writer = openSqlite(target.file);
   const reader = target.file === ':memory:' ? null : withStatementCache(openReadConnection(target.file));
-  const database = withStatementCache(writer, 500, () => reader?.close());
+  const writes: LocalWrites = { count: 0 };
+  const database = withStatementCache(writer, 500, () => reader?.close(), () => (writes.count += 1));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  if (reader) readConnections.set(db, reader);
+  if (reader) {
+    readConnections.set(db, reader);
+    localWrites.set(reader, writes);
+  }
   writeConnections.set(db, { prepare: database.prepare, raw: writer });
   return { db, dialect: 'sqlite' };
 }
@@ -90,6 +125,7 @@ export interface WriteConnection extends ReadConnection {
 
 const pools = new WeakMap<Db, pg.Pool>();
 const readConnections = new WeakMap<Db, ReadConnection>();
+const localWrites = new WeakMap<ReadConnection, LocalWrites>();
 const writeConnections = new WeakMap<Db, WriteConnection>();
 
 /**
@@ -108,6 +144,13 @@ function openReadConnection(file: string): SQLite.Database {
 /** The read-only connection of a SQLite file database; none for PostgreSQL, in-memory SQLite, or a transaction. */
 export function readConnectionOf(db: Db): ReadConnection | undefined {
   return readConnections.get(db);
+}
+
+/** The writes this process made to the file a read connection reads (a fresh count for one opened elsewhere). */
+export function localWritesOf(reader: ReadConnection): LocalWrites {
+  let writes = localWrites.get(reader);
+  if (!writes) localWrites.set(reader, (writes = { count: 0 }));
+  return writes;
 }
 
 /** The connection Kysely writes through on SQLite (file or in-memory); none for PostgreSQL or a transaction. */

@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import type { Statement } from 'better-sqlite3';
-import { readConnectionOf, type Db, type ReadConnection } from './connect.js';
+import { localWritesOf, readConnectionOf, type Db, type LocalWrites, type ReadConnection } from './connect.js';
 import { prepareStatement } from './prepared-statement.js';
 
 interface RowReader {
@@ -17,6 +17,11 @@ interface ReaderState {
   dataVersion: Statement;
   version: unknown;
   generation: number;
+  /** This process's writes to the file, and how many of them the last check of the version followed. */
+  writes: LocalWrites;
+  writesSeen: number;
+  /** The version was checked in this turn of the event loop. */
+  checkedThisTurn: boolean;
 }
 const readerStates = new WeakMap<ReadConnection, ReaderState>();
 /** Past this many remembered rows per statement, the statement starts over (a bound on memory, not a policy). */
@@ -25,10 +30,40 @@ const MAX_REMEMBERED_ROWS = 10_000;
 function stateOf(reader: ReadConnection): ReaderState {
   let state = readerStates.get(reader);
   if (!state) {
-    state = { readers: new Map(), dataVersion: reader.prepare('pragma data_version').pluck(), version: undefined, generation: 0 };
+    state = {
+      readers: new Map(),
+      dataVersion: reader.prepare('pragma data_version').pluck(),
+      version: undefined,
+      generation: 0,
+      writes: localWritesOf(reader),
+      writesSeen: -1,
+      checkedThisTurn: false,
+    };
     readerStates.set(reader, state);
   }
   return state;
+}
+
+/**
+ * Whether the file changed since the remembered rows were read. `PRAGMA data_version` moves on every
+ * commit of any other connection to the file (this process's writer, other processes). It costs a
+ * read transaction, so it is asked once per turn of the event loop, and again after any write of this
+ * process: this process's own commit is seen by its next read, another process's by the next turn.
+ * The requests answered within one turn arrived together, before any of them was answered, so
+ * answering them as of the turn's start is as if they had arrived a moment earlier.
+ */
+function refresh(state: ReaderState): void {
+  if (state.checkedThisTurn && state.writesSeen === state.writes.count) return;
+  state.writesSeen = state.writes.count;
+  const version = state.dataVersion.get();
+  if (version !== state.version) {
+    state.version = version;
+    state.generation += 1;
+  }
+  if (!state.checkedThisTurn) {
+    state.checkedThisTurn = true;
+    setImmediate(() => (state.checkedThisTurn = false));
+  }
 }
 
 /**
@@ -36,19 +71,12 @@ function stateOf(reader: ReadConnection): ReaderState {
  * which for a wide row (a user has some thirty columns) costs more than the query; the row is read
  * as an array instead and made into an object by a function compiled once for the statement's columns.
  *
- * A row read since the database last changed is answered again without reading: `PRAGMA data_version`
- * (well under a microsecond against several for the lookup) moves on every commit of any other
- * connection to the file, this process's writer and other processes alike, so what is remembered is
- * exactly what a read would find, and a revocation is seen on the next request everywhere. Each answer
- * is a fresh object.
+ * A row read since the file last changed (see refresh) is answered again without reading it, so what
+ * is remembered is what a read would find. Each answer is a fresh object.
  */
 function readRow(reader: ReadConnection, sql: string, parameters: unknown[]): Record<string, unknown> | undefined {
   const state = stateOf(reader);
-  const version = state.dataVersion.get();
-  if (version !== state.version) {
-    state.version = version;
-    state.generation += 1;
-  }
+  refresh(state);
   let found = state.readers.get(sql);
   if (!found) {
     const statement = reader.prepare(sql).raw(true);

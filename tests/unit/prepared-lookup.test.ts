@@ -70,18 +70,30 @@ describe('prepared lookups on a SQLite file', () => {
     expect((await findProjectName(db, 'p1', 'owner-p1'))?.name).toBe('Renamed');
   });
 
-  it('answer a row read since the last commit again exactly: a commit by another process is seen on the next call', async () => {
+  it('answer a row read since the last commit again: this process\'s commit is seen by the next call, another process\'s by the next turn', async () => {
     await insertOwnerAndProject(db, 'p3', 'Third');
     expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Third');
-    expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Third');
-    // Another process's connection to the same file (a second worker, `npm run admin`).
+    // This process's own write, in the same turn of the event loop.
+    await db.updateTable('projects').set({ name: 'Renamed here' }).where('id', '=', 'p3').execute();
+    expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Renamed here');
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('projects').set({ name: 'Renamed in a transaction' }).where('id', '=', 'p3').execute();
+    });
+    expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Renamed in a transaction');
+
+    // Another process's connection to the same file (a second worker, `npm run admin`): its commit
+    // came in while this turn was being answered, and is seen from the next one.
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const other = new SQLite(path.join(dir, 'lookup.db'));
     try {
       other.prepare("update projects set name = 'Renamed elsewhere' where id = 'p3'").run();
+      await nextTurn();
       expect((await findProjectName(db, 'p3', 'owner-p3'))?.name).toBe('Renamed elsewhere');
       other.prepare("update projects set is_active = 0 where id = 'p3'").run();
+      await nextTurn();
       expect(await findProjectName(db, 'p3', 'owner-p3')).toBeUndefined();
       other.prepare("update projects set is_active = 1 where id = 'p3'").run();
+      await nextTurn();
       expect(await findProjectName(db, 'p3', 'owner-p3')).toEqual({ id: 'p3', name: 'Renamed elsewhere', is_active: 1 });
     } finally {
       other.close();
