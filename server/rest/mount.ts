@@ -74,8 +74,9 @@ const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/hos
 /**
  * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked
  * before the input is read), validation and serialization with its schemas; for project routes the
- * caller's role on the team of `:id` is checked in the same hook, also before the input is read. A REST path registered any other way
- * refuses to start, so the OpenAPI document (built from the same list) cannot miss a route.
+ * caller's role on the team of `:id` is checked in the same hook, also before the input is read. A
+ * REST path registered any other way refuses to start, so the OpenAPI document (built from the same
+ * list) cannot miss a route.
  */
 export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: readonly AnyRoute[]): Promise<void> {
   const callerOf = (request: FastifyRequest, realm: Realm, infoOf: (request: FastifyRequest) => RequestInfo): Caller => new RequestCaller(realm, request, infoOf);
