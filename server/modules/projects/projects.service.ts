@@ -37,7 +37,7 @@ import {
   type MemberProject,
 } from './projects.repo.js';
 import { requireProjectRole } from './project-access.js';
-import { deleteProjectsLeftWithoutOwner } from '../teams/teams.repo.js';
+import { leaveEveryTeam } from '../teams/teams.repo.js';
 
 /** The Free plan's allowance, which the dashboard's rate-limit bar measures against. */
 export const MONTHLY_REQUEST_LIMIT = 100_000;
@@ -184,7 +184,7 @@ export async function deleteProject(deps: Deps, owner: UserRow, id: string, info
  * projectRealms.apiKeysChanged once it is committed).
  */
 export async function leaveAllProjects(deps: Pick<Deps, 'db'>, userId: string): Promise<void> {
-  for (const id of await deleteProjectsLeftWithoutOwner(deps.db, userId)) await deleteProjectCascade(deps.db, id);
+  for (const id of await leaveEveryTeam(deps.db, userId)) await deleteProjectCascade(deps.db, id);
 }
 
 export async function listProjectApiKeys(deps: Deps, user: UserRow, projectId: string): Promise<ApiKey[]> {

@@ -88,7 +88,7 @@ export async function keepPrimaryOwner(db: Db, projectId: string): Promise<void>
  * were the primary owner of to a remaining owner, and answers the projects left without any owner
  * (for the caller to delete).
  */
-export async function deleteProjectsLeftWithoutOwner(db: Db, userId: string): Promise<string[]> {
+export async function leaveEveryTeam(db: Db, userId: string): Promise<string[]> {
   const places = await db.selectFrom('project_members').select(['project_id', 'role']).where('user_id', '=', userId).execute();
   const orphaned: string[] = [];
   for (const place of places) {
