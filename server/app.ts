@@ -156,8 +156,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     };
   };
   registerSecurityHeaders(app, securityOptions([config.captcha.provider]), {
-    prefix: '/hosted/',
-    options: securityOptions([config.captcha.provider, 'turnstile', 'hcaptcha', 'recaptcha']),
+    https: config.appUrl.startsWith('https://'),
+    hosted: { prefix: '/hosted/', options: securityOptions([config.captcha.provider, 'turnstile', 'hcaptcha', 'recaptcha']) },
   });
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, { origin: [...config.corsOrigins], credentials: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });

@@ -134,7 +134,7 @@ describe('guards', () => {
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('sends security headers everywhere', async () => {
+  it('sends security headers everywhere: the pages helmet\'s, the API\'s answers a policy that allows nothing', async () => {
     const res = await t.call('GET', '/health');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
@@ -142,12 +142,28 @@ describe('guards', () => {
     expect(res.headers['content-security-policy']).toContain("frame-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(res.headers['strict-transport-security']).toBeUndefined();
 
-    const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'cross-origin-opener-policy'];
-    const pick = (headers: Record<string, unknown>) => Object.fromEntries(SECURITY_HEADERS.map((name) => [name, headers[name]]));
-    for (const other of [await t.call('GET', '/api/v1/nope'), await t.call('GET', '/api/v1/auth/me'), await t.app.inject({ method: 'GET', url: '/trpc/auth.session' })]) {
-      expect(pick(other.headers)).toEqual(pick(res.headers));
+    const api = {
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cross-origin-resource-policy': 'same-origin',
+    };
+    const signedIn = await t.signUpAndLogIn(uniqueEmail());
+    const answers = [
+      await t.call('GET', '/api/v1/nope'),
+      await t.call('GET', '/api/v1/auth/me'),
+      await t.call('GET', '/api/v1/auth/me', { token: signedIn.access_token }),
+      await t.call('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'wrong-password' } }),
+      await t.call('GET', '/public/api/v1/profile'),
+      await t.app.inject({ method: 'GET', url: '/trpc/auth.session' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.headers).toMatchObject(api);
+      expect(answer.headers['strict-transport-security']).toBeUndefined();
     }
   });
 
@@ -177,6 +193,8 @@ describe('security headers behind HTTPS', () => {
       const res = await secure.app.inject({ method: 'GET', url: '/health' });
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      const api = await secure.app.inject({ method: 'GET', url: '/api/v1/auth/me' });
+      expect(api.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     } finally {
       await secure.close();
     }

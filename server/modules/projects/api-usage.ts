@@ -1,20 +1,24 @@
 import type { Deps } from '../../deps.js';
 import { withTransaction } from '../../db/transaction.js';
-import { isoNow } from '../../lib/clock.js';
 import { recordApiRequests, utcDay } from '../analytics/analytics.service.js';
 import { touchApiKey } from './projects.repo.js';
 
+/** One key's calls on one UTC day, counted since the last write. */
 interface Pending {
   projectId: string;
   apiKeyId: string;
-  day: string;
+  /** Days since the epoch (UTC). */
+  day: number;
   count: number;
-  lastUsedAt: string;
+  /** Milliseconds since the epoch. */
+  lastUsedAt: number;
 }
 
+const DAY_MS = 86_400_000;
+
 export interface ApiUsage {
-  /** Counts one public API call made with a key. */
-  record(projectId: string, apiKeyId: string): Promise<void>;
+  /** Counts one public API call made with a key; a promise only when the call is written at once (`intervalMs` 0). */
+  record(projectId: string, apiKeyId: string): Promise<void> | undefined;
   /** Writes what is counted so far. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left (on shutdown). */
@@ -25,22 +29,28 @@ export interface ApiUsage {
  * Each public API call counts towards its key's last use and the daily analytics. Written per call,
  * that is three writes on every request; instead calls are counted in memory and written every
  * `intervalMs` (one transaction per key and day), so a crash loses at most that long of counts.
- * With `intervalMs` 0 every call is written as it happens.
+ * With `intervalMs` 0 every call is written as it happens. Counting is on the hot path of every
+ * call, so it keeps numbers and makes the dates only when it writes.
  */
 export function createApiUsage(deps: Pick<Deps, 'db' | 'clock' | 'logger'>, intervalMs: number): ApiUsage {
+  // This interval's calls by key, on the day of the key's latest call; a key's calls on an earlier
+  // day (the interval crossed midnight) wait in `earlierDays`.
   let pending = new Map<string, Pending>();
+  let earlierDays: Pending[] = [];
 
   const write = async (usage: Pending) => {
+    const day = utcDay(new Date(usage.day * DAY_MS));
     await withTransaction(deps, async (tx) => {
-      await recordApiRequests(tx, usage);
-      await touchApiKey(tx.db, usage.apiKeyId, usage.lastUsedAt);
+      await recordApiRequests(tx, { projectId: usage.projectId, apiKeyId: usage.apiKeyId, day, count: usage.count });
+      await touchApiKey(tx.db, usage.apiKeyId, new Date(usage.lastUsedAt).toISOString());
     });
   };
 
   const flush = async () => {
-    const batch = pending;
+    const batch = [...earlierDays, ...pending.values()];
     pending = new Map();
-    for (const usage of batch.values()) {
+    earlierDays = [];
+    for (const usage of batch) {
       try {
         await write(usage);
       } catch (error) {
@@ -54,18 +64,19 @@ export function createApiUsage(deps: Pick<Deps, 'db' | 'clock' | 'logger'>, inte
   timer?.unref();
 
   return {
-    async record(projectId, apiKeyId) {
-      const now = deps.clock.now();
-      const usage = { projectId, apiKeyId, day: utcDay(now), count: 1, lastUsedAt: isoNow(deps.clock) };
-      if (!timer) return write(usage);
-      const key = `${apiKeyId} ${usage.day}`;
-      const counted = pending.get(key);
-      if (counted) {
+    record(projectId, apiKeyId) {
+      const now = deps.clock.now().getTime();
+      const day = Math.floor(now / DAY_MS);
+      if (!timer) return write({ projectId, apiKeyId, day, count: 1, lastUsedAt: now });
+      const counted = pending.get(apiKeyId);
+      if (counted?.day === day) {
         counted.count += 1;
-        counted.lastUsedAt = usage.lastUsedAt;
-      } else {
-        pending.set(key, usage);
+        counted.lastUsedAt = now;
+        return undefined;
       }
+      if (counted) earlierDays.push(counted);
+      pending.set(apiKeyId, { projectId, apiKeyId, day, count: 1, lastUsedAt: now });
+      return undefined;
     },
     flush,
     async close() {

@@ -40,6 +40,8 @@ interface CachedKey {
   project: ProjectRow;
   apiKeyId: string;
   ownerIsActive: boolean;
+  /** The project's realm on the public API, as made from `settings` (made again when they are replaced). */
+  realm?: { settings: CachedSettings; realm: Realm };
 }
 
 /**
@@ -83,9 +85,8 @@ export function createProjectRealms(
     });
   };
 
-  const settingsOf = async (projectId: string): Promise<CachedSettings> => {
-    const cached = settings.get(projectId);
-    if (cached) return cached;
+  const settingsOf = async (projectId: string): Promise<CachedSettings> => settings.get(projectId) ?? loadSettings(projectId);
+  const loadSettings = async (projectId: string): Promise<CachedSettings> => {
     const startedAt = settingsGeneration;
     const row = await findProjectSettings(deps.db, projectId);
     const own = captchaOf(row);
@@ -97,9 +98,7 @@ export function createProjectRealms(
     return entry;
   };
 
-  const lookUpKey = async (keyHash: string): Promise<CachedKey | undefined> => {
-    const cached = keys.get(keyHash);
-    if (cached) return cached;
+  const loadKey = async (keyHash: string): Promise<CachedKey | undefined> => {
     const startedAt = generation;
     const found = await findLiveApiKeyWithProject(deps.db, keyHash);
     if (!found) return undefined;
@@ -125,13 +124,14 @@ export function createProjectRealms(
   };
 
   // Without a website of its own, a project's mail links open its hosted pages, so they always work.
-  const realmOf = async (project: ProjectRow): Promise<Realm> => ({
+  const realmWith = (project: ProjectRow, policy: RealmPolicy): Realm => ({
     projectId: project.id,
     accessTokens: signerFor(project),
     linkBase: project.website_url ?? hostedPagesUrlOf(deps.config, project.project_key),
     relyingParty: project.website_url ? relyingPartyAt(project.website_url, project.name) : null,
-    policy: (await settingsOf(project.id)).api,
+    policy,
   });
+  const realmOf = async (project: ProjectRow): Promise<Realm> => realmWith(project, (await settingsOf(project.id)).api);
 
   const requireAvailable = (project: ProjectRow, ownerIsActive: boolean) => {
     if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
@@ -142,14 +142,19 @@ export function createProjectRealms(
   return {
     realmOf,
 
+    // Every public API call comes through here: what is remembered is answered without waiting.
     async authenticateApiKey(apiKey) {
       if (!apiKey || apiKey.length > 200) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
-      const found = await lookUpKey(sha256(apiKey));
+      const keyHash = sha256(apiKey);
+      const found = keys.get(keyHash) ?? (await loadKey(keyHash));
       if (!found) throw new AppError('UNAUTHORIZED', INVALID_API_KEY);
       const { project, apiKeyId } = found;
       requireAvailable(project, found.ownerIsActive);
-      await usage.record(project.id, apiKeyId);
-      return { realm: await realmOf(project), project, apiKeyId };
+      const written = usage.record(project.id, apiKeyId);
+      if (written) await written;
+      const projectSettings = settings.get(project.id) ?? (await loadSettings(project.id));
+      if (found.realm?.settings !== projectSettings) found.realm = { settings: projectSettings, realm: realmWith(project, projectSettings.api) };
+      return { realm: found.realm.realm, project, apiKeyId };
     },
 
     async hostedRealm(projectKey) {

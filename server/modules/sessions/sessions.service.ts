@@ -3,7 +3,7 @@ import { preparedTransaction } from '../../db/prepared-transaction.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { isoIn, isoNow } from '../../lib/clock.js';
+import { isoFormatter, isoIn, isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { recordRefresh } from '../analytics/analytics.service.js';
@@ -186,6 +186,10 @@ async function refuseReuse(deps: Deps, realm: Realm, token: TokenForRotation, re
   throw new AppError('UNAUTHORIZED', 'Refresh token was already used; the session has been revoked. Please sign in again.');
 }
 
+// Every authenticated request compares its session's times with these two instants.
+const isoOfNow = isoFormatter();
+const isoOfRecordedSince = isoFormatter();
+
 /**
  * Resolves an access token to its live session and active user, or fails with 401. The session's
  * use is recorded at most once a minute (LAST_USED_WRITE_INTERVAL_MS), and the idle timeout is
@@ -196,14 +200,15 @@ export async function authenticate(deps: Deps, realm: Realm, accessToken: string
   const claims = realm.accessTokens.verify(accessToken);
   if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
   const now = deps.clock.now();
-  const nowIso = now.toISOString();
+  const nowMs = now.getTime();
+  const nowIso = isoOfNow(nowMs);
   const live = await findLiveSessionWithUser(deps.db, claims.sid);
   if (!live || live.session_expires_at <= nowIso || live.id !== claims.sub || live.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   if (live.is_active !== 1) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   const sessionId = claims.sid;
   const lastUsedAt = live.session_last_used_at;
   if (live.session_idle_timeout_minutes !== null) await refuseIfIdle(deps, live, sessionId, lastUsedAt, now);
-  const recordedSince = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS).toISOString();
+  const recordedSince = isoOfRecordedSince(nowMs - LAST_USED_WRITE_INTERVAL_MS);
   if (lastUsedAt < recordedSince) await touchSession(deps.db, sessionId, nowIso, recordedSince);
   // The row is the user's plus its session's last use, handed on as it is: copying the user's
   // columns out of it was a measurable share of a request, and nothing that reads `user` lists its fields.
