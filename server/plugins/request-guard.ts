@@ -33,14 +33,4 @@ export function registerRequestGuard(app: FastifyInstance, config: Config): void
 
   // Callback hooks rather than async ones: an async hook costs every request a promise and a turn of the microtask queue.
   app.addHook('onRequest', (request, _reply, done) => done(refusalOf(request)));
-
-  // API answers are private unless a route says otherwise (the OpenAPI document, JWKS).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const url = request.url;
-    const isApi = url.startsWith('/api/') || url.startsWith('/trpc/') || url.startsWith('/public/api/') || (url.startsWith('/hosted/') && url.includes('/api/'));
-    if (isApi && !reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'no-store');
-    }
-    done(null, payload);
-  });
 }

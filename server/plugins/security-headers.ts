@@ -49,9 +49,17 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 const API_PREFIXES = ['/api/', '/public/api/', '/trpc/'];
 
 /**
- * Every answer carries security headers: the API's (apiSecurityHeaders) under the API's paths, the
- * pages' (`options`, through helmet) everywhere else, but for the paths under `hosted.prefix`, which
- * carry `hosted.options`' (the hosted pages may show a project's own captcha).
+ * API answers are private: `Cache-Control: no-store` unless their route says otherwise (the OpenAPI
+ * document, JWKS), which it does by setting its own (a later header replaces this one).
+ */
+const PRIVATE = { 'cache-control': 'no-store' };
+
+/**
+ * Every answer carries security headers: the API's (apiSecurityHeaders, and `no-store`) under the
+ * API's paths, the pages' (`options`, through helmet) everywhere else, but for the paths under
+ * `hosted.prefix`, which carry `hosted.options`' (the hosted pages may show a project's own captcha),
+ * and `no-store` too on their API (`/hosted/{project_key}/api/`). They are set as the request arrives,
+ * so errors and unknown paths carry them too, in one hook that every request runs anyway.
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
@@ -61,11 +69,13 @@ export function registerSecurityHeaders(
   const { hosted } = settings;
   const headers = securityHeadersFor(options);
   const hostedHeaders = hosted ? securityHeadersFor(hosted.options) : headers;
-  const apiHeaders = apiSecurityHeaders(settings);
+  const apiHeaders = { ...apiSecurityHeaders(settings), ...PRIVATE };
+  const hostedApiHeaders = { ...hostedHeaders, ...PRIVATE };
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     if (API_PREFIXES.some((prefix) => url.startsWith(prefix))) reply.headers(apiHeaders);
-    else reply.headers(hosted && url.startsWith(hosted.prefix) ? hostedHeaders : headers);
+    else if (hosted && url.startsWith(hosted.prefix)) reply.headers(url.includes('/api/') ? hostedApiHeaders : hostedHeaders);
+    else reply.headers(headers);
     done();
   });
 }

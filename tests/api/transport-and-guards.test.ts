@@ -164,7 +164,16 @@ describe('guards', () => {
     for (const answer of answers) {
       expect(answer.headers).toMatchObject(api);
       expect(answer.headers['strict-transport-security']).toBeUndefined();
+      // Private unless the route says otherwise, errors included.
+      expect(answer.headers['cache-control']).toBe('no-store');
     }
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect((await t.call('GET', '/api/openapi.json')).headers['cache-control']).toBe('public, max-age=300');
+    expect((await t.call('GET', '/login')).headers['cache-control']).not.toBe('no-store');
+    const hostedApi = await t.call('GET', '/hosted/no-such-project/api/v1/project');
+    expect(hostedApi.statusCode).toBe(404);
+    expect(hostedApi.headers['cache-control']).toBe('no-store');
+    expect(hostedApi.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('answers unknown API paths with 404 {detail}', async () => {
