@@ -78,6 +78,7 @@ const EnvSchema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   TRUST_PROXY: trustProxy.default(false),
   REFRESH_REUSE_INTERVAL: z.coerce.number().int().min(0).max(300).default(10),
+  STEP_UP_WINDOW_S: z.coerce.number().int().min(30).max(3600).default(300),
   API_USAGE_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOGIN_ATTEMPTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RATE_LIMITS: booleanFlag.default(true),
@@ -148,6 +149,8 @@ export type Config = Readonly<{
   trustProxy: TrustProxy;
   /** Seconds within which the client that rotated a refresh token may present it again (two tabs, a retry); 0 = strict. */
   refreshReuseIntervalS: number;
+  /** How long a proof of who the user is (a sign-in, or a step-up) lets a session add a way in or move the account. */
+  stepUpWindowS: number;
   loginAttemptsRetentionDays: number;
   /** How often counted public API calls are written (0: each call as it happens). */
   apiUsageFlushMs: number;
@@ -290,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
     refreshReuseIntervalS: e.REFRESH_REUSE_INTERVAL,
+    stepUpWindowS: e.STEP_UP_WINDOW_S,
     loginAttemptsRetentionDays: e.LOGIN_ATTEMPTS_RETENTION_DAYS,
     apiUsageFlushMs: e.API_USAGE_FLUSH_MS,
     logMailLinks: isLoopbackUrl(appUrl),

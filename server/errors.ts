@@ -1,5 +1,6 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../shared/errors.js';
+import type { StepUpMethod, StepUpRefusal } from '../shared/schemas/step-up.js';
 
 /** The one error type services throw. `detail` is safe to show to the caller. */
 export class AppError extends Error {
@@ -7,17 +8,25 @@ export class AppError extends Error {
   readonly detail: string;
   /** Seconds, for TOO_MANY_REQUESTS. */
   readonly retryAfterS: number | undefined;
+  /** For UNAUTHORIZED from a signed-in session that must prove who it is again: the proofs its account has. */
+  readonly stepUpMethods: StepUpMethod[] | undefined;
 
-  constructor(code: ErrorCode, detail: string, options: { retryAfterS?: number } = {}) {
+  constructor(code: ErrorCode, detail: string, options: { retryAfterS?: number; stepUpMethods?: StepUpMethod[] } = {}) {
     super(detail);
     this.name = 'AppError';
     this.code = code;
     this.detail = detail;
     this.retryAfterS = options.retryAfterS;
+    this.stepUpMethods = options.stepUpMethods;
   }
 
   get httpStatus(): number {
     return HTTP_STATUS_BY_CODE[this.code];
+  }
+
+  /** What the answer carries besides `detail` (both transports): the step-up a refusal asks for. */
+  get extra(): StepUpRefusal | undefined {
+    return this.stepUpMethods ? { step_up_required: true, step_up_methods: this.stepUpMethods } : undefined;
   }
 }
 

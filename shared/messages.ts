@@ -21,6 +21,11 @@ export const MESSAGES = {
   emailChangeLinkUsed: 'This email change link has already been used',
   emailChangeLinkExpired: 'This email change link has expired. Please ask for the change again.',
   emailTaken: 'This email address is already used by another account',
+  /** A new way in (passkey, provider, two factors) on an account whose address nobody has proven yet. */
+  verifyEmailFirst: 'Verify your e-mail address first',
+  /** 401 with step_up_required: the session must prove who its user is again (POST /auth/step-up). */
+  stepUpRequired: 'Confirm it is you to continue',
+  stepUpConfirmed: 'Confirmed',
 } as const;
 
 export const VALIDATION = {
@@ -49,4 +54,5 @@ export const VALIDATION = {
   sessionIdleTimeout: 'Session timeout must be a whole number of minutes from 15 to 480, or null for none',
   emailUnchanged: 'This is already your email address',
   emailChangeLinkInvalid: 'Invalid email change link',
+  stepUpProofRequired: 'Give one proof: password, code or passkey_response',
 } as const;

@@ -318,6 +318,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a sensitive change needs a step-up first
+         * @description step_up_required says whether adding a way in or changing the address would answer 401 step_up_required now; step_up_methods the proofs the account can give; expires_at until when the current proof lasts.
+         */
+        get: operations["getStepUpStatus"];
+        put?: never;
+        /**
+         * Prove who you are again before a sensitive change
+         * @description Adding a passkey, connecting a provider, turning on two factors, new recovery codes and a change of e-mail address need a proof of who the user is within STEP_UP_WINDOW_S (5 minutes by default): the sign-in itself, or this call. Without one they answer 401 `{"detail", "step_up_required": true, "step_up_methods"}`; give one proof (`password`, `code` from the authenticator app or a recovery code, or `passkey_response` to POST …/auth/step-up/passkey/options) and retry. A wrong proof is a 400.
+         */
+        post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/step-up/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options for a step-up with one of the account's passkeys
+         * @description Options for navigator.credentials.get() naming the account's passkeys; the answer goes to POST /auth/step-up as passkey_response. 400 when the account has none.
+         */
+        post: operations["stepUpPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/mfa/totp/setup": {
         parameters: {
             query?: never;
@@ -2147,6 +2191,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an end user's sensitive change needs a step-up first */
+        get: operations["publicGetStepUpStatus"];
+        put?: never;
+        /**
+         * Prove who an end user is again before a sensitive change
+         * @description Adding a passkey, connecting a provider, turning on two factors, new recovery codes and a change of e-mail address need a proof of who the user is within STEP_UP_WINDOW_S (5 minutes by default): the sign-in itself, or this call. Without one they answer 401 `{"detail", "step_up_required": true, "step_up_methods"}`; give one proof (`password`, `code` from the authenticator app or a recovery code, or `passkey_response` to POST …/auth/step-up/passkey/options) and retry. A wrong proof is a 400.
+         */
+        post: operations["publicStepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/auth/step-up/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for an end user's step-up with a passkey */
+        post: operations["publicStepUpPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/api/v1/auth/mfa/totp/setup": {
         parameters: {
             query?: never;
@@ -2790,6 +2872,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hosted/{project_key}/api/v1/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an end user's sensitive change needs a step-up first */
+        get: operations["hostedGetStepUpStatus"];
+        put?: never;
+        /**
+         * Prove who an end user is again before a sensitive change
+         * @description Adding a passkey, connecting a provider, turning on two factors, new recovery codes and a change of e-mail address need a proof of who the user is within STEP_UP_WINDOW_S (5 minutes by default): the sign-in itself, or this call. Without one they answer 401 `{"detail", "step_up_required": true, "step_up_methods"}`; give one proof (`password`, `code` from the authenticator app or a recovery code, or `passkey_response` to POST …/auth/step-up/passkey/options) and retry. A wrong proof is a 400.
+         */
+        post: operations["hostedStepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hosted/{project_key}/api/v1/auth/step-up/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for an end user's step-up with a passkey */
+        post: operations["hostedStepUpPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hosted/{project_key}/api/v1/profile": {
         parameters: {
             query?: never;
@@ -3284,7 +3404,7 @@ export interface components {
         ChangeEmailInput: {
             /** Format: email */
             new_email: string;
-            password: string;
+            password?: string;
         };
         ChangePasswordInput: {
             current_password: string;
@@ -3401,6 +3521,13 @@ export interface components {
         };
         ErrorResponse: {
             detail: string;
+            /**
+             * @description Present on a 401 that asks the signed-in user to prove who they are again (POST …/auth/step-up), then retry.
+             * @constant
+             */
+            step_up_required?: true;
+            /** @description The proofs the account can give; empty: only signing in again. */
+            step_up_methods?: ("password" | "totp" | "passkey")[];
         };
         ForgotPasswordInput: {
             /** Format: email */
@@ -3676,7 +3803,7 @@ export interface components {
             recovery_codes: string[];
         };
         RecoveryCodesInput: {
-            password: string;
+            password?: string;
         };
         RefreshInput: {
             refresh_token?: string;
@@ -3689,6 +3816,8 @@ export interface components {
         ResetPasswordInput: {
             token: string;
             new_password: string;
+            /** @default false */
+            keep_sign_in_methods: boolean;
         };
         RevokedSessions: {
             message: string;
@@ -3745,6 +3874,20 @@ export interface components {
             code: string;
             captcha_token?: string | null;
             device_fingerprint?: string | null;
+        };
+        StepUpAnswer: {
+            message: string;
+            expires_at: string;
+        };
+        StepUpInput: {
+            password?: string;
+            code?: string;
+            passkey_response?: components["schemas"]["PasskeyCredential"];
+        };
+        StepUpStatus: {
+            step_up_required: boolean;
+            step_up_methods: ("password" | "totp" | "passkey")[];
+            expires_at: string | null;
         };
         StoredMailTemplate: {
             subject: string;
@@ -5018,6 +5161,189 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getStepUpStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpStatus"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    stepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepUpInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpAnswer"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    stepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12798,6 +13124,207 @@ export interface operations {
             };
         };
     };
+    publicGetStepUpStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-End-User-IP"?: string;
+                "X-End-User-Agent"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpStatus"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publicStepUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-End-User-IP"?: string;
+                "X-End-User-Agent"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepUpInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpAnswer"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publicStepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-End-User-IP"?: string;
+                "X-End-User-Agent"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     publicSetUpTotp: {
         parameters: {
             query?: never;
@@ -15953,6 +16480,231 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    hostedGetStepUpStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpStatus"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    hostedStepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepUpInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpAnswer"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    hostedStepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -87,7 +87,7 @@ describe('createPublicApiClient', () => {
     expect(data).toBeUndefined();
     expect(response.status).toBe(401);
     expect(error).toEqual({ detail: 'Invalid API key' });
-    expectTypeOf(error).toEqualTypeOf<{ detail: string } | undefined>();
+    expectTypeOf(error).toEqualTypeOf<{ detail: string; step_up_required?: true; step_up_methods?: ('password' | 'totp' | 'passkey')[] } | undefined>();
   });
 
   it('offers the public API only', () => {

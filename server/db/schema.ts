@@ -82,7 +82,7 @@ export interface PasskeysTable {
   last_used_at: string | null;
 }
 
-export type WebAuthnPurpose = 'register' | 'login' | 'mfa';
+export type WebAuthnPurpose = 'register' | 'login' | 'mfa' | 'step_up';
 
 export interface WebAuthnChallengesTable {
   id: string;
@@ -142,6 +142,8 @@ export interface SessionsTable {
   authenticated_at: string | null;
   /** The scopes granted to an app through the OpenID Connect provider; null for every other session. */
   oauth_scope: string | null;
+  /** When the user last proved who they are again in this session (step-up); null until then. */
+  reauthenticated_at: string | null;
 }
 
 /** Every refresh token a session has issued; a used one presented again is a reuse. */

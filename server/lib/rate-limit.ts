@@ -44,10 +44,15 @@ export const DEFAULT_LIMITS = {
   passwordCheckPerIp: { points: 30, durationS: 60 },
   wrongCurrentPasswordPerAccount: { points: 5, durationS: 15 * 60, detail: 'Too many wrong passwords. Try again later.' },
   /**
-   * Wrong second-factor codes for one account, across its mfa_tokens (someone with the password can
-   * open as many as they like): 10 in 15 minutes keeps guessing a 6-digit code hopeless.
+   * Wrong second-factor codes for one account from one network, across its mfa_tokens (someone with
+   * the password can open as many as they like): a stranger exhausts only their own network's.
    */
-  wrongMfaCodesPerAccount: { points: 10, durationS: 15 * 60, detail: 'Too many wrong codes. Try again later.' },
+  wrongMfaCodesPerAccountAndIp: { points: 10, durationS: 15 * 60, detail: 'Too many wrong codes from your network. Try again later.' },
+  /**
+   * Wrong codes for one account from anywhere: at most 100 guesses a day, so a 6-digit code (three
+   * steps accepted at a time) holds about 3,300 days on average against a botnet that knows the password.
+   */
+  wrongMfaCodesPerAccount: { points: 100, durationS: 24 * 60 * 60, detail: 'Too many wrong codes for this account. Try again later, or use a passkey.' },
   /** Changes of address one account asks for (each mails two addresses), after its password was right. */
   emailChangePerAccount: { points: 5, durationS: 60 * 60, detail: 'Too many email change requests. Try again later.' },
   signupPerIp: { points: 10, durationS: 60 * 60 },

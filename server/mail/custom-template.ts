@@ -32,14 +32,18 @@ function fillHtml(template: string, values: Record<MailPlaceholder, string>, bra
     .join('');
 }
 
-/** A project's own template for one of its mails, filled in for one recipient. */
-export function renderCustomMail(to: string, template: MailTemplate, values: Record<MailPlaceholder, string>, brand: MailBrand): MailMessage {
+/**
+ * A project's own template for one of its mails, filled in for one recipient. `notice`: paragraphs the
+ * server must say whatever the template says (what a reset removed), added after the template's text.
+ */
+export function renderCustomMail(to: string, template: MailTemplate, values: Record<MailPlaceholder, string>, brand: MailBrand, notice: readonly string[] = []): MailMessage {
   const subject = fill(template.subject, values);
+  const noticeHtml = notice.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`).join('');
   return {
     to,
     subject,
-    text: fill(template.text, values),
-    html: mailPage(brand, subject, fillHtml(template.text, values, brand)),
+    text: [fill(template.text, values), ...notice].join('\n\n'),
+    html: mailPage(brand, subject, fillHtml(template.text, values, brand) + noticeHtml),
     ...(brand.senderName && { fromName: brand.senderName }),
   };
 }

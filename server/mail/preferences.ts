@@ -18,6 +18,8 @@ export const MAIL_RULES = {
   passwordResetMail: 'always',
   signupAttemptMail: 'always',
   passwordChangedMail: 'always',
+  // The owner must learn that someone set the account up before them, and what of theirs was removed.
+  accountSecuredMail: 'always',
   twoFactorDisabledMail: 'always',
   emailChangeConfirmationMail: 'always',
   emailTakenMail: 'always',

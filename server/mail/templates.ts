@@ -55,13 +55,33 @@ export function passwordResetMail(to: string, url: string, brand?: MailBrand): M
   );
 }
 
-export function passwordChangedMail(to: string, brand?: MailBrand): MailMessage {
+/** `notice`: what the change also did to the account's other ways in (a reset's removals), one paragraph each. */
+export function passwordChangedMail(to: string, brand?: MailBrand, notice: readonly string[] = []): MailMessage {
   return message(
     to,
     'Your password was changed',
     [
       'The password of your account was just changed and every other session was signed out.',
+      ...notice,
       'If this was not you, reset your password right away.',
+    ],
+    undefined,
+    brand,
+  );
+}
+
+/**
+ * To the owner who just proved the address of an account someone else had set up first (signed up
+ * with the address, or signed in with a provider that had not verified it): what was removed.
+ */
+export function accountSecuredMail(to: string, removed: readonly string[], brand?: MailBrand): MailMessage {
+  return message(
+    to,
+    'We removed what someone else set up on your account',
+    [
+      'Your email address is confirmed. Before you confirmed it, the account already had ways to sign in that this confirmation did not come from, so we removed them:',
+      ...removed.map((item) => `• ${item}`),
+      'If you added any of these yourself, add them again in your security settings. If you did not, someone tried to keep a way into your account: nothing of theirs is left.',
     ],
     undefined,
     brand,

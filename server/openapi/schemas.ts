@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiKeySchema, ProjectSchema } from '../../shared/schemas/projects.js';
+import { StepUpMethodSchema } from '../../shared/schemas/step-up.js';
 import type { Health } from '../modules/health/health.service.js';
 
 /**
@@ -8,8 +9,15 @@ import type { Health } from '../modules/health/health.service.js';
  * export ending in `Schema` becomes a named component of the OpenAPI document.
  */
 
-/** Every REST error: the status says what kind, `detail` says what happened, in words a person can act on. */
-export const ErrorResponseSchema = z.object({ detail: z.string() });
+/**
+ * Every REST error: the status says what kind, `detail` says what happened, in words a person can act
+ * on. A 401 of a signed-in call that needs a fresh proof of who the user is also says so (POST …/auth/step-up).
+ */
+export const ErrorResponseSchema = z.object({
+  detail: z.string(),
+  step_up_required: z.literal(true).optional().meta({ description: 'Present on a 401 that asks the signed-in user to prove who they are again (POST …/auth/step-up), then retry.' }),
+  step_up_methods: z.array(StepUpMethodSchema).optional().meta({ description: 'The proofs the account can give; empty: only signing in again.' }),
+});
 
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -15,7 +15,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfterS) reply.header('retry-after', String(error.retryAfterS));
-      return reply.code(error.httpStatus).send({ detail: error.detail });
+      return reply.code(error.httpStatus).send({ detail: error.detail, ...error.extra });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,4 +1,5 @@
 import { accountRoutes, emailChangeRoutes, HOSTED_ACCOUNTS, passwordChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
+import { stepUpRoutes } from '../modules/auth/step-up.rest.js';
 import { auditRoutes } from '../modules/audit/audit.rest.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.rest.js';
 import { teamRoutes } from '../modules/teams/teams.rest.js';
@@ -26,6 +27,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...platformAuthRoutes,
   ...passwordChangeRoutes(PLATFORM_ACCOUNTS),
   ...emailChangeRoutes(PLATFORM_ACCOUNTS),
+  ...stepUpRoutes(PLATFORM_ACCOUNTS),
   ...mfaRoutes(PLATFORM_ACCOUNTS),
   ...passkeyRoutes(PLATFORM_ACCOUNTS),
   ...ownSessionRoutes(PLATFORM_ACCOUNTS),
@@ -55,6 +57,7 @@ function hostedRoutes(): AnyRoute[] {
     ...accountRoutes(HOSTED_ACCOUNTS),
     ...passwordChangeRoutes(HOSTED_ACCOUNTS),
     ...emailChangeRoutes(HOSTED_ACCOUNTS),
+    ...stepUpRoutes(HOSTED_ACCOUNTS),
     ...endUserProfileRoutes(HOSTED_ACCOUNTS),
     ...mfaRoutes(HOSTED_ACCOUNTS),
     ...passkeyRoutes(HOSTED_ACCOUNTS),

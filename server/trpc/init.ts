@@ -19,8 +19,8 @@ const t = initTRPC.context<Context>().create({
     // Never leak internals: unexpected errors keep their code but lose their message and stack.
     const safe = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal Server Error' : shape.message;
     const { stack: _stack, ...data } = shape.data;
-    const retryAfterS = error.cause instanceof AppError ? error.cause.retryAfterS : undefined;
-    return { ...shape, message: safe, data: { ...data, ...(retryAfterS ? { retryAfterS } : {}) } };
+    const cause = error.cause instanceof AppError ? error.cause : undefined;
+    return { ...shape, message: safe, data: { ...data, ...(cause?.retryAfterS ? { retryAfterS: cause.retryAfterS } : {}), ...cause?.extra } };
   },
 });
 

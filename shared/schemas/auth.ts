@@ -79,6 +79,8 @@ export const ResetPasswordInputSchema = z.object({
     .min(1, { error: VALIDATION.resetTokenInvalid })
     .max(512, { error: VALIDATION.resetTokenInvalid }),
   new_password: NewPasswordSchema,
+  /** Keep the account's passkeys and connected providers (default: a reset removes them). */
+  keep_sign_in_methods: z.boolean().optional().default(false),
 });
 
 export const ChangePasswordInputSchema = z.object({
@@ -102,9 +104,10 @@ export const UpdateProfileInputSchema = z.object({
 });
 
 /** The new address and the current password: a signed-in session alone cannot move the account. */
+/** The password is optional: without it the session needs a recent step-up (POST /auth/step-up). */
 export const ChangeEmailInputSchema = z.object({
   new_email: EmailSchema,
-  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }),
+  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }).optional(),
 });
 export type ChangeEmailInput = z.input<typeof ChangeEmailInputSchema>;
 

@@ -11,3 +11,4 @@ export * from './audit.js';
 export * from './webhooks.js';
 export * from './teams.js';
 export * from './project-settings.js';
+export * from './step-up.js';

@@ -9,7 +9,7 @@ export const MfaCodeSchema = z
   .min(1, { error: VALIDATION.codeRequired })
   .max(64, { error: VALIDATION.codeInvalid });
 
-const CurrentPasswordSchema = z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024);
+export const CurrentPasswordSchema = z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024);
 
 export const MfaMethodSchema = z.enum(['totp', 'recovery_code', 'passkey']);
 export type MfaMethod = z.infer<typeof MfaMethodSchema>;
@@ -31,7 +31,8 @@ export const TotpSetupSchema = z.object({
 export type TotpSetup = z.infer<typeof TotpSetupSchema>;
 
 export const TotpConfirmInputSchema = z.object({ code: MfaCodeSchema });
-export const RecoveryCodesInputSchema = z.object({ password: CurrentPasswordSchema });
+/** The password is optional: without it the session needs a recent step-up (POST /auth/step-up). */
+export const RecoveryCodesInputSchema = z.object({ password: CurrentPasswordSchema.optional() });
 export const RecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
 export type RecoveryCodes = z.infer<typeof RecoveryCodesSchema>;
 export const MfaDisableInputSchema = z.object({ password: CurrentPasswordSchema, code: MfaCodeSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.js';
 import { CaptchaTokenSchema, DeviceFingerprintSchema, isHttpUrl } from './common.js';
 
 /** Sign-in with another service: GitHub (OAuth 2 and its API), Google, Microsoft and any OpenID Connect provider. */
@@ -41,6 +42,8 @@ export const SOCIAL_ERRORS = {
     'An account with this e-mail address already exists, and the provider has not verified the address. Sign in with your password, then connect the provider in your security settings.',
   already_linked: 'This sign-in is already connected to another account.',
   link_not_signed_in: 'Sign in first to connect another way of signing in.',
+  verify_email_first: MESSAGES.verifyEmailFirst,
+  step_up_required: MESSAGES.stepUpRequired,
   account_inactive: 'This account has been deactivated',
   device_blocked: 'This device has been blocked',
   vpn_blocked: 'Sign-in from VPN, proxy or hosting networks is not allowed',

@@ -93,10 +93,14 @@ describe('schemas in the document', () => {
     expect(signUp.properties.first_name).toEqual({ anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }] });
   });
 
-  it('answers every error with ErrorResponse {detail}', () => {
-    expect(document.components.schemas.ErrorResponse).toEqual({
+  it('answers every error with ErrorResponse {detail} (and, on a step-up refusal, step_up_required and step_up_methods)', () => {
+    expect(document.components.schemas.ErrorResponse).toMatchObject({
       type: 'object',
-      properties: { detail: { type: 'string' } },
+      properties: {
+        detail: { type: 'string' },
+        step_up_required: { type: 'boolean', const: true },
+        step_up_methods: { type: 'array', items: { type: 'string', enum: ['password', 'totp', 'passkey'] } },
+      },
       required: ['detail'],
       additionalProperties: false,
     });

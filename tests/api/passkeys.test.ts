@@ -336,9 +336,13 @@ describe("a project's end users, through the public API", () => {
     const realm: Realm = { prefix: '/public/api/v1', headers: { 'x-api-key': key.secret }, origin: websiteUrl ?? APP_URL };
     return { owner, project: created, realm };
   }
+  /** A verified end user, signed in (passkeys are for a verified address only). */
   async function endUser(realm: Realm) {
     const email = uniqueEmail('shopper');
+    const before = t.mail.messages.length;
     expect((await client(realm).post('/auth/signup', { email, password: STRONG_PASSWORD })).statusCode).toBe(201);
+    const link = new URL((await t.mail.waitFor(email, /verify/i, { after: before })).link!);
+    expect((await client(realm).post('/auth/verify-email', { token: link.searchParams.get('token') })).statusCode).toBe(200);
     const session = (await client(realm).post('/auth/login', { email, password: STRONG_PASSWORD })).json();
     return { email, token: session.access_token as string };
   }

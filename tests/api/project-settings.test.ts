@@ -242,6 +242,9 @@ describe('per-project settings on the public API and the hosted pages', () => {
   it('brands the security notices too: two factors turned on, an e-mail change asked for', async () => {
     await settle({ mail_sender_name: 'Shop Team', mail_product_name: 'Shop', mail_accent_color: '#AA3300' });
     const email = await publicSignUp();
+    // Two factors are for a verified address only.
+    const link = new URL((await t.mail.waitFor(email, /verify/i)).link!);
+    expect((await publicCall('/auth/verify-email', { token: link.searchParams.get('token') })).statusCode).toBe(200);
     const login = await publicCall('/auth/login', { email, password: STRONG_PASSWORD });
     expect(login.statusCode, login.body).toBe(200);
     const signedIn = { 'x-api-key': p.apiKey, authorization: `Bearer ${login.json().access_token}` };

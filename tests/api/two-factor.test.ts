@@ -60,6 +60,7 @@ async function challenge(realm: Realm, email: string): Promise<string> {
   return res.json().mfa_token;
 }
 const verify = (realm: Realm, mfaToken: string, code: string) => client(realm).post('/auth/mfa/verify', { mfa_token: mfaToken, code });
+const verifyFrom = (ip: string, mfaToken: string, code: string) => client(PLATFORM, ip).post('/auth/mfa/verify', { mfa_token: mfaToken, code });
 
 describe('setting up an authenticator app', () => {
   it('answers a secret and its otpauth URI (30 s, 6 digits, SHA-1, issuer and e-mail label); nothing is on until a code is confirmed', async () => {
@@ -184,19 +185,48 @@ describe('signing in with two factors', () => {
     expect((await verify(PLATFORM, 'not-a-token', codeFor(secret))).statusCode).toBe(401);
   });
 
-  it('wrong codes are limited per account across mfa_tokens, so opening new ones does not reset the count', async () => {
+  it('wrong codes are limited per account and network across mfa_tokens, so opening new ones does not reset the count', async () => {
     const dev = await developer('code-budget');
     const { secret } = await withTwoFactors(PLATFORM, dev.email, dev.token);
+    const strangerIp = uniqueIp();
     const statuses: number[] = [];
     for (let round = 0; round < 3; round++) {
       const token = await challenge(PLATFORM, dev.email);
-      for (let i = 0; i < 4; i++) statuses.push((await verify(PLATFORM, token, '000000')).statusCode);
+      for (let i = 0; i < 4; i++) statuses.push((await verifyFrom(strangerIp, token, '000000')).statusCode);
     }
     expect(statuses.filter((s) => s === 400)).toHaveLength(10);
     expect(statuses.slice(10)).toEqual([429, 429]);
-    const refused = await verify(PLATFORM, await challenge(PLATFORM, dev.email), codeFor(secret));
+    const refused = await verifyFrom(strangerIp, await challenge(PLATFORM, dev.email), codeFor(secret));
     expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ detail: 'Too many wrong codes from your network. Try again later.' });
     expect(refused.headers['retry-after']).toBeTruthy();
+  });
+
+  it('a stranger who knows the password cannot lock the owner out of the second step from elsewhere', async () => {
+    const dev = await developer('code-lockout');
+    const { secret } = await withTwoFactors(PLATFORM, dev.email, dev.token);
+    const strangerIp = uniqueIp();
+    for (let round = 0; round < 3; round++) {
+      const token = await challenge(PLATFORM, dev.email);
+      for (let i = 0; i < 4; i++) await verifyFrom(strangerIp, token, '000000');
+    }
+    expect((await verifyFrom(strangerIp, await challenge(PLATFORM, dev.email), '000000')).statusCode).toBe(429);
+    const owner = await verifyFrom(uniqueIp(), await challenge(PLATFORM, dev.email), codeFor(secret));
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('wrong codes from many networks stop at an account-wide ceiling of 100 a day', async () => {
+    const dev = await developer('code-ceiling');
+    const { secret } = await withTwoFactors(PLATFORM, dev.email, dev.token);
+    // 20 networks, 5 wrong codes each (one mfa_token's worth): 100 guesses, under every network's own budget.
+    for (let network = 0; network < 20; network++) {
+      const ip = uniqueIp();
+      const token = await challenge(PLATFORM, dev.email);
+      for (let i = 0; i < 5; i++) expect((await verifyFrom(ip, token, '000000')).statusCode).toBe(400);
+    }
+    const ceiling = await verifyFrom(uniqueIp(), await challenge(PLATFORM, dev.email), codeFor(secret));
+    expect(ceiling.statusCode).toBe(429);
+    expect(ceiling.json()).toEqual({ detail: 'Too many wrong codes for this account. Try again later, or use a passkey.' });
   });
 
   it('over tRPC: logIn answers the challenge without cookies, verifyMfa sets them', async () => {
@@ -274,7 +304,11 @@ describe("a project's end users, through the public API", () => {
   it('the same flows with an API key: setup (issuer = the project), confirm, challenge, verify; the owner can reset', async () => {
     const { owner, project: shop, realm } = await project('public');
     const email = uniqueEmail('shopper');
+    const before = t.mail.messages.length;
     expect((await client(realm).post('/auth/signup', { email, password: STRONG_PASSWORD })).statusCode).toBe(201);
+    // Two factors are for a verified address only.
+    const link = new URL((await t.mail.waitFor(email, /verify/i, { after: before })).link!);
+    expect((await client(realm).post('/auth/verify-email', { token: link.searchParams.get('token') })).statusCode).toBe(200);
     const session = (await logIn(realm, email)).json();
     const setup = (await client(realm).post('/auth/mfa/totp/setup', undefined, session.access_token)).json();
     expect((URI.parse(setup.otpauth_url) as TOTP).issuer).toBe(`Shop public`);

@@ -164,6 +164,15 @@ describe('retention and reuse settings', () => {
   });
 });
 
+describe('STEP_UP_WINDOW_S', () => {
+  it('is 5 minutes unless set, between 30 seconds and an hour', () => {
+    expect(loadConfig({}).stepUpWindowS).toBe(300);
+    expect(loadConfig({ STEP_UP_WINDOW_S: '600' }).stepUpWindowS).toBe(600);
+    expect(() => loadConfig({ STEP_UP_WINDOW_S: '5' })).toThrow(/^STEP_UP_WINDOW_S: /);
+    expect(() => loadConfig({ STEP_UP_WINDOW_S: 'soon' })).toThrow(/^STEP_UP_WINDOW_S: /);
+  });
+});
+
 describe('sign-in providers', () => {
   it('are the ones whose client id and secret are set, with the public services as defaults', () => {
     expect(loadConfig({}).socialConnections).toEqual([]);

@@ -8,6 +8,7 @@ const ALWAYS_SENT: MailTemplate[] = [
   'passwordResetMail',
   'signupAttemptMail',
   'passwordChangedMail',
+  'accountSecuredMail',
   'twoFactorDisabledMail',
   'emailChangeConfirmationMail',
   'emailTakenMail',

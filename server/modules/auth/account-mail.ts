@@ -25,12 +25,19 @@ export function appLink(realm: Realm, path: string, token?: string): string {
 
 /**
  * One of the mails a project may write itself: its template when it has one for `kind` (placeholders
- * filled in), else the built-in mail in the realm's brand.
+ * filled in, then `notice`, which the built-in mail says in its own place), else the built-in mail in the realm's brand.
  */
-export function realmMail(realm: Realm, kind: MailTemplateKind, to: string, link: string, builtIn: (brand: MailBrand) => MailMessage): MailMessage {
+export function realmMail(
+  realm: Realm,
+  kind: MailTemplateKind,
+  to: string,
+  link: string,
+  builtIn: (brand: MailBrand) => MailMessage,
+  notice: readonly string[] = [],
+): MailMessage {
   const brand = realm.policy.mail;
   const template = brand.templates[kind];
-  return template ? renderCustomMail(to, template, { product_name: brand.productName, email: to, link }, brand) : builtIn(brand);
+  return template ? renderCustomMail(to, template, { product_name: brand.productName, email: to, link }, brand, notice) : builtIn(brand);
 }
 
 /**

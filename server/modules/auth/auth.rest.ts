@@ -313,7 +313,7 @@ export function emailChangeRoutes(mount: AccountMount) {
         },
         { operationId: 'publicChangeEmail', summary: "Ask to change an end user's e-mail address", description: "The link points at the project's website_url: /confirm-email-change?token=…", errors: [429] },
       ),
-      handler: ({ deps, caller, body }) => requestEmailChange(deps, caller.realm, caller.session.user, body, caller.info),
+      handler: ({ deps, caller, body }) => requestEmailChange(deps, caller.realm, caller.session, body, caller.info),
     }),
     defineRoute({
       method: 'POST',

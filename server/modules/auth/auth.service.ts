@@ -12,6 +12,7 @@ import type {
 import { EMAIL_CHANGE_TTL_S, EMAIL_VERIFICATION_TTL_S, PASSWORD_RESET_TTL_S } from '../../../shared/constants.js';
 import { MESSAGES, VALIDATION } from '../../../shared/messages.js';
 import { passwordTooShortFor } from '../../../shared/schemas/project-settings.js';
+import { SOCIAL_PROVIDER_NAMES } from '../../../shared/schemas/social.js';
 import type { Deps } from '../../deps.js';
 import type { TokenPurpose, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -21,6 +22,7 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { isCommonPassword } from '../../lib/passwords.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import {
+  accountSecuredMail,
   emailChangeConfirmationMail,
   emailChangedMail,
   emailChangeRequestedMail,
@@ -35,8 +37,11 @@ import { emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
+import type { Authenticated } from '../sessions/sessions.service.js';
+import { requireRecentProof } from '../sessions/step-up.js';
 import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
 import { appLink, realmMail, sendAccountMail, sendCappedMail } from './account-mail.js';
+import { listAttachments, removeAllAttachments, removePasskeysAndIdentities, type Attachments } from './attachments.repo.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
@@ -53,10 +58,40 @@ function rejectWeakPassword(realm: Realm, password: string): void {
   if (checkCommonPasswords && isCommonPassword(password)) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.passwordTooCommon);
 }
 
-/** "Your password was changed", in the realm's brand or its own template (whose link opens the sign-in page). */
-function passwordChangedNotice(realm: Realm, to: string) {
+/**
+ * "Your password was changed", in the realm's brand or its own template (whose link opens the sign-in
+ * page); `notice` says what else the change did to the account's ways in.
+ */
+function passwordChangedNotice(realm: Realm, to: string, notice: readonly string[] = []) {
   const link = appLink(realm, '/login');
-  return realmMail(realm, 'password_changed', to, link, (brand) => passwordChangedMail(to, brand));
+  return realmMail(realm, 'password_changed', to, link, (brand) => passwordChangedMail(to, brand, notice), notice);
+}
+
+/**
+ * What was removed from an account, one line each for the owner's notice (`alsoRemoved` first); empty
+ * when nothing but sessions was.
+ */
+export function describeRemoved(removed: Attachments, sessionsEnded: number, alsoRemoved: readonly string[] = []): string[] {
+  const lines = [
+    ...alsoRemoved,
+    ...removed.passkeys.map((name) => `the passkey "${name}"`),
+    ...(removed.secondFactor ? ['two-factor authentication (its authenticator app and recovery codes)'] : []),
+    ...removed.identities.map((provider) => `sign-in with ${SOCIAL_PROVIDER_NAMES[provider]}`),
+    ...(removed.pendingAddressChanges > 0 ? ['a pending change of the email address'] : []),
+  ];
+  if (lines.length === 0) return [];
+  return sessionsEnded > 0 ? [...lines, `${sessionsEnded} ${sessionsEnded === 1 ? 'session' : 'sessions'} signed out`] : lines;
+}
+
+/**
+ * The address of an account was just proven by someone other than whoever made its current state (the
+ * owner's own sign-up link, a reset link, a mailed link to connect a provider): every way in and pending
+ * change attached before goes, in the proof's unit of work. Answers what it removed.
+ */
+export async function removeUnprovenAttachments(tx: Deps, userId: string, now: string): Promise<Attachments> {
+  const attached = await listAttachments(tx.db, userId, now);
+  await removeAllAttachments(tx.db, userId, now);
+  return attached;
 }
 
 /** ADMIN_EMAILS names platform accounts only; a project's end users are never admins. */
@@ -207,7 +242,9 @@ export async function signUpWithProvider(
 /**
  * Verifies the address with a mailed link, in one transaction: the account takes the password of
  * the attempt that sent the link, every other pending link dies, and every session opened before
- * (someone who signed up with this address first) ends.
+ * (someone who signed up with this address first) ends. A link of another attempt than the one that
+ * made the account's current state (its password, or with none the provider it was made with) hands
+ * the account to someone else: everything attached before goes too, and the owner is told what.
  */
 export async function verifyEmail(deps: Deps, realm: Realm, input: z.output<typeof VerifyEmailInputSchema>, request: RequestInfo): Promise<{ message: string }> {
   await deps.limiters.verifyPerIp.consume(realmKey(realm, request.network));
@@ -217,14 +254,34 @@ export async function verifyEmail(deps: Deps, realm: Realm, input: z.output<type
   if (token.used_at) throw new AppError('BAD_REQUEST', LINK_USED.verify);
   if (token.user_is_verified === 1) throw new AppError('BAD_REQUEST', 'This email address has already been verified');
   if (token.expires_at <= now) throw new AppError('BAD_REQUEST', 'This verification link has expired. Please request a new one.');
-  await withTransaction(deps, async (tx) => {
+  const secured = await withTransaction(deps, async (tx) => {
     if (!(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', LINK_USED.verify);
+    const account = (await findUserById(tx.db, token.user_id))!;
+    const sameAttempt = token.password_hash === null ? account.password_set === 0 : token.password_hash === account.password_hash;
+    const removed = sameAttempt ? null : await removeUnprovenAttachments(tx, account.id, now);
     await updateUser(tx.db, token.user_id, { is_verified: 1, ...(token.password_hash && { password_hash: token.password_hash, password_set: 1 }), updated_at: now });
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
-    await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
+    const ended = await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
     if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.verified', { id: token.user_id, email: token.user_email, is_verified: true });
+    return { account, removed: removed ? describeRemoved(removed, ended) : [] };
   });
+  if (secured.removed.length > 0) sendAccountMail(deps, secured.account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured.removed, realm.policy.mail));
   return { message: MESSAGES.emailVerified };
+}
+
+/**
+ * An unverified account whose owner just proved the address another way (a mailed link to connect a
+ * provider), in that proof's unit of work: nothing set up before was theirs. The password becomes one
+ * nobody knows ("forgot password" sets one), every way in and pending link goes, every session ends.
+ * Answers what was removed, for the owner's notice.
+ */
+export async function handOverToProvenOwner(tx: Deps, account: UserRow, unknownPasswordHash: string, now: string): Promise<string[]> {
+  const removed = await removeUnprovenAttachments(tx, account.id, now);
+  const hadPassword = account.password_set === 1;
+  await updateUser(tx.db, account.id, { password_hash: unknownPasswordHash, password_set: 0, updated_at: now });
+  await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
+  const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'email_verified');
+  return describeRemoved(removed, ended, hadPassword ? ['the password the account was signed up with'] : []);
 }
 
 /** Same answer whether or not the address has an account. The link is bound to the newest sign-up attempt. */
@@ -265,6 +322,11 @@ export async function forgotPassword(deps: Deps, realm: Realm, input: z.output<t
  * Sets a new password from a mailed link, in one transaction: the link proves the address (so the
  * account is verified), every session is signed out, and every other pending link (reset or
  * verification) dies. The sign-in budgets start afresh.
+ *
+ * Whoever holds the mailbox now holds the account, so its other ways in go with the old password:
+ * the passkeys and providers' identities, unless the owner keeps them (`keep_sign_in_methods`). An
+ * unverified account was not the owner's before this link: everything attached goes, the authenticator
+ * app too, whatever was asked. The password-changed mail says what was removed or kept.
  */
 export async function resetPassword(deps: Deps, realm: Realm, input: z.output<typeof ResetPasswordInputSchema>): Promise<{ message: string }> {
   const token = await findOneTimeToken(deps.db, realm.projectId, 'reset_password', sha256(input.token));
@@ -275,19 +337,38 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
   rejectWeakPassword(realm, input.new_password);
 
   const passwordHash = await deps.passwords.hash(input.new_password);
-  const user = await withTransaction(deps, async (tx) => {
+  const reset = await withTransaction(deps, async (tx) => {
     if (!(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', LINK_USED.reset);
-    const updated = await updateUser(tx.db, token.user_id, { password_hash: passwordHash, password_set: 1, is_verified: 1, updated_at: now });
-    await expireOneTimeTokens(tx.db, token.user_id, 'reset_password', now);
-    await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
-    await revokeSessionsByUserId(tx.db, token.user_id, now, 'password_reset');
-    return updated;
+    const account = await findUserById(tx.db, token.user_id);
+    if (!account) return undefined;
+    const unproven = account.is_verified === 0 ? await removeUnprovenAttachments(tx, account.id, now) : null;
+    const attached = unproven ? null : await listAttachments(tx.db, account.id, now);
+    const keep = attached !== null && input.keep_sign_in_methods;
+    if (attached && !keep) await removePasskeysAndIdentities(tx.db, account.id);
+    const updated = (await updateUser(tx.db, account.id, { password_hash: passwordHash, password_set: 1, is_verified: 1, updated_at: now }))!;
+    await expireOneTimeTokens(tx.db, account.id, 'reset_password', now);
+    await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
+    const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'password_reset');
+    return { user: updated, notice: resetNotice(unproven, attached, keep, ended) };
   });
-  if (user) {
-    await clearSignInFailures(deps, realm, user.email);
-    sendAccountMail(deps, user, 'passwordChangedMail', passwordChangedNotice(realm, user.email));
+  if (reset) {
+    await clearSignInFailures(deps, realm, reset.user.email);
+    sendAccountMail(deps, reset.user, 'passwordChangedMail', passwordChangedNotice(realm, reset.user.email, reset.notice));
   }
   return { message: MESSAGES.passwordResetSuccess };
+}
+
+/** What the password-changed mail of a reset adds: the ways in it removed, or kept as the owner asked. */
+function resetNotice(unproven: Attachments | null, attached: Attachments | null, kept: boolean, sessionsEnded: number): string[] {
+  if (unproven) {
+    const removed = describeRemoved(unproven, sessionsEnded);
+    if (removed.length === 0) return [];
+    return ['The address was not confirmed before this reset, so we removed every way into the account that this reset did not come from:', ...removed.map((line) => `• ${line}`)];
+  }
+  const ways = describeRemoved({ passkeys: attached!.passkeys, secondFactor: false, identities: attached!.identities, pendingAddressChanges: 0 }, 0);
+  if (ways.length === 0) return [];
+  if (kept) return [`As you asked, the account kept its other ways to sign in: ${ways.join(', ')}.`];
+  return [`A reset link was used, so we also removed the account's other ways to sign in: ${ways.join(', ')}. If they were yours, add them again in your security settings.`];
 }
 
 /** Changes the password of the signed-in account; other sessions are signed out and pending reset links die. */
@@ -313,20 +394,23 @@ export async function changePassword(
 
 /**
  * Asks to move the signed-in account to a new address; nothing changes until the link mailed there
- * is used (1 hour, once). The answer, and the work behind it, are the same whether or not another
+ * is used (1 hour, once). Needs the password, or a recent step-up (an account without a password). The answer, and the work behind it, are the same whether or not another
  * account of the realm has the address: a free one gets the link, a taken one a notice that someone
  * tried (one capped kind for both), and the old address is told either way.
  */
 export async function requestEmailChange(
   deps: Deps,
   realm: Realm,
-  user: UserRow,
+  auth: Authenticated,
   input: z.output<typeof ChangeEmailInputSchema>,
   request: RequestInfo,
 ): Promise<{ message: string }> {
+  const { user } = auth;
   const newEmail = normalizeEmail(input.new_email);
   if (newEmail === normalizeEmail(user.email)) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.emailUnchanged);
-  await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
+  // The password given with the request is its proof; without one, a recent step-up.
+  if (input.password === undefined) await requireRecentProof(deps, auth);
+  else await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await deps.limiters.emailChangePerAccount.consume(realmKey(realm, user.id));
 
   const taken = (await findUserByEmail(deps.db, realm.projectId, newEmail)) !== undefined;

@@ -17,6 +17,9 @@ import {
 } from '../../../shared/schemas/auth.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { MfaVerifyInputSchema } from '../../../shared/schemas/mfa.js';
+import { WebAuthnOptionsSchema } from '../../../shared/schemas/passkeys.js';
+import { StepUpAnswerSchema, StepUpInputSchema, StepUpStatusSchema } from '../../../shared/schemas/step-up.js';
+import { stepUpStatus } from '../sessions/step-up.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { inputParser } from '../../lib/validate.js';
@@ -37,6 +40,7 @@ import {
   verifyEmail,
   verifyMfaSignIn,
 } from './auth.service.js';
+import { stepUp, stepUpPasskeyOptions } from './step-up.service.js';
 
 /** The browser's transport: tokens go into HttpOnly cookies and never into the response body. */
 export const authRouter = router({
@@ -115,7 +119,17 @@ export const authRouter = router({
   changeEmail: authedProcedure
     .input(inputParser(ChangeEmailInputSchema))
     .output(MessageSchema)
-    .mutation(({ ctx, input }) => requestEmailChange(ctx.deps, ctx.deps.platform, ctx.auth.user, input, ctx.request)),
+    .mutation(({ ctx, input }) => requestEmailChange(ctx.deps, ctx.deps.platform, ctx.auth, input, ctx.request)),
+
+  /** Proves who the user is again before a sensitive change (a refusal's data says step_up_required). */
+  stepUp: authedProcedure
+    .input(inputParser(StepUpInputSchema))
+    .output(StepUpAnswerSchema)
+    .mutation(({ ctx, input }) => stepUp(ctx.deps, ctx.deps.platform, ctx.auth, input, ctx.request)),
+
+  stepUpStatus: authedProcedure.output(StepUpStatusSchema).query(({ ctx }) => stepUpStatus(ctx.deps, ctx.auth)),
+
+  stepUpPasskeyOptions: authedProcedure.output(WebAuthnOptionsSchema).mutation(({ ctx }) => stepUpPasskeyOptions(ctx.deps, ctx.deps.platform, ctx.auth)),
 
   /** Works signed out too (the link may be opened in another browser); a signed-in tab keeps its session. */
   confirmEmailChange: publicProcedure

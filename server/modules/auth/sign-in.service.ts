@@ -169,7 +169,7 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
       const { verified } = await checkPasskey(deps, realm, input.passkey_response, { purpose: 'mfa', userId: user.id, mfaChallengeId: challenge.id });
       if (!verified) throw new AppError('BAD_REQUEST', PASSKEY_NOT_VERIFIED);
     } else {
-      await requireSecondFactor(deps, user, input.code ?? '');
+      await requireSecondFactor(deps, user, input.code ?? '', request);
     }
   } catch (error) {
     if (error instanceof AppError) await refuse(deps, realm, attempt, request, 'mfa_failed', user.id, error);

@@ -29,7 +29,7 @@ export function mfaRoutes(mount: AccountMount) {
         },
         { operationId: 'publicSetUpTotp', summary: 'Start setting up an authenticator app for an end user', errors: [409] },
       ),
-      handler: async ({ deps, caller }) => setUpTotp(deps, caller.session.user, 'project' in caller ? caller.project.name : PRODUCT_NAME),
+      handler: async ({ deps, caller }) => setUpTotp(deps, caller.session, 'project' in caller ? caller.project.name : PRODUCT_NAME),
     }),
     defineRoute({
       method: 'POST',
@@ -47,7 +47,7 @@ export function mfaRoutes(mount: AccountMount) {
         },
         { operationId: 'publicConfirmTotp', summary: "Turn an end user's two factors on with a first code", errors: [400, 409] },
       ),
-      handler: ({ deps, caller, body }) => confirmTotp(deps, caller.session.user, body.code),
+      handler: ({ deps, caller, body }) => confirmTotp(deps, caller.session, body.code),
     }),
     defineRoute({
       method: 'POST',
@@ -59,7 +59,7 @@ export function mfaRoutes(mount: AccountMount) {
         { operationId: 'regenerateRecoveryCodes', tag: 'Auth', summary: 'New recovery codes (the old set stops working)', errors: [400, 429] },
         { operationId: 'publicRegenerateRecoveryCodes', summary: 'New recovery codes for an end user', errors: [400, 429] },
       ),
-      handler: ({ deps, caller, body }) => regenerateRecoveryCodes(deps, caller.session.user, body.password, caller.info),
+      handler: ({ deps, caller, body }) => regenerateRecoveryCodes(deps, caller.session, body.password, caller.info),
     }),
     defineRoute({
       method: 'POST',

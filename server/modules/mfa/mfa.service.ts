@@ -12,6 +12,8 @@ import { checkCurrentPassword } from '../auth/current-password.js';
 import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
+import type { Authenticated } from '../sessions/sessions.service.js';
+import { requireNewWayInAllowed, requireRecentProof } from '../sessions/step-up.js';
 import { findUserById } from '../users/users.repo.js';
 import { emitMfaChanged } from '../webhooks/account-events.js';
 import {
@@ -41,17 +43,24 @@ export function hasSecondFactor(user: Pick<UserRow, 'totp_enabled_at'>): boolean
   return user.totp_enabled_at !== null;
 }
 
-/** A new TOTP secret for the account, kept aside until a code from it is confirmed; nothing is on yet. */
-export async function setUpTotp(deps: Deps, user: UserRow, issuer: string): Promise<TotpSetup> {
+/**
+ * A new TOTP secret for the account, kept aside until a code from it is confirmed; nothing is on yet.
+ * An authenticator is a way in (and a lock on the owner): a verified address and a recent proof first.
+ */
+export async function setUpTotp(deps: Deps, auth: Authenticated, issuer: string): Promise<TotpSetup> {
+  const { user } = auth;
   if (hasSecondFactor(user)) throw new AppError('CONFLICT', ALREADY_ON);
+  await requireNewWayInAllowed(deps, auth);
   const secret = newTotpSecret();
   await setPendingTotpSecret(deps.db, user.id, deps.secretBox.seal(secret), isoNow(deps.clock));
   return { secret, otpauth_url: totpUri(secret, issuer, user.email) };
 }
 
 /** The first right code from the new secret turns two factors on (mfa.enabled for a project's end user); the recovery codes are shown this once. */
-export async function confirmTotp(deps: Deps, user: UserRow, code: string): Promise<RecoveryCodes> {
+export async function confirmTotp(deps: Deps, auth: Authenticated, code: string): Promise<RecoveryCodes> {
+  const { user } = auth;
   if (hasSecondFactor(user)) throw new AppError('CONFLICT', ALREADY_ON);
+  await requireNewWayInAllowed(deps, auth);
   if (!user.totp_pending_secret) throw new AppError('BAD_REQUEST', 'Set up an authenticator app first');
   const step = matchTotpStep(deps.secretBox.open(user.totp_pending_secret), code, deps.clock.now());
   if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
@@ -65,10 +74,12 @@ export async function confirmTotp(deps: Deps, user: UserRow, code: string): Prom
   return { recovery_codes: codes };
 }
 
-/** A new set of recovery codes; the old set stops working. Needs the current password. */
-export async function regenerateRecoveryCodes(deps: Deps, user: UserRow, password: string, request: RequestInfo): Promise<RecoveryCodes> {
+/** A new set of recovery codes; the old set stops working. Needs the current password, or a recent step-up without it. */
+export async function regenerateRecoveryCodes(deps: Deps, auth: Authenticated, password: string | undefined, request: RequestInfo): Promise<RecoveryCodes> {
+  const { user } = auth;
   if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
-  await checkCurrentPassword(deps, user, password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
+  if (password === undefined) await requireRecentProof(deps, auth);
+  else await checkCurrentPassword(deps, user, password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   const codes = generateRecoveryCodes();
   await replaceRecoveryCodes(deps.db, user.id, codes.map(hashRecoveryCode), isoNow(deps.clock));
   return { recovery_codes: codes };
@@ -78,7 +89,7 @@ export async function regenerateRecoveryCodes(deps: Deps, user: UserRow, passwor
 export async function disableMfa(deps: Deps, user: UserRow, input: { password: string; code: string }, request: RequestInfo): Promise<void> {
   if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
-  await requireSecondFactor(deps, user, input.code);
+  await requireSecondFactor(deps, user, input.code, request);
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await emitMfaChanged(tx, user, { enabled: false, by: 'user' });
@@ -101,13 +112,19 @@ export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
 
 /**
  * Checks a second factor and spends it: a TOTP code's time step is accepted once, a recovery code
- * once ever. Wrong codes are charged to the account before the check (a parallel burst counts in
- * full) and refunded when right: 400 'Invalid code', 429 past the budget.
+ * once ever. Wrong codes are budgeted like wrong passwords: per account and client network (someone
+ * who knows the password spends only their own network's), under an account-wide ceiling that keeps
+ * guessing hopeless from many networks. Both are charged before the check (a parallel burst counts in
+ * full); a right code clears its network's and refunds the ceiling. 400 'Invalid code', 429 past a budget.
  */
-export async function requireSecondFactor(deps: Deps, user: UserRow, code: string): Promise<void> {
-  const account = realmKey({ projectId: user.project_id }, user.id);
+export async function requireSecondFactor(deps: Deps, user: UserRow, code: string, request: Pick<RequestInfo, 'network'>): Promise<void> {
+  const realm = { projectId: user.project_id };
+  const pair = realmKey(realm, `${user.id} ${request.network}`);
+  const account = realmKey(realm, user.id);
+  await deps.limiters.wrongMfaCodesPerAccountAndIp.consume(pair);
   await deps.limiters.wrongMfaCodesPerAccount.consume(account);
   if (!(await spendSecondFactor(deps, user, code))) throw new AppError('BAD_REQUEST', INVALID_CODE);
+  await deps.limiters.wrongMfaCodesPerAccountAndIp.reset(pair);
   await deps.limiters.wrongMfaCodesPerAccount.refund(account);
 }
 

@@ -8,17 +8,17 @@ import { confirmTotp, disableMfa, regenerateRecoveryCodes, setUpTotp } from './m
 
 /** The signed-in developer's two factors (the browser's transport). */
 export const mfaRouter = router({
-  setUpTotp: authedProcedure.output(TotpSetupSchema).mutation(({ ctx }) => setUpTotp(ctx.deps, ctx.auth.user, PRODUCT_NAME)),
+  setUpTotp: authedProcedure.output(TotpSetupSchema).mutation(({ ctx }) => setUpTotp(ctx.deps, ctx.auth, PRODUCT_NAME)),
 
   confirmTotp: authedProcedure
     .input(inputParser(TotpConfirmInputSchema))
     .output(RecoveryCodesSchema)
-    .mutation(({ ctx, input }) => confirmTotp(ctx.deps, ctx.auth.user, input.code)),
+    .mutation(({ ctx, input }) => confirmTotp(ctx.deps, ctx.auth, input.code)),
 
   regenerateRecoveryCodes: authedProcedure
     .input(inputParser(RecoveryCodesInputSchema))
     .output(RecoveryCodesSchema)
-    .mutation(({ ctx, input }) => regenerateRecoveryCodes(ctx.deps, ctx.auth.user, input.password, ctx.request)),
+    .mutation(({ ctx, input }) => regenerateRecoveryCodes(ctx.deps, ctx.auth, input.password, ctx.request)),
 
   disable: authedProcedure
     .input(inputParser(MfaDisableInputSchema))

@@ -46,7 +46,7 @@ export function passkeyRoutes(mount: AccountMount) {
         },
         { operationId: 'publicPasskeyRegistrationOptions', summary: 'Start adding a passkey for an end user', description: `Options for navigator.credentials.create().${ceremonyNote}`, errors: [400] },
       ),
-      handler: ({ deps, caller }) => passkeyRegistrationOptions(deps, caller.realm, caller.session.user),
+      handler: ({ deps, caller }) => passkeyRegistrationOptions(deps, caller.realm, caller.session),
     }),
     defineRoute({
       method: 'POST',
@@ -63,7 +63,7 @@ export function passkeyRoutes(mount: AccountMount) {
         },
         { operationId: 'publicRegisterPasskey', summary: "Finish adding an end user's passkey", errors: [400, 409] },
       ),
-      handler: async ({ deps, caller, body }) => ({ passkey: await registerPasskey(deps, caller.realm, caller.session.user, body) }),
+      handler: async ({ deps, caller, body }) => ({ passkey: await registerPasskey(deps, caller.realm, caller.session, body) }),
     }),
     defineRoute({
       method: 'GET',

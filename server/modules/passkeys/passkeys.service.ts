@@ -17,6 +17,8 @@ import { newId } from '../../lib/crypto.js';
 import { newPasskeyMail } from '../../mail/templates.js';
 import { sendAccountMail } from '../auth/account-mail.js';
 import type { Realm, RelyingParty } from '../realms/realm.js';
+import type { Authenticated } from '../sessions/sessions.service.js';
+import { requireNewWayInAllowed } from '../sessions/step-up.js';
 import { findUserByEmail, findUserById, normalizeEmail } from '../users/users.repo.js';
 import {
   countPasskeys,
@@ -70,9 +72,15 @@ async function openCeremony(
   });
 }
 
-/** Options for navigator.credentials.create(): a discoverable credential for this account, not one it already has. */
-export async function passkeyRegistrationOptions(deps: Deps, realm: Realm, user: UserRow): Promise<WebAuthnOptions> {
+/**
+ * Options for navigator.credentials.create(): a discoverable credential for this account, not one it
+ * already has. A passkey is a way in: a verified address and a recent proof first (asked here, before
+ * the browser's dialog, and again when the answer comes back).
+ */
+export async function passkeyRegistrationOptions(deps: Deps, realm: Realm, auth: Authenticated): Promise<WebAuthnOptions> {
   const rp = relyingPartyOf(realm);
+  await requireNewWayInAllowed(deps, auth);
+  const { user } = auth;
   const existing = await listPasskeys(deps.db, user.id);
   const options = await generateRegistrationOptions({
     rpName: rp.name,
@@ -90,8 +98,10 @@ export async function passkeyRegistrationOptions(deps: Deps, realm: Realm, user:
 }
 
 /** Checks the authenticator's answer to the registration options and keeps the new passkey. */
-export async function registerPasskey(deps: Deps, realm: Realm, user: UserRow, input: z.output<typeof PasskeyRegisterInputSchema>): Promise<Passkey> {
+export async function registerPasskey(deps: Deps, realm: Realm, auth: Authenticated, input: z.output<typeof PasskeyRegisterInputSchema>): Promise<Passkey> {
   const rp = relyingPartyOf(realm);
+  await requireNewWayInAllowed(deps, auth);
+  const { user } = auth;
   const now = isoNow(deps.clock);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
@@ -161,38 +171,53 @@ export async function passkeyLoginOptions(deps: Deps, realm: Realm, email: strin
   return { ...options };
 }
 
-/** Options for a passkey as the second factor of a sign-in waiting in `mfaChallengeId`. */
-export async function passkeyMfaOptions(deps: Deps, realm: Realm, user: UserRow, mfaChallengeId: string): Promise<WebAuthnOptions> {
+/** Options for one of the account's own passkeys: the second factor of a waiting sign-in, or a step-up's proof. */
+async function ownPasskeyOptions(deps: Deps, realm: Realm, user: UserRow, ceremony: Exclude<PasskeyCeremony, { purpose: 'login' }>): Promise<WebAuthnOptions> {
   const rp = relyingPartyOf(realm);
   const passkeys = await listPasskeys(deps.db, user.id);
   if (!passkeys.length) throw new AppError('BAD_REQUEST', 'This account has no passkey');
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: passkeys.map((passkey) => ({ id: passkey.credential_id, transports: transportsOf(passkey) })),
-    userVerification: 'preferred',
+    userVerification: ceremony.purpose === 'step_up' ? 'required' : 'preferred',
     timeout: CEREMONY_TTL_S * 1000,
   });
-  await openCeremony(deps, options.challenge, 'mfa', { userId: user.id, projectId: realm.projectId, mfaChallengeId });
+  const mfaChallengeId = ceremony.purpose === 'mfa' ? ceremony.mfaChallengeId : undefined;
+  await openCeremony(deps, options.challenge, ceremony.purpose, { userId: user.id, projectId: realm.projectId, mfaChallengeId });
   return { ...options };
 }
 
-export type PasskeyCeremony = { purpose: 'login' } | { purpose: 'mfa'; userId: string; mfaChallengeId: string };
+/** Options for a passkey as the second factor of a sign-in waiting in `mfaChallengeId`. */
+export function passkeyMfaOptions(deps: Deps, realm: Realm, user: UserRow, mfaChallengeId: string): Promise<WebAuthnOptions> {
+  return ownPasskeyOptions(deps, realm, user, { purpose: 'mfa', userId: user.id, mfaChallengeId });
+}
+
+/** Options for proving who the signed-in user is with one of their passkeys (step-up); the user must be verified by the authenticator. */
+export function passkeyStepUpOptions(deps: Deps, realm: Realm, user: UserRow): Promise<WebAuthnOptions> {
+  return ownPasskeyOptions(deps, realm, user, { purpose: 'step_up', userId: user.id });
+}
+
+export type PasskeyCeremony = { purpose: 'login' } | { purpose: 'mfa'; userId: string; mfaChallengeId: string } | { purpose: 'step_up'; userId: string };
 
 /**
- * Checks a passkey's answer to this realm's login options (or to a waiting sign-in's mfa options):
- * the account it belongs to when the passkey is known here (null otherwise), and whether the answer
- * holds: the challenge is live and spent once, origin and RP match, the signature verifies, and for
- * a sign-in on its own the user was verified (PIN or biometrics), so it counts as both factors.
+ * Checks a passkey's answer to this realm's login options (or to a waiting sign-in's mfa options, or
+ * a signed-in user's step-up options): the account it belongs to when the passkey is known here (null
+ * otherwise), and whether the answer holds: the challenge is live and spent once, origin and RP match,
+ * the signature verifies, and for a sign-in on its own or a step-up the user was verified (PIN or
+ * biometrics), so it counts as both factors.
  */
 export async function checkPasskey(deps: Deps, realm: Realm, response: Credential, ceremony: PasskeyCeremony): Promise<{ user: UserRow | null; verified: boolean }> {
   const rp = relyingPartyOf(realm);
   const passkey = await findPasskeyByCredentialId(deps.db, response.id);
   const user = passkey ? await findUserById(deps.db, passkey.user_id) : undefined;
   if (!passkey || !user || user.project_id !== realm.projectId) return { user: null, verified: false };
-  if (ceremony.purpose === 'mfa' && user.id !== ceremony.userId) return { user: null, verified: false };
+  if (ceremony.purpose !== 'login' && user.id !== ceremony.userId) return { user: null, verified: false };
 
   const now = isoNow(deps.clock);
-  const owner = ceremony.purpose === 'login' ? { projectId: realm.projectId } : { userId: user.id, mfaChallengeId: ceremony.mfaChallengeId };
+  const owner =
+    ceremony.purpose === 'login'
+      ? { projectId: realm.projectId }
+      : { userId: user.id, ...(ceremony.purpose === 'mfa' && { mfaChallengeId: ceremony.mfaChallengeId }) };
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     verification = await verifyAuthenticationResponse({
@@ -201,7 +226,7 @@ export async function checkPasskey(deps: Deps, realm: Realm, response: Credentia
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: { id: passkey.credential_id, publicKey: Buffer.from(passkey.public_key, 'base64url'), counter: Number(passkey.counter), transports: transportsOf(passkey) },
-      requireUserVerification: ceremony.purpose === 'login',
+      requireUserVerification: ceremony.purpose !== 'mfa',
     });
   } catch (error) {
     deps.logger.info({ err: error }, 'passkey assertion refused');

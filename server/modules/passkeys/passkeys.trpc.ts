@@ -22,12 +22,12 @@ import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistra
 
 /** The developer's passkeys, and signing in with one (the browser's transport: tokens only in cookies). */
 export const passkeysRouter = router({
-  registrationOptions: authedProcedure.output(WebAuthnOptionsSchema).mutation(({ ctx }) => passkeyRegistrationOptions(ctx.deps, ctx.deps.platform, ctx.auth.user)),
+  registrationOptions: authedProcedure.output(WebAuthnOptionsSchema).mutation(({ ctx }) => passkeyRegistrationOptions(ctx.deps, ctx.deps.platform, ctx.auth)),
 
   register: authedProcedure
     .input(inputParser(PasskeyRegisterInputSchema))
     .output(PasskeyCreatedSchema)
-    .mutation(async ({ ctx, input }) => ({ passkey: await registerPasskey(ctx.deps, ctx.deps.platform, ctx.auth.user, input) })),
+    .mutation(async ({ ctx, input }) => ({ passkey: await registerPasskey(ctx.deps, ctx.deps.platform, ctx.auth, input) })),
 
   list: authedProcedure.output(PasskeyListSchema).query(async ({ ctx }) => ({ passkeys: await listOwnPasskeys(ctx.deps, ctx.auth.user) })),
 

@@ -4,6 +4,7 @@ import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
+import { stepUpRoutes } from '../auth/step-up.rest.js';
 import { accountMountOf, accountRoutes, emailChangeRoutes, passwordChangeRoutes, PROJECT_ACCOUNTS, type AccountMount } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
@@ -40,6 +41,7 @@ export const publicApiRoutes = [
   ...accountRoutes(PROJECT_ACCOUNTS),
   ...endUserProfileRoutes(PROJECT_ACCOUNTS),
   ...passwordChangeRoutes(PROJECT_ACCOUNTS),
+  ...stepUpRoutes(PROJECT_ACCOUNTS),
   ...mfaRoutes(PROJECT_ACCOUNTS),
   ...passkeyRoutes(PROJECT_ACCOUNTS),
   ...ownSessionRoutes(PROJECT_ACCOUNTS),

@@ -5,7 +5,7 @@ import { prepareStatement } from '../../db/prepared-statement.js';
 import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import { inTransaction } from '../../db/transaction.js';
 
-export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason'>;
+export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason' | 'reauthenticated_at'>;
 
 export async function insertSessionWithRefreshToken(
   db: Db,
@@ -214,4 +214,20 @@ export async function findLiveSessionDetails(db: Db, sessionId: string, now: str
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/** When the session's user proved who they are: the sign-in (authenticated_at, else created_at) and the last step-up. */
+export async function findSessionProof(db: Db, sessionId: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['created_at', 'authenticated_at', 'reauthenticated_at'])
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A step-up: the live session's user proved who they are again at `now`. */
+export async function recordSessionProof(db: Db, sessionId: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -41,6 +41,7 @@ import {
   startSocialSignIn,
   type SocialTarget,
 } from './social.service.js';
+import { requireNewWayInAllowed } from '../sessions/step-up.js';
 
 const ProviderParams = z.object({ provider: SocialProviderSchema });
 const IdentityParams = z.object({ id: UnvalidatedParam });
@@ -171,6 +172,8 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
           if (query.intent === 'link') {
             const session = await authenticateIfSignedIn(deps, target.realm, m.accessTokenOf(request));
             if (!session) return fail('link_not_signed_in');
+            // A provider is a new way in: a verified address and a recent proof (else verify_email_first, step_up_required).
+            await requireNewWayInAllowed(deps, session);
             userId = session.user.id;
           } else {
             await requireCaptcha(deps, target.realm, query.captcha_token, caller.info);

@@ -23,11 +23,11 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
+import { accountSecuredMail, identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
 import { appLink, sendAccountMail, sendCappedMail } from '../auth/account-mail.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
-import { logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
+import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { urlListOf } from '../projects/projects.service.js';
 import { requireProjectRole } from '../projects/project-access.js';
@@ -73,6 +73,8 @@ const STATUS_OF: Record<SocialErrorCode, ErrorCode> = {
   link_required: 'CONFLICT',
   already_linked: 'CONFLICT',
   link_not_signed_in: 'UNAUTHORIZED',
+  verify_email_first: 'FORBIDDEN',
+  step_up_required: 'UNAUTHORIZED',
   account_inactive: 'FORBIDDEN',
   device_blocked: 'FORBIDDEN',
   vpn_blocked: 'FORBIDDEN',
@@ -371,13 +373,16 @@ async function linkToAccount(deps: Deps, realm: Realm, userId: string, profile: 
   }
   const user = await findUserById(deps.db, userId);
   if (!user || user.project_id !== realm.projectId || user.is_active !== 1) throw new SocialSignInError('link_not_signed_in');
+  if (user.is_verified !== 1) throw new SocialSignInError('verify_email_first');
   if (!(await insertIdentityIfNew(deps.db, identityRow(realm, profile, userId, isoNow(deps.clock))))) throw new SocialSignInError('already_linked');
   sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], realm.policy.mail));
 }
 
 /**
  * The mailed link: the owner of the address proves the account, and the provider's identity is
- * connected to it (the address counts as verified: the link reached it). Once, within an hour.
+ * connected to it (the address counts as verified: the link reached it). Once, within an hour. An
+ * account whose address was unverified until now was set up by whoever typed it, not by this proof:
+ * its password, its other ways in, its pending changes and its sessions go first, and the owner is told.
  */
 export async function confirmIdentityLink(deps: Deps, realm: Realm, token: string, request: RequestInfo): Promise<{ message: string }> {
   await deps.limiters.verifyPerIp.consume(realmKey(realm, request.network));
@@ -385,8 +390,12 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
   const now = isoNow(deps.clock);
   if (!link || link.project_id !== realm.projectId || link.expires_at <= now) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkInvalid);
   if (link.used_at) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkUsed);
-  const user = await withTransaction(deps, async (tx) => {
+  // Hashed before the transaction, which must not wait on bcrypt.
+  const unknownPassword = await deps.passwords.hash(randomToken());
+  const linked = await withTransaction(deps, async (tx) => {
     if (!(await spendLinkRequest(tx.db, link.id, now))) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkUsed);
+    const account = await findUserById(tx.db, link.user_id);
+    const removed = account?.is_verified === 0 ? await handOverToProvenOwner(tx, account, unknownPassword, now) : [];
     const inserted = await insertIdentityIfNew(tx.db, {
       id: newId(),
       user_id: link.user_id,
@@ -399,9 +408,11 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
       last_used_at: null,
     });
     if (!inserted) throw new SocialSignInError('already_linked');
-    return updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now });
+    return { user: await updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now }), removed };
   });
+  const { user, removed } = linked;
   if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
+  if (user && removed.length > 0) sendAccountMail(deps, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, realm.policy.mail));
   return { message: SOCIAL_MESSAGES.linked };
 }
 
