@@ -9,6 +9,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider, SessionEvents } from './auth/AuthProvider';
+import { PlatformStepUp } from './components/settings/PlatformStepUp';
 import { createAppTrpcClient, trpc } from './lib/trpc';
 import { AppRoutes } from './routes';
 import { colorThemeManager, cssVariablesResolver, theme } from './theme';
@@ -45,7 +46,9 @@ export function AppProviders({
       <Notifications position="top-right" zIndex={1000} />
       <trpc.Provider client={trpcClient} queryClient={queryClient}>
         <QueryClientProvider client={queryClient}>
-          <AuthProvider sessionEvents={sessionEvents}>{children}</AuthProvider>
+          <AuthProvider sessionEvents={sessionEvents}>
+            <PlatformStepUp>{children}</PlatformStepUp>
+          </AuthProvider>
         </QueryClientProvider>
       </trpc.Provider>
     </MantineProvider>

@@ -57,6 +57,8 @@ export const ChangeEmailFormSchema = z.object({
   newEmail: EmailSchema,
   password: z.string().min(1, { error: VALIDATION.currentPasswordRequired }),
 });
+/** The same for an account without a password (it signs in with a provider): the step-up dialog asks for its proof. */
+export const ChangeEmailWithoutPasswordFormSchema = ChangeEmailFormSchema.pick({ newEmail: true });
 
 /** A project's hosted sign-up: names (optional), e-mail and password; no company or website. */
 export const EndUserSignupFormSchema = z

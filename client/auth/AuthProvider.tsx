@@ -17,8 +17,8 @@ export interface AuthContextValue {
   refreshUser: () => Promise<void>;
   /** auth.logOut, then the user is cleared and the browser goes to /login. */
   signOut: () => Promise<void>;
-  /** Forgets the user without a call (the server already ended the session, e.g. account deleted). */
-  endSession: (to: string) => void;
+  /** Forgets the user without a call (the server already ended the session, e.g. account deleted); `state` goes with the navigation. */
+  endSession: (to: string, state?: unknown) => void;
 }
 
 export const SESSION_QUERY_KEY = ['auth', 'session'] as const;
@@ -113,8 +113,8 @@ export function AuthProvider({ children, sessionEvents }: { children: ReactNode;
   }, [logOut, navigate, clearUser]);
 
   const endSession = useCallback(
-    (to: string) => {
-      navigate(to, { replace: true });
+    (to: string, state?: unknown) => {
+      navigate(to, { replace: true, state });
       clearUser();
     },
     [navigate, clearUser],

@@ -10,6 +10,8 @@ import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/s
 import type { OwnSession } from '../../shared/schemas/sessions';
 import type { User } from '../../shared/schemas/user';
 import type { IdentitiesSchema, SignInProvider } from '../../shared/schemas/social';
+import type { StepUpAnswer, StepUpInput, StepUpMethod, StepUpStatus } from '../../shared/schemas/step-up';
+import { stepUpMethodsIn } from '../lib/rest';
 
 export type SignedIn = z.infer<typeof LogInResponseSchema>;
 export type SignInAnswer = SignedIn | MfaChallenge;
@@ -18,12 +20,13 @@ type PasskeyAnswer = PasskeyLoginInput['response'];
 type Message = { message: string };
 export type Identities = z.infer<typeof IdentitiesSchema>;
 
-/** A refused call: the server's `{"detail": …}` and its status (and Retry-After on 429). */
+/** A refused call: the server's `{"detail": …}` and its status (and Retry-After on 429, the proofs a step-up refusal asks for). */
 export class HostedApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
     readonly retryAfterS: number | null = null,
+    readonly stepUpMethods: StepUpMethod[] | null = null,
   ) {
     super(detail);
     this.name = 'HostedApiError';
@@ -38,14 +41,16 @@ export function hostedErrorMessage(error: unknown, fallback: string): string {
 
 async function errorOf(response: Response): Promise<HostedApiError> {
   let detail = '';
+  let stepUp: StepUpMethod[] | null = null;
   try {
     const body = (await response.json()) as { detail?: unknown };
     if (typeof body.detail === 'string') detail = body.detail;
+    stepUp = stepUpMethodsIn(body);
   } catch {
     /* not JSON: the screen's fallback text */
   }
   const retryAfter = Number(response.headers.get('retry-after'));
-  return new HostedApiError(response.status, detail, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+  return new HostedApiError(response.status, detail, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null, stepUp);
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -54,7 +59,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * The hosted pages' browser API (/hosted/{project_key}/api/v1): same origin, tokens only in the HttpOnly
  * cookies the server sets for the project's path. State-changing calls carry JSON (the server's CSRF guard
  * asks for it). A signed-in call that answers 401 refreshes the cookie pair once (concurrent failures share
- * one refresh) and is retried once.
+ * one refresh) and is retried once, unless the 401 asks for a step-up (the session is fine: the user must
+ * prove who they are, see StepUpProvider).
  */
 export function createHostedApi(projectKey: string) {
   const base = `/hosted/${encodeURIComponent(projectKey)}/api/v1`;
@@ -86,10 +92,14 @@ export function createHostedApi(projectKey: string) {
     return (await response.json()) as T;
   }
 
-  /** A call that needs the session: one refresh and one retry on 401. */
+  /** A call that needs the session: one refresh and one retry on a 401 that is not a step-up refusal. */
   async function session<T>(method: Method, path: string, body?: unknown): Promise<T> {
     let response = await send(method, path, body);
-    if (response.status === 401 && (await refresh())) response = await send(method, path, body);
+    if (response.status === 401) {
+      const refused = await errorOf(response);
+      if (refused.stepUpMethods || !(await refresh())) throw refused;
+      response = await send(method, path, body);
+    }
     if (!response.ok) throw await errorOf(response);
     return (await response.json()) as T;
   }
@@ -116,7 +126,8 @@ export function createHostedApi(projectKey: string) {
     verifyEmail: (token: string) => call<Message>('POST', '/auth/verify-email', { token }),
     resendVerification: (email: string, captchaToken: string) => call<Message>('POST', '/auth/resend-verification', { email, captcha_token: captchaToken }),
     forgotPassword: (email: string, captchaToken: string) => call<Message>('POST', '/auth/forgot-password', { email, captcha_token: captchaToken }),
-    resetPassword: (token: string, newPassword: string) => call<Message>('POST', '/auth/reset-password', { token, new_password: newPassword }),
+    resetPassword: (token: string, newPassword: string, keepSignInMethods = false) =>
+      call<Message>('POST', '/auth/reset-password', { token, new_password: newPassword, keep_sign_in_methods: keepSignInMethods }),
     confirmEmailChange: (token: string) => call<Message>('POST', '/auth/confirm-email-change', { token }),
 
     profile: () => session<User>('GET', '/profile'),
@@ -127,6 +138,10 @@ export function createHostedApi(projectKey: string) {
     sessions: () => session<{ sessions: OwnSession[] }>('GET', '/auth/sessions'),
     revokeSession: (sessionId: string) => session<Message>('DELETE', `/auth/sessions/${id(sessionId)}`),
     revokeOtherSessions: () => session<Message & { revoked: number }>('POST', '/auth/sessions/revoke-others', {}),
+
+    stepUpStatus: () => session<StepUpStatus>('GET', '/auth/step-up'),
+    stepUp: (proof: StepUpInput) => session<StepUpAnswer>('POST', '/auth/step-up', proof),
+    stepUpPasskeyOptions: () => session<WebAuthnOptions>('POST', '/auth/step-up/passkey/options', {}),
 
     setUpTotp: () => session<TotpSetup>('POST', '/auth/mfa/totp/setup', {}),
     confirmTotp: (code: string) => session<RecoveryCodes>('POST', '/auth/mfa/totp/confirm', { code }),

@@ -12,8 +12,11 @@ export const TRPC_URL = '/trpc';
 /** Calls that must never trigger a refresh: the refresh itself and the calls that establish or end a session. */
 const NO_REFRESH_PATHS = new Set(['auth.refresh', 'auth.logIn', 'auth.verifyMfa', 'auth.signUp', 'auth.logOut', 'passkeys.loginOptions', 'passkeys.logIn', 'passkeys.mfaOptions']);
 
+/** A call refused for want of a session; a refusal that asks for a step-up (step_up_required) is not one. */
 export function isUnauthorized(error: unknown): boolean {
-  return error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED';
+  if (!(error instanceof TRPCClientError)) return false;
+  const data = error.data as { code?: string; step_up_required?: boolean } | undefined;
+  return data?.code === 'UNAUTHORIZED' && data.step_up_required !== true;
 }
 
 export interface RefreshLinkOptions {

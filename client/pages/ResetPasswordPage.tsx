@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { IconLinkOff } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthShell } from '../components/AuthShell';
+import { KeepSignInMethodsField } from '../components/KeepSignInMethodsField';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { ResetPasswordFormSchema, resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
@@ -18,7 +19,7 @@ export function ResetPasswordPage() {
 
   const form = useForm({
     mode: 'controlled',
-    initialValues: { password: '', confirmPassword: '' },
+    initialValues: { password: '', confirmPassword: '', keepSignInMethods: false },
     // Checked on submit, not on blur: a message shown on blur pushes the button away from a click in progress.
     validate: resolver(ResetPasswordFormSchema),
   });
@@ -41,7 +42,7 @@ export function ResetPasswordPage() {
 
   const onSubmit = form.onSubmit(async (values) => {
     try {
-      await resetPassword.mutateAsync({ token, new_password: values.password });
+      await resetPassword.mutateAsync({ token, new_password: values.password, keep_sign_in_methods: values.keepSignInMethods });
       notify.success(TOASTS.resetSuccess);
       navigate('/login', { replace: true, state: { message: MESSAGES.passwordResetSuccess } });
     } catch (error) {
@@ -62,6 +63,7 @@ export function ResetPasswordPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <NewPasswordFields password={form.getInputProps('password')} confirmation={form.getInputProps('confirmPassword')} />
+          <KeepSignInMethodsField {...form.getInputProps('keepSignInMethods', { type: 'checkbox' })} />
           <Button type="submit" fullWidth loading={resetPassword.isPending}>
             Reset password
           </Button>

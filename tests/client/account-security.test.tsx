@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MESSAGES, VALIDATION } from '../../shared/messages';
 import type { User } from '../../shared/schemas/user';
-import { callsTo, currentPath, currentState, renderApp, sampleUser, trpcError, type Handlers } from './utils';
+import { callsTo, currentPath, currentState, renderApp, sampleUser, stepUpRefusal, trpcError, type Handlers } from './utils';
 
 // The screens are lazy-loaded: import them once up front, so a slow first import cannot outlast a findBy.
 beforeAll(async () => {
@@ -23,6 +23,30 @@ describe('Profile → change email', () => {
     expect(await within(form).findByText(VALIDATION.emailInvalid)).toBeTruthy();
     expect(within(form).getByText(VALIDATION.currentPasswordRequired)).toBeTruthy();
     expect(callsTo(calls, 'auth.changeEmail')).toHaveLength(0);
+  });
+
+  it('an account without a password asks for no password: it proves who it is in the step-up dialog when the server asks', async () => {
+    let proved = false;
+    const { user, calls, form } = await openForm({
+      'social.identities': () => ({ identities: [], has_password: false, passkeys: 0, available: [] }),
+      'auth.changeEmail': () => {
+        if (!proved) throw stepUpRefusal(['totp']);
+        return { message: MESSAGES.emailChangeRequested };
+      },
+      'auth.stepUp': () => {
+        proved = true;
+        return { message: 'Confirmed', expires_at: '2030-01-01T00:00:00.000Z' };
+      },
+    });
+    await waitFor(() => expect(within(form).queryByLabelText(/^Current password/)).toBeNull());
+    await user.type(within(form).getByLabelText(/^New email/), 'new@example.com');
+    await user.click(within(form).getByRole('button', { name: 'Send confirmation link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: "Confirm it's you" }));
+    await user.type(dialog.getByLabelText(/authenticator app/), '123456');
+    await user.click(dialog.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Check your new inbox')).toBeTruthy();
+    expect(callsTo(calls, 'auth.stepUp')[0]?.input).toEqual({ code: '123456' });
+    expect(callsTo(calls, 'auth.changeEmail').map((call) => call.input)).toEqual([{ new_email: 'new@example.com' }, { new_email: 'new@example.com' }]);
   });
 
   it('shows the server detail (wrong password), then "Check your new inbox" once the request is accepted', async () => {

@@ -216,7 +216,7 @@ describe('ResetPasswordPage', () => {
     expect(currentState()).toEqual({
       message: 'Password reset successfully! You can now sign in with your new password.',
     });
-    expect(callsTo(calls, 'auth.resetPassword')[0]?.input).toEqual({ token: 'abc', new_password: 'NewSecret1' });
+    expect(callsTo(calls, 'auth.resetPassword')[0]?.input).toEqual({ token: 'abc', new_password: 'NewSecret1', keep_sign_in_methods: false });
     const banner = await screen.findByRole('status');
     expect(within(banner).getByText(/Password reset successfully!/)).toBeTruthy();
   });

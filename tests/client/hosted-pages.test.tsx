@@ -174,7 +174,7 @@ describe('hosted sign-up, reset and verification', () => {
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     await waitFor(() => expect(currentPath()).toBe(`/hosted/${KEY}/sign-in`));
     expect(await screen.findByText('Password reset successfully! You can now sign in with your new password.')).toBeTruthy();
-    expect(callsTo('POST /auth/reset-password')[0]?.body).toEqual({ token: 'reset_tok', new_password: 'Better-Pass1' });
+    expect(callsTo('POST /auth/reset-password')[0]?.body).toEqual({ token: 'reset_tok', new_password: 'Better-Pass1', keep_sign_in_methods: false });
   });
 
   it("shows the server's detail when the reset token is refused", async () => {
@@ -267,6 +267,33 @@ describe('hosted account page', () => {
     expect(await screen.findByRole('heading', { name: 'Your account' })).toBeTruthy();
     expect(callsTo('POST /auth/refresh')).toHaveLength(1);
     expect(callsTo('POST /auth/refresh')[0]?.body).toEqual({});
+  });
+
+  it('asks for the password when a new authenticator is refused for want of a recent proof, without refreshing the session', async () => {
+    let proved = false;
+    const { callsTo } = mockServer({
+      'GET /profile': () => sampleUser,
+      'GET /auth/sessions': () => ({ sessions }),
+      'GET /auth/passkeys': () => ({ passkeys: [] }),
+      'GET /auth/identities': () => ({ identities: [], has_password: true, passkeys: 0, available: [] }),
+      'POST /auth/mfa/totp/setup': () =>
+        proved
+          ? { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Shop:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Shop' }
+          : json(401, { detail: 'Confirm it is you to continue', step_up_required: true, step_up_methods: ['password'] }),
+      'POST /auth/step-up': () => {
+        proved = true;
+        return { message: 'Confirmed', expires_at: '2030-01-01T00:00:00.000Z' };
+      },
+    });
+    const { user } = renderApp(`/hosted/${KEY}/account`);
+    await user.click(await screen.findByRole('button', { name: 'Set up' }));
+    const dialog = within(await screen.findByRole('dialog', { name: "Confirm it's you" }));
+    await user.type(dialog.getByLabelText('Password'), 'Secret123');
+    await user.click(dialog.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeTruthy();
+    expect(callsTo('POST /auth/step-up')[0]?.body).toEqual({ password: 'Secret123' });
+    expect(callsTo('POST /auth/mfa/totp/setup')).toHaveLength(2);
+    expect(callsTo('POST /auth/refresh')).toHaveLength(0);
   });
 
   it('sends a visitor without a session to sign in', async () => {

@@ -126,6 +126,7 @@ describe('hosted account: sign-in methods', () => {
     'GET /auth/sessions': () => ({ sessions: [] }),
     'GET /auth/passkeys': () => ({ passkeys: [] }),
     'GET /auth/identities': () => ({ identities: [identity], has_password: true, passkeys: 0, available: [{ id: 'microsoft', name: 'Microsoft' }] }),
+    'GET /auth/step-up': () => ({ step_up_required: false, step_up_methods: ['password'], expires_at: '2030-01-01T00:00:00.000Z' }),
     ...routes,
   });
 

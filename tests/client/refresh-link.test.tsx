@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createTRPCClient } from '@trpc/client';
 import type { AppRouter } from '../../server/trpc/router';
 import { createRefreshLink, isUnauthorized, refreshAcrossTabs, type TabCoordination } from '../../client/lib/trpc';
-import { mockLink, sampleUser, trpcError, unauthorized } from './utils';
+import { mockLink, sampleUser, stepUpRefusal, trpcError, unauthorized } from './utils';
 
 function setup({ refreshOk }: { refreshOk: boolean }) {
   const calls: { path: string; input: unknown }[] = [];
@@ -34,6 +34,9 @@ function setup({ refreshOk }: { refreshOk: boolean }) {
           'auth.logIn': () => {
             throw trpcError('UNAUTHORIZED', 'Incorrect email or password', 401);
           },
+          'passkeys.registrationOptions': () => {
+            throw stepUpRefusal();
+          },
         },
         calls,
       ),
@@ -43,6 +46,16 @@ function setup({ refreshOk }: { refreshOk: boolean }) {
 }
 
 describe('refresh link', () => {
+  it('leaves a step-up refusal to the caller: the session is fine, so nothing is refreshed or retried', async () => {
+    const { client, calls, refresh, onRefreshFailed } = setup({ refreshOk: true });
+    const error = await client.passkeys.registrationOptions.mutate().catch((e: unknown) => e);
+    expect((error as { data?: { step_up_required?: boolean } }).data?.step_up_required).toBe(true);
+    expect(isUnauthorized(error)).toBe(false);
+    expect(refresh).not.toHaveBeenCalled();
+    expect(onRefreshFailed).not.toHaveBeenCalled();
+    expect(calls.map((c) => c.path)).toEqual(['passkeys.registrationOptions']);
+  });
+
   it('refreshes once on UNAUTHORIZED and retries the call', async () => {
     const { client, calls, refresh, onRefreshFailed } = setup({ refreshOk: true });
     await expect(client.auth.me.query()).resolves.toEqual(sampleUser);

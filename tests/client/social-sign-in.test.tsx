@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { SOCIAL_ERRORS, SOCIAL_MESSAGES, type Identity } from '../../shared/schemas/social';
 import { browser } from '../../client/lib/navigation';
-import { callsTo, currentPath, renderApp, sampleUser, trpcError, vi } from './utils';
+import { callsTo, currentPath, recentProof, renderApp, sampleUser, stepUpRefusal, trpcError, vi } from './utils';
 
 /** Sign-in with GitHub, Google, Microsoft or OpenID Connect on the platform's pages (the server is mocked). */
 
@@ -130,6 +130,7 @@ describe('Settings → Security → Sign-in methods', () => {
     'auth.listSessions': () => ({ sessions: [] }),
     'passkeys.list': () => ({ passkeys: [] }),
     'social.identities': () => ({ identities: [identity], has_password: false, passkeys: 0, available: [{ id: 'google', name: 'Google' }] }),
+    'auth.stepUpStatus': recentProof,
     ...overrides,
   });
 

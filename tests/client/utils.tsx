@@ -23,6 +23,16 @@ export function trpcError(code: string, message: string, httpStatus = 400) {
 
 export const unauthorized = () => trpcError('UNAUTHORIZED', 'Not authenticated', 401);
 
+/** The server's refusal of a sensitive change for want of a recent proof (its data says step_up_required). */
+export function stepUpRefusal(methods: string[] = ['password']) {
+  return TRPCClientError.from({
+    error: { message: 'Confirm it is you to continue', code: -32001, data: { code: 'UNAUTHORIZED', httpStatus: 401, step_up_required: true, step_up_methods: methods } },
+  });
+}
+
+/** auth.stepUpStatus of a session that signed in (or stepped up) a moment ago. */
+export const recentProof = () => ({ step_up_required: false, step_up_methods: ['password'], expires_at: '2030-01-01T00:00:00.000Z' });
+
 /** A terminating link that answers from `handlers` (path → function), recording every call. */
 export function mockLink(handlers: Handlers, calls: { path: string; input: unknown }[]): TRPCLink<AppRouter> {
   return () =>

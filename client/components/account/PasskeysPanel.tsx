@@ -6,7 +6,10 @@ import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../../share
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { createPasskey, PasskeyCancelled, passkeysSupported } from '../../lib/passkeys';
+import { StepUpCancelled } from '../../lib/step-up';
 import type { SectionComponent } from '../settings/SettingsSection';
+import { useStepUp } from './StepUp';
+import { VerifyFirstNotice } from './VerifyFirstNotice';
 
 /** How a passkeys card reaches the account's passkeys: the platform's tRPC procedures or a project's hosted API. */
 export interface PasskeySource {
@@ -22,6 +25,8 @@ export interface PasskeySource {
 
 interface PasskeysPanelProps {
   section: SectionComponent;
+  /** Whether the account's address is verified: a passkey cannot be added before. */
+  verified: boolean;
   passkeys: Passkey[] | undefined;
   loading: boolean;
   failed: boolean;
@@ -29,23 +34,24 @@ interface PasskeysPanelProps {
 }
 
 /** The passkeys card: add one (the browser's dialog), rename, remove. */
-export function PasskeysPanel({ section: Section, passkeys = [], loading, failed, source }: PasskeysPanelProps) {
+export function PasskeysPanel({ section: Section, verified, passkeys = [], loading, failed, source }: PasskeysPanelProps) {
   const [adding, setAdding] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const supported = passkeysSupported();
+  const stepUp = useStepUp();
 
   const add = async () => {
     setError(null);
     setAdding(true);
     try {
-      const response = await createPasskey(await source.registrationOptions());
-      const passkey = await source.register(response);
+      // A new way in: the server asks for a recent proof of who the user is, before and after the browser's dialog.
+      const passkey = await stepUp.guard(async () => source.register(await createPasskey(await source.registrationOptions())));
       await source.reload();
       notify.success(`Passkey "${passkey.name}" added`);
     } catch (failure) {
       if (failure instanceof PasskeyCancelled) notify.info(failure.message);
-      else setError(source.errorMessage(failure, 'Could not add the passkey'));
+      else if (!(failure instanceof StepUpCancelled)) setError(source.errorMessage(failure, 'Could not add the passkey'));
     } finally {
       setAdding(false);
     }
@@ -76,16 +82,20 @@ export function PasskeysPanel({ section: Section, passkeys = [], loading, failed
             {error}
           </Text>
         )}
-        <Group>
-          <Button leftSection={<IconFingerprint size={18} />} onClick={() => void add()} loading={adding} disabled={!supported}>
-            Add a passkey
-          </Button>
-          {!supported && (
-            <Text size="sm" c="dimmed">
-              This browser does not support passkeys.
-            </Text>
-          )}
-        </Group>
+        {verified ? (
+          <Group>
+            <Button leftSection={<IconFingerprint size={18} />} onClick={() => void add()} loading={adding} disabled={!supported}>
+              Add a passkey
+            </Button>
+            {!supported && (
+              <Text size="sm" c="dimmed">
+                This browser does not support passkeys.
+              </Text>
+            )}
+          </Group>
+        ) : (
+          <VerifyFirstNotice what="Passkeys" />
+        )}
       </Stack>
       <RemovePasskeyModal passkey={removing} source={source} onClose={() => setRemoving(null)} />
     </Section>

@@ -10,6 +10,9 @@ import { browser } from '../../lib/navigation';
 import { notify } from '../../lib/notify';
 import { ProviderIcon } from '../auth/ProviderIcon';
 import type { SectionComponent } from '../settings/SettingsSection';
+import { StepUpCancelled } from '../../lib/step-up';
+import { useStepUp } from './StepUp';
+import { VerifyFirstNotice } from './VerifyFirstNotice';
 
 /** How a sign-in methods card reaches the account's providers: the platform's tRPC procedures or a project's hosted API. */
 export interface SignInMethodsSource {
@@ -31,6 +34,8 @@ export interface SignInMethods {
 
 interface SignInMethodsPanelProps {
   section: SectionComponent;
+  /** Whether the account's address is verified: a provider cannot be connected before. */
+  verified: boolean;
   methods: SignInMethods | undefined;
   loading: boolean;
   failed: boolean;
@@ -38,13 +43,23 @@ interface SignInMethodsPanelProps {
 }
 
 /** The providers connected to the account (GitHub, Google, …): remove one, or connect another. */
-export function SignInMethodsPanel({ section: Section, methods, loading, failed, source }: SignInMethodsPanelProps) {
+export function SignInMethodsPanel({ section: Section, verified, methods, loading, failed, source }: SignInMethodsPanelProps) {
   const [removing, setRemoving] = useState<Identity | null>(null);
   const [connecting, setConnecting] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const stepUp = useStepUp();
 
-  const connect = (provider: SocialProvider) => {
+  // A navigation the server would send back with step_up_required: ask for the proof first.
+  const connect = async (provider: SocialProvider) => {
+    setError(null);
     setConnecting(provider);
-    browser.assign(source.connectUrl(provider));
+    try {
+      await stepUp.ensure();
+      browser.assign(source.connectUrl(provider));
+    } catch (failure) {
+      setConnecting(null);
+      if (!(failure instanceof StepUpCancelled)) setError(source.errorMessage(failure, 'Could not connect the service'));
+    }
   };
 
   return (
@@ -78,21 +93,29 @@ export function SignInMethodsPanel({ section: Section, methods, loading, failed,
                 with your e-mail address.
               </Alert>
             )}
-            {methods.available.length > 0 && (
-              <Group gap="sm">
-                {methods.available.map((provider) => (
-                  <Button
-                    key={provider.id}
-                    variant="default"
-                    leftSection={<ProviderIcon provider={provider.id} />}
-                    loading={connecting === provider.id}
-                    disabled={connecting !== null && connecting !== provider.id}
-                    onClick={() => connect(provider.id)}
-                  >
-                    Connect {provider.name}
-                  </Button>
-                ))}
-              </Group>
+            {methods.available.length > 0 &&
+              (verified ? (
+                <Group gap="sm">
+                  {methods.available.map((provider) => (
+                    <Button
+                      key={provider.id}
+                      variant="default"
+                      leftSection={<ProviderIcon provider={provider.id} />}
+                      loading={connecting === provider.id}
+                      disabled={connecting !== null && connecting !== provider.id}
+                      onClick={() => void connect(provider.id)}
+                    >
+                      Connect {provider.name}
+                    </Button>
+                  ))}
+                </Group>
+              ) : (
+                <VerifyFirstNotice what="Other services" />
+              ))}
+            {error && (
+              <Text size="sm" c="red" role="alert">
+                {error}
+              </Text>
             )}
           </>
         )}

@@ -3,9 +3,12 @@ import { Badge, Box, Button, Group, PasswordInput, Stack, Text, TextInput, type 
 import { QRCodeSVG } from 'qrcode.react';
 import type { RecoveryCodes, TotpSetup } from '../../../shared/schemas/mfa';
 import { notify } from '../../lib/notify';
+import { StepUpCancelled } from '../../lib/step-up';
 import { CopyField } from '../CopyField';
 import { RecoveryCodesPanel } from '../settings/RecoveryCodesPanel';
 import type { SectionComponent } from '../settings/SettingsSection';
+import { useStepUp } from './StepUp';
+import { VerifyFirstNotice } from './VerifyFirstNotice';
 
 /** How the two-factor card changes the account: the platform's tRPC procedures or a project's hosted API. */
 export interface TwoFactorSource {
@@ -21,6 +24,8 @@ export interface TwoFactorSource {
 interface TwoFactorPanelProps {
   section: SectionComponent;
   enabled: boolean;
+  /** Whether the account's address is verified: two factors cannot be turned on before. */
+  verified: boolean;
   source: TwoFactorSource;
   /** The current-password input: the hosted pages use PasswordField, whose show/hide toggle is labelled. */
   passwordInput?: ComponentType<PasswordInputProps>;
@@ -29,7 +34,8 @@ interface TwoFactorPanelProps {
 type Step = { kind: 'idle' } | { kind: 'enrolling'; setup: TotpSetup } | { kind: 'codes'; codes: string[] } | { kind: 'disabling' } | { kind: 'regenerating' };
 
 /** Two-factor authentication with an authenticator app: set up, recovery codes, turn off. */
-export function TwoFactorPanel({ section: Section, enabled, source, passwordInput: Password = PasswordInput }: TwoFactorPanelProps) {
+export function TwoFactorPanel({ section: Section, enabled, verified, source, passwordInput: Password = PasswordInput }: TwoFactorPanelProps) {
+  const stepUp = useStepUp();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -48,7 +54,7 @@ export function TwoFactorPanel({ section: Section, enabled, source, passwordInpu
     try {
       await action();
     } catch (failure) {
-      setError(source.errorMessage(failure, 'Something went wrong'));
+      if (!(failure instanceof StepUpCancelled)) setError(source.errorMessage(failure, 'Something went wrong'));
     } finally {
       setPending(false);
     }
@@ -64,7 +70,7 @@ export function TwoFactorPanel({ section: Section, enabled, source, passwordInpu
           onSubmit={(event) => {
             event.preventDefault();
             void attempt(async () => {
-              const { recovery_codes } = await source.confirm(code);
+              const { recovery_codes } = await stepUp.guard(() => source.confirm(code));
               await source.reload();
               notify.success('Two-factor authentication is on');
               goTo({ kind: 'codes', codes: recovery_codes });
@@ -161,12 +167,17 @@ export function TwoFactorPanel({ section: Section, enabled, source, passwordInpu
                 Turn off
               </Button>
             </Group>
-          ) : (
-            <Button loading={pending} onClick={() => void attempt(async () => goTo({ kind: 'enrolling', setup: await source.setUp() }))}>
+          ) : verified ? (
+            <Button loading={pending} onClick={() => void attempt(async () => goTo({ kind: 'enrolling', setup: await stepUp.guard(source.setUp) }))}>
               Set up
             </Button>
-          )}
+          ) : null}
         </Group>
+      )}
+      {step.kind === 'idle' && !enabled && !verified && (
+        <Stack mt="md">
+          <VerifyFirstNotice what="Two-factor authentication" />
+        </Stack>
       )}
       {step.kind === 'idle' && error && (
         <Text size="sm" c="red" role="alert" mt="sm">

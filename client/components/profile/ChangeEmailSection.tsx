@@ -1,27 +1,36 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMailCheck, IconMailForward } from '@tabler/icons-react';
-import { ChangeEmailFormSchema, resolver } from '../../forms';
+import { ChangeEmailFormSchema, ChangeEmailWithoutPasswordFormSchema, resolver } from '../../forms';
 import { errorMessage } from '../../lib/errors';
+import { StepUpCancelled } from '../../lib/step-up';
 import { trpc } from '../../lib/trpc';
+import { useStepUp } from '../account/StepUp';
 import { ACCOUNT_TEXTS } from '../../messages';
 import { PasswordField } from '../PasswordField';
 
 type Step = { kind: 'closed' } | { kind: 'form' } | { kind: 'sent'; newEmail: string };
 
 /**
- * Profile → change the e-mail address: the new address and the current password; the change happens
- * when the link mailed to the new address is opened (ConfirmEmailChangePage).
+ * Profile → change the e-mail address: the new address and the current password (an account without
+ * one proves who it is in the step-up dialog instead); the change happens when the link mailed to the
+ * new address is opened (ConfirmEmailChangePage).
  */
 export function ChangeEmailSection({ currentEmail }: { currentEmail: string }) {
   const changeEmail = trpc.auth.changeEmail.useMutation();
+  const methods = trpc.social.identities.useQuery();
+  // Until the account's ways in are known, ask for the password as before.
+  const hasPassword = methods.data?.has_password ?? true;
+  const hasPasswordRef = useRef(hasPassword);
+  hasPasswordRef.current = hasPassword;
+  const stepUp = useStepUp();
   const [step, setStep] = useState<Step>({ kind: 'closed' });
   const [error, setError] = useState<string | null>(null);
   const form = useForm({
     mode: 'controlled',
     initialValues: { newEmail: '', password: '' },
-    validate: resolver(ChangeEmailFormSchema),
+    validate: (values) => resolver(hasPasswordRef.current ? ChangeEmailFormSchema : ChangeEmailWithoutPasswordFormSchema)(values),
   });
 
   const goTo = (next: Step) => {
@@ -33,10 +42,11 @@ export function ChangeEmailSection({ currentEmail }: { currentEmail: string }) {
   const onSubmit = form.onSubmit(async (values) => {
     setError(null);
     try {
-      await changeEmail.mutateAsync({ new_email: values.newEmail.trim(), password: values.password });
-      goTo({ kind: 'sent', newEmail: values.newEmail.trim() });
+      const newEmail = values.newEmail.trim();
+      await stepUp.guard(() => changeEmail.mutateAsync({ new_email: newEmail, ...(hasPassword && { password: values.password }) }));
+      goTo({ kind: 'sent', newEmail });
     } catch (failure) {
-      setError(errorMessage(failure, ACCOUNT_TEXTS.changeEmailFailed));
+      if (!(failure instanceof StepUpCancelled)) setError(errorMessage(failure, ACCOUNT_TEXTS.changeEmailFailed));
     }
   });
 
@@ -61,7 +71,7 @@ export function ChangeEmailSection({ currentEmail }: { currentEmail: string }) {
     return (
       <Group justify="space-between" gap="sm">
         <Text size="sm" c="dimmed">
-          Changing your email address needs your password and a link sent to the new address.
+          Changing your email address needs {hasPassword ? 'your password' : 'a proof that it is you'} and a link sent to the new address.
         </Text>
         <Button variant="light" leftSection={<IconMailForward size={16} />} onClick={() => goTo({ kind: 'form' })}>
           Change email
@@ -74,7 +84,7 @@ export function ChangeEmailSection({ currentEmail }: { currentEmail: string }) {
     <form onSubmit={onSubmit} noValidate aria-label="Change email">
       <Stack gap="md" maw={420}>
         <TextInput label="New email" type="email" autoComplete="email" required {...form.getInputProps('newEmail')} />
-        <PasswordField label="Current password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        {hasPassword && <PasswordField label="Current password" autoComplete="current-password" required {...form.getInputProps('password')} />}
         {error && (
           <Text size="sm" c="red" role="alert">
             {error}

@@ -1,3 +1,4 @@
+import { useAuth } from '../../auth/AuthProvider';
 import { passkeyErrorMessage } from '../../lib/passkeys';
 import { trpc } from '../../lib/trpc';
 import { PasskeysPanel, type PasskeySource } from '../account/PasskeysPanel';
@@ -5,6 +6,7 @@ import { SettingsSection } from './SettingsSection';
 
 /** The developer's passkeys: add one (the browser's dialog), rename, remove. */
 export function PasskeysCard() {
+  const { user } = useAuth();
   const utils = trpc.useUtils();
   const list = trpc.passkeys.list.useQuery();
   const options = trpc.passkeys.registrationOptions.useMutation();
@@ -19,5 +21,5 @@ export function PasskeysCard() {
     reload: () => utils.passkeys.list.invalidate(),
     errorMessage: passkeyErrorMessage,
   };
-  return <PasskeysPanel section={SettingsSection} passkeys={list.data?.passkeys} loading={list.isLoading} failed={list.isError} source={source} />;
+  return <PasskeysPanel section={SettingsSection} verified={user?.is_verified === true} passkeys={list.data?.passkeys} loading={list.isLoading} failed={list.isError} source={source} />;
 }

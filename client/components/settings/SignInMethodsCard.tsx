@@ -1,3 +1,4 @@
+import { useAuth } from '../../auth/AuthProvider';
 import { errorMessage } from '../../lib/errors';
 import { socialStartUrl } from '../../lib/social';
 import { trpc } from '../../lib/trpc';
@@ -6,6 +7,7 @@ import { SettingsSection } from './SettingsSection';
 
 /** The developer's connected providers: remove one, or connect another (a navigation that comes back to the settings). */
 export function SignInMethodsCard() {
+  const { user } = useAuth();
   const utils = trpc.useUtils();
   const list = trpc.social.identities.useQuery();
   const remove = trpc.social.removeIdentity.useMutation();
@@ -16,5 +18,5 @@ export function SignInMethodsCard() {
     forgotPasswordPath: '/forgot-password',
     errorMessage,
   };
-  return <SignInMethodsPanel section={SettingsSection} methods={list.data} loading={list.isLoading} failed={list.isError} source={source} />;
+  return <SignInMethodsPanel section={SettingsSection} verified={user?.is_verified === true} methods={list.data} loading={list.isLoading} failed={list.isError} source={source} />;
 }

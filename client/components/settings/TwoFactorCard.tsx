@@ -19,5 +19,5 @@ export function TwoFactorCard() {
     reload: refreshUser,
     errorMessage,
   };
-  return <TwoFactorPanel section={SettingsSection} enabled={user?.mfa_enabled === true} source={source} />;
+  return <TwoFactorPanel section={SettingsSection} enabled={user?.mfa_enabled === true} verified={user?.is_verified === true} source={source} />;
 }

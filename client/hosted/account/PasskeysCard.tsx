@@ -5,7 +5,7 @@ import { PASSKEYS_KEY, useHosted } from '../HostedContext';
 import { passkeyFailureMessage } from '../passkey-errors';
 
 /** The end user's passkeys: add one (the browser's dialog), rename, remove. */
-export function PasskeysCard() {
+export function PasskeysCard({ verified }: { verified: boolean }) {
   const { api } = useHosted();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: PASSKEYS_KEY, queryFn: api.passkeys });
@@ -17,5 +17,5 @@ export function PasskeysCard() {
     reload: () => queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY }),
     errorMessage: passkeyFailureMessage,
   };
-  return <PasskeysPanel section={AccountSection} passkeys={list.data?.passkeys} loading={list.isPending} failed={list.isError} source={source} />;
+  return <PasskeysPanel section={AccountSection} verified={verified} passkeys={list.data?.passkeys} loading={list.isPending} failed={list.isError} source={source} />;
 }

@@ -5,7 +5,7 @@ import { IDENTITIES_KEY, useHosted } from '../HostedContext';
 import { AccountSection } from './AccountSection';
 
 /** The end user's connected providers: remove one, or connect another (a navigation that comes back to the account page). */
-export function SignInMethodsCard() {
+export function SignInMethodsCard({ verified }: { verified: boolean }) {
   const { api, paths } = useHosted();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: IDENTITIES_KEY, queryFn: api.identities });
@@ -16,5 +16,5 @@ export function SignInMethodsCard() {
     forgotPasswordPath: paths.page('forgot-password'),
     errorMessage: hostedErrorMessage,
   };
-  return <SignInMethodsPanel section={AccountSection} methods={list.data} loading={list.isPending} failed={list.isError} source={source} />;
+  return <SignInMethodsPanel section={AccountSection} verified={verified} methods={list.data} loading={list.isPending} failed={list.isError} source={source} />;
 }

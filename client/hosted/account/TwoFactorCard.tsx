@@ -6,7 +6,7 @@ import { hostedErrorMessage } from '../api';
 import { PROFILE_KEY, useHosted } from '../HostedContext';
 
 /** Two-factor authentication with an authenticator app: set up, recovery codes, turn off. */
-export function TwoFactorCard({ enabled }: { enabled: boolean }) {
+export function TwoFactorCard({ enabled, verified }: { enabled: boolean; verified: boolean }) {
   const { api } = useHosted();
   const queryClient = useQueryClient();
   const source: TwoFactorSource = {
@@ -17,5 +17,5 @@ export function TwoFactorCard({ enabled }: { enabled: boolean }) {
     reload: () => queryClient.invalidateQueries({ queryKey: PROFILE_KEY }),
     errorMessage: hostedErrorMessage,
   };
-  return <TwoFactorPanel section={AccountSection} enabled={enabled} source={source} passwordInput={PasswordField} />;
+  return <TwoFactorPanel section={AccountSection} enabled={enabled} verified={verified} source={source} passwordInput={PasswordField} />;
 }

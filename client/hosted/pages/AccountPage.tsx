@@ -6,6 +6,7 @@ import { Navigate, useNavigate } from 'react-router-dom';
 import { FullPageLoader } from '../../auth/ProtectedRoute';
 import { SocialReturnNotice } from '../../components/account/SocialReturnNotice';
 import { ChangePasswordCard } from '../account/ChangePasswordCard';
+import { HostedStepUp } from '../account/HostedStepUp';
 import { PasskeysCard } from '../account/PasskeysCard';
 import { ProfileCard } from '../account/ProfileCard';
 import { SessionsCard } from '../account/SessionsCard';
@@ -58,15 +59,17 @@ export function AccountPage() {
           </Group>
         </Stack>
       ) : (
-        <Stack gap="lg">
-          <SocialReturnNotice />
-          <ProfileCard user={user} />
-          <ChangePasswordCard />
-          <SessionsCard />
-          <TwoFactorCard enabled={user.mfa_enabled} />
-          <PasskeysCard />
-          <SignInMethodsCard />
-        </Stack>
+        <HostedStepUp>
+          <Stack gap="lg">
+            <SocialReturnNotice />
+            <ProfileCard user={user} />
+            <ChangePasswordCard />
+            <SessionsCard />
+            <TwoFactorCard enabled={user.mfa_enabled} verified={user.is_verified} />
+            <PasskeysCard verified={user.is_verified} />
+            <SignInMethodsCard verified={user.is_verified} />
+          </Stack>
+        </HostedStepUp>
       )}
     </HostedPage>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { KeepSignInMethodsField } from '../../components/KeepSignInMethodsField';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { ResetPasswordFormSchema, resolver } from '../../forms';
 import { MESSAGES, TOASTS, VALIDATION } from '../../messages';
@@ -20,7 +21,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const form = useForm({ mode: 'controlled', initialValues: { password: '', confirmPassword: '' }, validate: resolver(ResetPasswordFormSchema) });
+  const form = useForm({ mode: 'controlled', initialValues: { password: '', confirmPassword: '', keepSignInMethods: false }, validate: resolver(ResetPasswordFormSchema) });
 
   if (!token) {
     return (
@@ -44,7 +45,7 @@ export function ResetPasswordPage() {
     setSubmitting(true);
     setError(null);
     try {
-      await api.resetPassword(token, values.password);
+      await api.resetPassword(token, values.password, values.keepSignInMethods);
       navigate(paths.page('sign-in'), { replace: true, state: { message: MESSAGES.passwordResetSuccess } });
     } catch (failure) {
       setError(hostedErrorMessage(failure, TOASTS.resetFailed));
@@ -58,6 +59,7 @@ export function ResetPasswordPage() {
         <Stack gap="md">
           {error && <FormAlert>{error}</FormAlert>}
           <NewPasswordFields password={form.getInputProps('password')} confirmation={form.getInputProps('confirmPassword')} />
+          <KeepSignInMethodsField {...form.getInputProps('keepSignInMethods', { type: 'checkbox' })} />
           <Button type="submit" fullWidth loading={submitting}>
             Reset password
           </Button>

@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { StepUpProvider, type StepUpSource } from '../../components/account/StepUp';
+import { SESSION_KEY, useHosted } from '../HostedContext';
+import { passkeyFailureMessage } from '../passkey-errors';
+
+/** The end user's step-up on the hosted account page, over the hosted API. */
+export function HostedStepUp({ children }: { children: ReactNode }) {
+  const { api, paths } = useHosted();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const source: StepUpSource = {
+    status: api.stepUpStatus,
+    confirm: api.stepUp,
+    passkeyOptions: api.stepUpPasskeyOptions,
+    errorMessage: passkeyFailureMessage,
+    // Signing in again is the proof; the sign-in page comes back to the account page.
+    signInAgain: () => {
+      void api
+        .logOut()
+        .catch(() => undefined)
+        .finally(() => {
+          queryClient.removeQueries({ queryKey: SESSION_KEY });
+          const returnTo = new URLSearchParams({ return_to: paths.page('account') });
+          navigate(`${paths.page('sign-in')}?${returnTo}`, { replace: true, state: { message: 'Sign in again to confirm it is you, then make the change.' } });
+        });
+    },
+  };
+  return <StepUpProvider source={source}>{children}</StepUpProvider>;
+}
