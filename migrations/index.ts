@@ -14,6 +14,8 @@ import * as addWebhooks from './2026_11_24_0400_add_webhooks.js';
 import * as addProjectTeams from './2026_11_24_0500_add_project_teams.js';
 import * as addProjectSettings from './2026_11_24_0600_add_project_settings.js';
 import * as addStepUp from './2026_11_25_0100_add_step_up.js';
+import * as categorizeWebhookErrors from './2026_11_25_0400_categorize_webhook_errors.js';
+import * as guardAuditLog from './2026_11_25_0401_guard_audit_log.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +34,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0500_add_project_teams': addProjectTeams,
   '2026_11_24_0600_add_project_settings': addProjectSettings,
   '2026_11_25_0100_add_step_up': addStepUp,
+  '2026_11_25_0400_categorize_webhook_errors': categorizeWebhookErrors,
+  '2026_11_25_0401_guard_audit_log': guardAuditLog,
 };

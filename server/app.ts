@@ -22,6 +22,7 @@ import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createCaptchaVerifier, type CaptchaProvider } from './modules/captcha/captcha.js';
+import { upgradeUnkeyedRecoveryCodes } from './modules/mfa/recovery-code-upgrade.js';
 import { scheduleRetention } from './modules/retention/retention.service.js';
 import { memorySpentTokens, redisSpentTokens, SpentTokens } from './modules/captcha/spent-tokens.js';
 import { platformPolicy } from './modules/projects/realm-policy.js';
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
   await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
 
+  await upgradeUnkeyedRecoveryCodes(deps);
   const retention = scheduleRetention(deps);
   app.addHook('onClose', () => retention.stop());
   if (config.webhookPollMs > 0) deps.webhooks.start(config.webhookPollMs);

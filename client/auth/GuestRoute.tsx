@@ -2,8 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useAuth } from './AuthProvider';
 import { FullPageLoader } from './ProtectedRoute';
-import { safeReturnTo } from '../lib/social';
-import { postLoginPath } from './redirect';
+import { postLoginPath, safeReturnTo } from './redirect';
 
 /** Login and signup: signed-in users are sent on (to `?return_to=`, to 'from' when a guard sent them here, else /dashboard). */
 export function GuestRoute({ children }: { children: ReactNode }) {

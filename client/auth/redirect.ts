@@ -1,17 +1,25 @@
 import type { Location } from 'react-router-dom';
 import { POST_LOGIN_DEFAULT_PATH } from '../../shared/constants';
+import { safeRedirectPath } from '../../shared/safe-redirect';
 
 export interface AuthLocationState {
   from?: Pick<Location, 'pathname' | 'search' | 'hash'>;
   message?: string;
 }
 
+/**
+ * A `?return_to=` this app may go to: a page of this origin (under `within`), as a path; else null.
+ * The server applies the same rule (shared/safe-redirect.ts) before it redirects.
+ */
+export function safeReturnTo(value: string | null | undefined, within = '/'): string | null {
+  return safeRedirectPath(value, window.location.origin, within);
+}
+
 /** Where to go after signing in: the remembered 'from' location (never the auth pages), else /dashboard. */
 export function postLoginPath(state: unknown): string {
   const from = (state as AuthLocationState | null | undefined)?.from;
-  if (!from || typeof from.pathname !== 'string' || !from.pathname.startsWith('/')) return POST_LOGIN_DEFAULT_PATH;
-  if (from.pathname.startsWith('//') || ['/login', '/signup'].includes(from.pathname)) return POST_LOGIN_DEFAULT_PATH;
-  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+  if (!from || typeof from.pathname !== 'string' || ['/login', '/signup'].includes(from.pathname)) return POST_LOGIN_DEFAULT_PATH;
+  return safeReturnTo(`${from.pathname}${from.search ?? ''}${from.hash ?? ''}`) ?? POST_LOGIN_DEFAULT_PATH;
 }
 
 export function navigationMessage(state: unknown): string | undefined {

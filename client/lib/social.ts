@@ -16,12 +16,6 @@ export function linkedProviderName(id: string | null | undefined): string | null
   return id && Object.hasOwn(SOCIAL_PROVIDER_NAMES, id) ? SOCIAL_PROVIDER_NAMES[id as SocialProvider] : null;
 }
 
-/** A path of this site to come back to (`/…`, never `//host` or a backslash), else null. */
-export function safeReturnTo(value: string | null | undefined, within = '/'): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
-  return value.startsWith(within) ? value : null;
-}
-
 /** The second step a sign-in with a provider came back with (`#mfa_token=…`), as the password form's challenge. */
 export function challengeFromFragment(hash: string): MfaChallenge | null {
   const fragment = new URLSearchParams(hash.replace(/^#/, ''));

@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
-import { navigationMessage, postLoginPath } from '../auth/redirect';
+import { navigationMessage, postLoginPath, safeReturnTo } from '../auth/redirect';
 import { AuthShell } from '../components/AuthShell';
 import { PasskeySignInButton } from '../components/auth/PasskeySignInButton';
 import { SecondFactorStep } from '../components/auth/SecondFactorStep';
@@ -19,7 +19,7 @@ import { PasswordField } from '../components/PasswordField';
 import { PlaceholderLink } from '../components/PlaceholderLink';
 import { errorMessage } from '../lib/errors';
 import { notify } from '../lib/notify';
-import { safeReturnTo, socialStartUrl } from '../lib/social';
+import { socialStartUrl } from '../lib/social';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
 

@@ -4037,7 +4037,7 @@ export interface components {
             next_attempt_at: string | null;
             last_attempt_at: string | null;
             last_status_code: number | null;
-            last_error: string | null;
+            last_error: ("dns_failed" | "connect_refused" | "timeout" | "tls" | "http_status" | "not_public" | "connection_failed" | "endpoint_disabled") | null;
             created_at: string;
         };
         WebhookDeliveryPage: {

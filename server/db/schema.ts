@@ -47,7 +47,7 @@ export interface UsersTable {
 export interface RecoveryCodesTable {
   id: string;
   user_id: string;
-  /** SHA-256 of the normalized code. */
+  /** `k1:` + the keyed digest of the normalized code (recovery-code-digest.ts); a plain SHA-256 (hex) from earlier versions until rewritten. */
   code_hash: string;
   created_at: string;
   used_at: string | null;

@@ -65,6 +65,23 @@ export type Webhook = z.infer<typeof WebhookSchema>;
 export const CreatedWebhookSchema = WebhookSchema.extend({ secret: z.string() });
 export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) });
 
+/**
+ * Why a delivery's last attempt failed, as the project's team sees it: a category, never the
+ * resolver's, the socket's or TLS's own text (that goes to the server's log only).
+ */
+export const WEBHOOK_DELIVERY_ERRORS = {
+  dns_failed: 'The host name did not resolve',
+  connect_refused: 'The connection was refused',
+  timeout: 'No answer within 10 seconds',
+  tls: 'The secure connection failed (certificate or handshake)',
+  http_status: 'The endpoint answered with a status other than 2xx',
+  not_public: 'Not a public address (the server allows public addresses only)',
+  connection_failed: 'The connection failed',
+  endpoint_disabled: 'The endpoint is disabled',
+} as const;
+export type WebhookDeliveryError = keyof typeof WEBHOOK_DELIVERY_ERRORS;
+export const WEBHOOK_DELIVERY_ERROR_CODES = Object.keys(WEBHOOK_DELIVERY_ERRORS) as [WebhookDeliveryError, ...WebhookDeliveryError[]];
+
 export const WebhookDeliverySchema = z.object({
   id: z.string(),
   event_id: z.string(),
@@ -74,7 +91,7 @@ export const WebhookDeliverySchema = z.object({
   next_attempt_at: z.string().nullable(),
   last_attempt_at: z.string().nullable(),
   last_status_code: z.number().int().nullable(),
-  last_error: z.string().nullable(),
+  last_error: z.enum(WEBHOOK_DELIVERY_ERROR_CODES).nullable(),
   created_at: z.string(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

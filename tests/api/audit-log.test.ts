@@ -253,6 +253,26 @@ describe('the log', () => {
     expect((await adminLog('?per_page=1')).entries[0]).toEqual(entry);
   });
 
+  it('cannot be emptied or overwritten by the ways around an update or delete trigger', async () => {
+    const before = await adminLog('?per_page=100');
+    const [entry] = before.entries;
+    const forged = { action: 'nothing.happened', target_type: 'user', created_at: entry.created_at };
+    // An upsert on the entry's id updates it.
+    await expect(
+      sql`insert into audit_log (id, action, target_type, created_at) values (${entry.id}, ${forged.action}, ${forged.target_type}, ${forged.created_at})
+          on conflict (id) do update set action = excluded.action`.execute(t.db),
+    ).rejects.toThrow(/append-only/);
+    if (t.dialect === 'postgres') {
+      // TRUNCATE runs no row triggers.
+      await expect(sql`truncate audit_log`.execute(t.db)).rejects.toThrow(/append-only/);
+    } else {
+      // REPLACE deletes the old row without its delete triggers (unless recursive_triggers is on), then inserts.
+      await expect(sql`insert or replace into audit_log (id, action, target_type, created_at) values (${entry.id}, ${forged.action}, ${forged.target_type}, ${forged.created_at})`.execute(t.db)).rejects.toThrow(/append-only/);
+      await expect(sql`replace into audit_log (id, action, target_type, created_at) values (${entry.id}, ${forged.action}, ${forged.target_type}, ${forged.created_at})`.execute(t.db)).rejects.toThrow(/append-only/);
+    }
+    expect(await adminLog('?per_page=100')).toEqual(before);
+  });
+
   it('outlives the project it is about', async () => {
     expect((await asOwner('DELETE', `/api/v1/projects/${project.id}`)).statusCode).toBe(200);
     const deleted = (await adminLog('?action=project.deleted')).entries[0];

@@ -339,7 +339,7 @@ describe('delivery', () => {
     await asOwner('POST', `/api/v1/projects/${project.id}/api-keys`, { name: 'retried' });
     expect(await t.deps.webhooks.runOnce()).toBe(1);
     const deliveries = `/api/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`;
-    expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ event_type: 'api_key.created', status: 'pending', attempts: 1, last_status_code: 500, last_error: 'Answered 500' });
+    expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ event_type: 'api_key.created', status: 'pending', attempts: 1, last_status_code: 500, last_error: 'http_status' });
     expect(await t.deps.webhooks.runOnce()).toBe(0);
     clock.advance(RETRY_DELAYS_S[0]!);
     expect(await t.deps.webhooks.runOnce()).toBe(1);
@@ -410,14 +410,14 @@ describe('delivery', () => {
       expect(silent.requests()).toBe(1);
       const deliveries = `/api/v1/projects/${project.id}/webhooks/${hook.id}/deliveries`;
       const [first] = (await asOwner('GET', deliveries)).json().deliveries;
-      expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'Timed out after 0.3 s' });
+      expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'timeout' });
       expect(Date.parse(first.next_attempt_at) - Date.parse(first.last_attempt_at)).toBe(RETRY_DELAYS_S[0]! * 1000);
       // Not before its time; then tried again.
       expect(await impatient.runOnce()).toBe(0);
       clock.advance(RETRY_DELAYS_S[0]!);
       expect(await impatient.runOnce()).toBe(1);
       expect(silent.requests()).toBe(2);
-      expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ status: 'pending', attempts: 2, last_error: 'Timed out after 0.3 s' });
+      expect((await asOwner('GET', deliveries)).json().deliveries[0]).toMatchObject({ status: 'pending', attempts: 2, last_error: 'timeout' });
       await asOwner('DELETE', `/api/v1/projects/${project.id}/webhooks/${hook.id}`);
     } finally {
       await silent.close();
@@ -444,7 +444,7 @@ describe('the SSRF guard', () => {
       expect(await strict.deps.webhooks.runOnce()).toBe(1);
       expect(receiver.received).toHaveLength(0);
       const [delivery] = (await strict.call('GET', `/api/v1/projects/${own.id}/webhooks/${saved.json().id}/deliveries`, { token: dev.access_token })).json().deliveries;
-      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringMatching(/not a public address/) });
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'not_public' });
     } finally {
       await strict.close();
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Webhook, WebhookDelivery } from '../../shared/schemas/webhooks';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
+import { WEBHOOK_DELIVERY_ERRORS, WEBHOOK_EVENT_TYPES, type WebhookDeliveryError } from '../../shared/schemas/webhooks';
 import { callsTo, renderApp, sampleProject, sampleUser } from './utils';
 
 /** Project detail → Settings → Webhooks: endpoints over the REST API (/api/v1/projects/{id}/webhooks). */
@@ -199,8 +199,8 @@ describe('Project webhooks', () => {
   it('lists the deliveries with their status, pages through them and resends one', async () => {
     const deliveries = [
       delivery({ id: 'd_1', status: 'succeeded' }),
-      delivery({ id: 'd_2', status: 'failed', event_type: 'user.created', attempts: 8, last_status_code: 500, last_error: 'Receiver answered 500' }),
-      delivery({ id: 'd_3', status: 'pending', event_type: 'session.created', last_status_code: null, last_error: 'connect ECONNREFUSED', next_attempt_at: '2025-03-02T10:05:00.000Z' }),
+      delivery({ id: 'd_2', status: 'failed', event_type: 'user.created', attempts: 8, last_status_code: 500, last_error: 'http_status' }),
+      delivery({ id: 'd_3', status: 'pending', event_type: 'session.created', last_status_code: null, last_error: 'connect_refused', next_attempt_at: '2025-03-02T10:05:00.000Z' }),
     ];
     const calls = webhookServer([hook], (call) => {
       if (call.url.startsWith(`${BASE}/wh_1/deliveries?`)) return { status: 200, body: { deliveries, total: 23, page: Number(new URL(call.url, 'http://x').searchParams.get('page')), per_page: 10 } };
@@ -214,8 +214,8 @@ describe('Project webhooks', () => {
     expect(table.getByText('Succeeded')).toBeTruthy();
     expect(table.getByText('Failed')).toBeTruthy();
     expect(table.getByText('Pending')).toBeTruthy();
-    expect(table.getByText('HTTP 500 · Receiver answered 500')).toBeTruthy();
-    expect(table.getByText('connect ECONNREFUSED')).toBeTruthy();
+    expect(table.getByText('HTTP 500')).toBeTruthy();
+    expect(table.getByText('The connection was refused')).toBeTruthy();
     expect(calls.some((call) => call.url === `${BASE}/wh_1/deliveries?page=1&per_page=10`)).toBe(true);
 
     await user.click(dialog.getByRole('button', { name: '2' }));
@@ -226,6 +226,23 @@ describe('Project webhooks', () => {
     expect(await screen.findByText('Event queued to be sent again', {}, SLOW)).toBeTruthy();
     expect(calls.find((call) => call.url === `${BASE}/wh_1/deliveries/d_2/resend`)?.method).toBe('POST');
   });
+  it("shows why a delivery failed in the category's words, and never text it does not know", async () => {
+    const categories = Object.keys(WEBHOOK_DELIVERY_ERRORS).filter((code) => code !== 'http_status') as WebhookDeliveryError[];
+    const deliveries = [
+      ...categories.map((code, index) => delivery({ id: `d_${index}`, status: 'pending', last_status_code: null, last_error: code })),
+      // What a server of an earlier version could still send.
+      delivery({ id: 'd_raw', status: 'pending', last_status_code: null, last_error: 'connect ECONNREFUSED 10.0.0.5:5432' as WebhookDeliveryError }),
+    ];
+    webhookServer([hook], (call) =>
+      call.url.startsWith(`${BASE}/wh_1/deliveries?`) ? { status: 200, body: { deliveries, total: deliveries.length, page: 1, per_page: 10 } } : undefined,
+    );
+    const { user } = render();
+    await user.click((await endpoints()).getByRole('button', { name: 'Deliveries' }));
+    const table = within(await within(await screen.findByRole('dialog', { name: 'Deliveries' }, SLOW)).findByRole('table', { name: 'Deliveries' }, SLOW));
+    for (const code of categories) expect(table.getByText(WEBHOOK_DELIVERY_ERRORS[code])).toBeTruthy();
+    expect(table.queryByText(/ECONNREFUSED|10\.0\.0\.5/)).toBeNull();
+  });
+
   it('renews the session once when the access token has expired (401), then retries', async () => {
     let refused = false;
     const calls = webhookServer([hook], (call) => {

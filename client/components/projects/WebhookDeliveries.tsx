@@ -3,7 +3,7 @@ import { Badge, Button, Group, Loader, Modal, Pagination, Paper, Stack, Table, T
 import { IconRefresh, IconSend } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Webhook, WebhookDelivery } from '../../../shared/schemas/webhooks';
+import { WEBHOOK_DELIVERY_ERRORS, type Webhook, type WebhookDelivery } from '../../../shared/schemas/webhooks';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { notifyFailure } from './states';
@@ -165,9 +165,11 @@ function DeliveryRow({ delivery, resending, onResend }: { delivery: WebhookDeliv
   );
 }
 
-/** The last answer: its HTTP status and the error, when there were any. */
+/** The last answer: its HTTP status, or what kept it from coming (a known category only: the server never sends more). */
 function answerOf(delivery: WebhookDelivery): string {
-  return [delivery.last_status_code !== null ? `HTTP ${delivery.last_status_code}` : null, delivery.last_error].filter(Boolean).join(' · ');
+  const status = delivery.last_status_code !== null ? `HTTP ${delivery.last_status_code}` : null;
+  const error = delivery.last_error && delivery.last_error !== 'http_status' && Object.hasOwn(WEBHOOK_DELIVERY_ERRORS, delivery.last_error) ? WEBHOOK_DELIVERY_ERRORS[delivery.last_error] : null;
+  return [status, error].filter(Boolean).join(' · ');
 }
 
 /** A delivery on a narrow screen: the same facts as a table row, stacked. */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Button, Divider, Group, Stack } from '@mantine/core';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { navigationMessage } from '../../auth/redirect';
+import { navigationMessage, safeReturnTo } from '../../auth/redirect';
 import { SocialButtons } from '../../components/auth/SocialButtons';
 import { useFragmentChallenge } from '../../components/auth/useFragmentChallenge';
 import { usePasswordSignIn } from '../../components/auth/usePasswordSignIn';
@@ -9,7 +9,7 @@ import { useSocialSignIn } from '../../components/auth/useSocialSignIn';
 import { EmailField } from '../../components/EmailField';
 import { PasswordField } from '../../components/PasswordField';
 import { passkeysSupported } from '../../lib/passkeys';
-import { safeReturnTo, socialErrorMessage } from '../../lib/social';
+import { socialErrorMessage } from '../../lib/social';
 import { TOASTS } from '../../messages';
 import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';

@@ -53,16 +53,37 @@ export async function replaceRecoveryCodes(db: Db, userId: string, codeHashes: r
   });
 }
 
-/** Spends a recovery code: true once, false ever after (and for a code that is not the user's). */
-export async function useRecoveryCode(db: Db, userId: string, codeHash: string, now: string): Promise<boolean> {
+/**
+ * Spends a recovery code stored in either form: true once, false ever after (and for a code that is not
+ * the user's). The spent row keeps only the keyed form.
+ */
+export async function useRecoveryCode(db: Db, userId: string, digests: { keyed: string; unkeyed: string }, now: string): Promise<boolean> {
   const result = await db
     .updateTable('recovery_codes')
-    .set({ used_at: now })
+    .set({ used_at: now, code_hash: digests.keyed })
     .where('user_id', '=', userId)
-    .where('code_hash', '=', codeHash)
+    .where('code_hash', 'in', [digests.keyed, digests.unkeyed])
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Recovery codes still stored as an earlier version's plain SHA-256 (every stored form since starts with `k1:`). */
+export async function findUnkeyedRecoveryCodes(db: Db, limit: number): Promise<Array<{ id: string; user_id: string; code_hash: string }>> {
+  return db.selectFrom('recovery_codes').select(['id', 'user_id', 'code_hash']).where('code_hash', 'not like', 'k1:%').limit(limit).execute();
+}
+
+/** Rewrites stored digests, each only if it still holds the value read; answers how many changed. */
+export async function rewriteRecoveryCodeHashes(db: Db, changes: ReadonlyArray<{ id: string; from: string; to: string }>): Promise<number> {
+  if (changes.length === 0) return 0;
+  return inTransaction(db, async (trx) => {
+    let changed = 0;
+    for (const change of changes) {
+      const result = await trx.updateTable('recovery_codes').set({ code_hash: change.to }).where('id', '=', change.id).where('code_hash', '=', change.from).executeTakeFirst();
+      changed += Number(result.numUpdatedRows);
+    }
+    return changed;
+  });
 }
 
 export async function insertMfaChallenge(db: Db, challenge: Omit<MfaChallengeRow, 'failed_attempts' | 'used_at'>): Promise<void> {

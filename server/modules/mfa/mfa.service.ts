@@ -28,6 +28,7 @@ import {
   setPendingTotpSecret,
   useRecoveryCode,
 } from './mfa.repo.js';
+import { recoveryCodeDigest, recoveryCodeDigests } from './recovery-code-digest.js';
 import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 
@@ -67,7 +68,7 @@ export async function confirmTotp(deps: Deps, auth: Authenticated, code: string)
   const codes = generateRecoveryCodes();
   const sealedSecret = user.totp_pending_secret;
   await withTransaction(deps, async (tx) => {
-    await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map(hashRecoveryCode), now: isoNow(deps.clock) });
+    await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map((c) => recoveryCodeDigest(deps.secretBox, user.id, c)), now: isoNow(deps.clock) });
     await emitMfaChanged(tx, user, { enabled: true });
   });
   sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email, await deps.projectRealms.mailBrandOf(user.project_id)));
@@ -81,7 +82,7 @@ export async function regenerateRecoveryCodes(deps: Deps, auth: Authenticated, p
   if (password === undefined) await requireRecentProof(deps, auth);
   else await checkCurrentPassword(deps, user, password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   const codes = generateRecoveryCodes();
-  await replaceRecoveryCodes(deps.db, user.id, codes.map(hashRecoveryCode), isoNow(deps.clock));
+  await replaceRecoveryCodes(deps.db, user.id, codes.map((c) => recoveryCodeDigest(deps.secretBox, user.id, c)), isoNow(deps.clock));
   return { recovery_codes: codes };
 }
 
@@ -133,11 +134,7 @@ async function spendSecondFactor(deps: Deps, user: UserRow, code: string): Promi
   const step = matchTotpStep(deps.secretBox.open(user.totp_secret), code, deps.clock.now());
   if (step !== null) return acceptTotpStep(deps.db, user.id, step);
   const recoveryCode = normalizeRecoveryCode(code);
-  return recoveryCode !== null && useRecoveryCode(deps.db, user.id, hashRecoveryCode(recoveryCode), isoNow(deps.clock));
-}
-
-function hashRecoveryCode(code: string): string {
-  return sha256(`recovery:${code}`);
+  return recoveryCode !== null && useRecoveryCode(deps.db, user.id, recoveryCodeDigests(deps.secretBox, user.id, recoveryCode), isoNow(deps.clock));
 }
 
 /** After a right password on an account with two factors: the mfa_token for the second step. */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { safeRedirectPath } from '../../../shared/safe-redirect.js';
 import { LogInAnswerSchema } from '../../../shared/schemas/auth.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import {
@@ -55,7 +56,7 @@ function stateCookie(config: Config, mount: AccountMount, request: FastifyReques
 }
 
 /** The browser realm's pages: where a sign-in lands, and where it starts again when it failed. */
-function pagesOf(mount: AccountMount, request: FastifyRequest) {
+function pagesOf(config: Config, mount: AccountMount, request: FastifyRequest) {
   const root = mount.realm === 'hosted' ? hostedCookiePath((request.params as { project_key: string }).project_key) : '';
   const signIn = mount.realm === 'hosted' ? `${root}/sign-in` : '/login';
   const security = mount.realm === 'hosted' ? `${root}/account` : '/settings';
@@ -63,8 +64,8 @@ function pagesOf(mount: AccountMount, request: FastifyRequest) {
     signIn,
     signedIn: mount.realm === 'hosted' ? `${root}/account` : '/dashboard',
     security,
-    /** return_to must stay within the realm's own pages. */
-    owns: (path: string) => mount.realm !== 'hosted' || path.startsWith(`${root}/`),
+    /** A return_to of the realm's own pages on APP_URL's origin, as a safe path; null for anything else. */
+    returnTo: (target: string | null | undefined) => safeRedirectPath(target, config.appUrl, `${root}/`),
     /** Where a refusal lands: connecting goes back to the page that asked, a sign-in to the sign-in page (which keeps return_to). */
     failure(intent: string | null, reason: SocialErrorCode, returnTo: string | null): string {
       if (intent === 'link') return withParams(returnTo ?? security, { social_error: reason });
@@ -163,9 +164,9 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
           'Sends the browser to the provider with PKCE, state (also kept in an HttpOnly cookie, so the sign-in must come back to this browser) and, for OpenID Connect, a nonce. With a captcha configured, `captcha_token` is required. `intent=link` connects the provider to the signed-in account instead. Refusals come back as a redirect to the sign-in page with `social_error`.',
       },
       handler: async ({ deps, caller, query, params, request, reply }) => {
-        const pages = pagesOf(mount, request);
+        const pages = pagesOf(deps.config, mount, request);
         const target = targetOf(deps, mount, caller);
-        const returnTo = query.return_to && pages.owns(query.return_to) ? query.return_to : null;
+        const returnTo = pages.returnTo(query.return_to);
         const fail = (reason: SocialErrorCode) => reply.redirect(pages.failure(query.intent, reason, returnTo), 302);
         try {
           let userId: string | null = null;
@@ -209,7 +210,7 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
           : "The project's one callback for every sign-in with this provider: its hosted pages' (hosted session cookies) and the public API's (a redirect to the developer's redirect URI with `code` and `state`, or `error`).",
       },
       handler: async ({ deps, caller, params, request, reply }) => {
-        const pages = pagesOf(mount, request);
+        const pages = pagesOf(deps.config, mount, request);
         const target = targetOf(deps, mount, caller);
         const binding = request.cookies[SOCIAL_STATE_COOKIE];
         reply.clearCookie(SOCIAL_STATE_COOKIE, stateCookie(deps.config, mount, request));
@@ -217,21 +218,23 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
         const session = await authenticateIfSignedIn(deps, target.realm, m.accessTokenOf(request));
         const callbackUrl = new URL(request.url, deps.config.appUrl);
         const outcome = await completeSocialCallback(deps, target, params.provider, callbackUrl, { binding, signedInUserId: session?.user.id ?? null }, caller.info);
+        // Checked again on the way out: a sign-in stored before the rule tightened may still be waiting.
+        const returnTo = outcome.kind === 'api' ? null : pages.returnTo(outcome.returnTo);
         switch (outcome.kind) {
           case 'signed_in':
             m.cookies!.set(reply, request, deps.config, outcome.result, target.realm.policy);
-            return reply.redirect(outcome.returnTo ?? pages.signedIn, 302);
+            return reply.redirect(returnTo ?? pages.signedIn, 302);
           case 'mfa':
             return reply.redirect(
-              withParams(pages.signIn, { return_to: outcome.returnTo ?? undefined }, { mfa_token: outcome.challenge.mfa_token, methods: outcome.challenge.methods.join(',') }),
+              withParams(pages.signIn, { return_to: returnTo ?? undefined }, { mfa_token: outcome.challenge.mfa_token, methods: outcome.challenge.methods.join(',') }),
               302,
             );
           case 'linked':
-            return reply.redirect(withParams(outcome.returnTo ?? pages.security, { social_linked: outcome.provider }), 302);
+            return reply.redirect(withParams(returnTo ?? pages.security, { social_linked: outcome.provider }), 302);
           case 'api':
             return reply.redirect(outcome.redirectTo, 302);
           case 'failed':
-            return reply.redirect(pages.failure(outcome.intent, outcome.reason, outcome.returnTo), 302);
+            return reply.redirect(pages.failure(outcome.intent, outcome.reason, returnTo), 302);
         }
       },
     }),

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { PageQuery } from '../../../shared/schemas/admin.js';
-import type { CreateWebhookInputSchema, UpdateWebhookInputSchema, Webhook, WebhookDelivery } from '../../../shared/schemas/webhooks.js';
+import {
+  WEBHOOK_DELIVERY_ERRORS,
+  type CreateWebhookInputSchema,
+  type UpdateWebhookInputSchema,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookDeliveryError,
+} from '../../../shared/schemas/webhooks.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow, WebhookEndpointsTable } from '../../db/schema.js';
 import type { Selectable } from 'kysely';
@@ -128,7 +135,13 @@ export async function deleteWebhook(deps: Deps, owner: UserRow, projectId: strin
 
 function toDelivery(row: Awaited<ReturnType<typeof findDelivery>> & object): WebhookDelivery {
   const { id, event_id, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, created_at } = row;
-  return { id, event_id, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, created_at };
+  return { id, event_id, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status_code, last_error: shownError(last_error), created_at };
+}
+
+/** A stored category; text an older instance may still write during an upgrade is never shown, only counted as connection_failed. */
+function shownError(stored: string | null): WebhookDelivery['last_error'] {
+  if (stored === null) return null;
+  return Object.hasOwn(WEBHOOK_DELIVERY_ERRORS, stored) ? (stored as WebhookDeliveryError) : 'connection_failed';
 }
 
 export async function listWebhookDeliveries(deps: Deps, owner: UserRow, projectId: string, id: string, q: PageQuery) {
