@@ -26,7 +26,7 @@ async function signOut(page: Page) {
 
 test('add a passkey in Settings, rename it, sign in with it alone, and use it as the second factor', async ({ page }) => {
   const authenticator = await addVirtualAuthenticator(page);
-  const { email } = await signedInUser(page, 'passkey');
+  const { email } = await signedInUser(page, 'passkey', {}, { verified: true });
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Security' }).click();
   const card = page.getByRole('heading', { name: 'Passkeys' }).locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")]');

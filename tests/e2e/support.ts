@@ -69,10 +69,18 @@ export async function logInViaUi(page: Page, email: string, password = PASSWORD)
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/** A signed-up user, signed in through the UI, on /dashboard. */
-export async function signedInUser(page: Page, tag: string, names: { firstName?: string; lastName?: string } = {}) {
+/**
+ * A signed-up user, signed in through the UI, on /dashboard; `verified` first opens the mailed link (a
+ * passkey, two factors or a provider can only be added to a verified address).
+ */
+export async function signedInUser(page: Page, tag: string, names: { firstName?: string; lastName?: string } = {}, { verified = false } = {}) {
   const email = uniqueEmail(tag);
   await signUpViaApi(page.request, { email, ...names });
+  if (verified) {
+    const token = linkIn(await waitForMail(email, /verif/i), '/verify-email').searchParams.get('token');
+    const response = await page.request.post('/trpc/auth.verifyEmail', { data: { token } });
+    expect(response.ok(), await response.text()).toBe(true);
+  }
   await page.goto('/login');
   await logInViaUi(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);

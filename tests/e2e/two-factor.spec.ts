@@ -21,7 +21,7 @@ async function enterPassword(page: Page, email: string) {
 
 test('set up an authenticator app in Settings, then sign in with a recovery code and with a code from the app', async ({ page }) => {
   test.setTimeout(90_000);
-  const { email } = await signedInUser(page, 'totp');
+  const { email } = await signedInUser(page, 'totp', {}, { verified: true });
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Security' }).click();
   const card = page.getByRole('heading', { name: 'Two-factor authentication' }).locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")]');
