@@ -394,9 +394,10 @@ export async function changePassword(
 
 /**
  * Asks to move the signed-in account to a new address; nothing changes until the link mailed there
- * is used (1 hour, once). Needs the password, or a recent step-up (an account without a password). The answer, and the work behind it, are the same whether or not another
- * account of the realm has the address: a free one gets the link, a taken one a notice that someone
- * tried (one capped kind for both), and the old address is told either way.
+ * is used (1 hour, once). Needs the password, or a recent step-up (an account without a password).
+ * The answer, and the work behind it, are the same whether or not another account of the realm has
+ * the address: a free one gets the link, a taken one a notice that someone tried (one capped kind for
+ * both), and the old address is told either way.
  */
 export async function requestEmailChange(
   deps: Deps,
