@@ -1,7 +1,8 @@
 import WebAuthnEmulator, { AuthenticatorEmulator, PasskeysCredentialsMemoryRepository } from 'nid-webauthn-emulator';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { APP_URL, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { PLATFORM_REALM, projectRealm, realmClient, type AccountRealm } from '../helpers/account-realms.js';
 import { CookieJar, followToRedirect, startTestGitHub, type TestGitHub } from '../helpers/identity-providers.js';
 
 /**
@@ -21,13 +22,8 @@ let t: TestApp;
 let github: TestGitHub;
 let nextGitHubId = 5000;
 
-interface Realm {
-  prefix: string;
-  headers: Record<string, string>;
-  /** The passkeys' origin: APP_URL for developers, the project's website for its end users. */
-  origin: string;
-}
-const PLATFORM: Realm = { prefix: '/api/v1', headers: {}, origin: APP_URL };
+type Realm = AccountRealm;
+const PLATFORM = PLATFORM_REALM;
 let PROJECT: Realm;
 
 beforeAll(async () => {
@@ -35,10 +31,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { GITHUB_CLIENT_ID: 'platform-github', GITHUB_CLIENT_SECRET: 'platform-github-secret', GITHUB_AUTHORIZE_URL: github.authorizeUrl, GITHUB_TOKEN_URL: github.tokenUrl, GITHUB_API_URL: github.apiBaseUrl },
   });
-  const owner = await t.signUpAndLogIn(uniqueEmail('shop-owner'));
-  const project = (await t.call('POST', '/api/v1/projects', { token: owner.access_token, body: { name: 'Shop', website_url: SHOP_URL } })).json();
-  const key = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: owner.access_token, body: { name: 'backend' } })).json();
-  PROJECT = { prefix: '/public/api/v1', headers: { 'x-api-key': key.secret }, origin: SHOP_URL };
+  PROJECT = await projectRealm(t, SHOP_URL);
 });
 afterAll(async () => {
   await t?.close();
@@ -49,12 +42,7 @@ const newDevice = () => new WebAuthnEmulator(new AuthenticatorEmulator({ credent
 const codeFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
 const tokenOf = (link: string | null) => new URL(link!).searchParams.get('token');
 
-function client(realm: Realm, ip = uniqueIp()) {
-  return {
-    post: (path: string, body?: unknown, token?: string) => t.call('POST', `${realm.prefix}${path}`, { body, token, ip, headers: realm.headers }),
-    get: (path: string, token?: string) => t.call('GET', `${realm.prefix}${path}`, { token, ip, headers: realm.headers }),
-  };
-}
+const client = (realm: Realm, ip?: string) => realmClient(t, realm, ip);
 
 const signUp = (realm: Realm, email: string, password: string) => client(realm).post('/auth/signup', { email, password });
 const logIn = (realm: Realm, email: string, password: string) => client(realm).post('/auth/login', { email, password });

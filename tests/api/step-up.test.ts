@@ -2,7 +2,8 @@ import WebAuthnEmulator, { AuthenticatorEmulator, PasskeysCredentialsMemoryRepos
 import { Secret, TOTP } from 'otpauth';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_URL, STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { APP_URL, STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
+import { PLATFORM_REALM, projectRealm, realmClient, type AccountRealm } from '../helpers/account-realms.js';
 
 /**
  * Step-up: a session alone is not enough to add a new way into the account (a passkey, a provider,
@@ -17,12 +18,8 @@ const STEP_UP = 'Confirm it is you to continue';
 const clock = manualClock(new Date());
 let t: TestApp;
 
-interface Realm {
-  prefix: string;
-  headers: Record<string, string>;
-  origin: string;
-}
-const PLATFORM: Realm = { prefix: '/api/v1', headers: {}, origin: APP_URL };
+type Realm = AccountRealm;
+const PLATFORM = PLATFORM_REALM;
 let PROJECT: Realm;
 const REALMS: Record<string, () => Realm> = { developers: () => PLATFORM, "a project's end users": () => PROJECT };
 
@@ -32,10 +29,7 @@ beforeAll(async () => {
     clock,
     env: { STEP_UP_WINDOW_S: String(WINDOW_S), GITHUB_CLIENT_ID: 'platform-github', GITHUB_CLIENT_SECRET: 'platform-github-secret', GITHUB_AUTHORIZE_URL: 'https://github.invalid/login/oauth/authorize' },
   });
-  const owner = await t.signUpAndLogIn(uniqueEmail('shop-owner'));
-  const project = (await t.call('POST', '/api/v1/projects', { token: owner.access_token, body: { name: 'Shop', website_url: SHOP_URL } })).json();
-  const key = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: owner.access_token, body: { name: 'backend' } })).json();
-  PROJECT = { prefix: '/public/api/v1', headers: { 'x-api-key': key.secret }, origin: SHOP_URL };
+  PROJECT = await projectRealm(t, SHOP_URL);
 });
 afterAll(() => t.close());
 
@@ -43,12 +37,7 @@ const newDevice = () => new WebAuthnEmulator(new AuthenticatorEmulator({ credent
 const codeFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
 const tokenOf = (link: string | null) => new URL(link!).searchParams.get('token');
 
-function client(realm: Realm, ip = uniqueIp()) {
-  return {
-    post: (path: string, body?: unknown, token?: string) => t.call('POST', `${realm.prefix}${path}`, { body, token, ip, headers: realm.headers }),
-    get: (path: string, token?: string) => t.call('GET', `${realm.prefix}${path}`, { token, ip, headers: realm.headers }),
-  };
-}
+const client = (realm: Realm, ip?: string) => realmClient(t, realm, ip);
 
 /** A verified account of the realm, signed in now. */
 async function account(realm: Realm, tag: string) {
