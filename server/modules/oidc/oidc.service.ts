@@ -130,9 +130,11 @@ function pkceMatches(verifier: string | undefined, challenge: string): boolean {
 
 /**
  * grant_type=authorization_code: a code works once, within 60 s, for the redirect URI and PKCE
- * verifier it was issued with. A code presented again revokes the session its first use made. The
- * app gets a session of its own, an ordinary session of the project (monitoring, revocation, idle
- * timeout), on the device and with the proof of the hosted sign-in.
+ * verifier it was issued with. Those are checked before the code is spent, so someone who
+ * intercepted it without the verifier can neither use nor burn it. Presented again with them, a
+ * code revokes the session its first use made. The app gets a session of its own, an ordinary
+ * session of the project (monitoring, revocation, idle timeout), on the device and with the proof
+ * of the hosted sign-in.
  */
 export async function exchangeCode(deps: Deps, provider: Provider, input: { code?: string; redirectUri?: string; codeVerifier?: string }): Promise<TokenAnswer> {
   const { realm, project } = provider;
@@ -140,16 +142,16 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
   const codeHash = sha256(input.code);
   const row = await findCode(deps.db, codeHash);
   if (!row || row.project_id !== project.id) throw new OAuthError('invalid_grant', INVALID_CODE);
+  if (input.redirectUri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (!pkceMatches(input.codeVerifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   const now = isoNow(deps.clock);
+  if (row.used_at === null && row.expires_at <= now) throw new OAuthError('invalid_grant', INVALID_CODE);
   if (row.used_at !== null || !(await spendCode(deps.db, codeHash, now))) {
     const spent = await findCode(deps.db, codeHash);
     if (spent?.issued_session_id) await revokeOneSession(deps, realm, spent.issued_session_id, 'authorization_code_reuse');
     deps.logger.warn({ projectId: project.id }, 'authorization code presented again; the session it gave is revoked');
     throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it gave are revoked');
   }
-  if (row.expires_at <= now) throw new OAuthError('invalid_grant', INVALID_CODE);
-  if (input.redirectUri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-  if (!pkceMatches(input.codeVerifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
 
   const hosted = await liveSessionDetails(deps, realm, row.hosted_session_id);
   if (!hosted) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
