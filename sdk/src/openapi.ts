@@ -481,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Start signing in with a passkey
-         * @description Options for navigator.credentials.get(). Without an e-mail, the browser offers the passkeys it holds for this site; with one, the options name that account's passkeys (the answer looks the same for an address without an account).
+         * @description Options for navigator.credentials.get(). Without an e-mail, the browser offers the passkeys it holds for this site; with one, the options name that account's passkeys (the answer looks the same for an address without an account). 429 past the limits of ceremonies started, and of ceremonies waiting, per network and per project.
          */
         post: operations["passkeyLoginOptions"];
         delete?: never;
@@ -5781,6 +5781,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13607,6 +13618,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     publicLogInWithPasskey: {
@@ -14508,6 +14530,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17062,6 +17095,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

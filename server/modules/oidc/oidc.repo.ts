@@ -19,6 +19,18 @@ export async function findInteraction(db: Db, id: string, projectId: string, now
     .executeTakeFirst();
 }
 
+/** A project's authorization requests waiting for the hosted sign-in (from one network, when it is named). */
+export async function countWaitingInteractions(db: Db, where: { projectId: string | null; network?: string }, now: string) {
+  let query = db
+    .selectFrom('oauth_interactions')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first_expires_at')])
+    .where('project_id', where.projectId === null ? 'is' : '=', where.projectId)
+    .where('expires_at', '>', now);
+  if (where.network !== undefined) query = query.where('client_network', '=', where.network);
+  const row = await query.executeTakeFirstOrThrow();
+  return { count: Number(row.count), firstExpiresAt: row.first_expires_at ?? null };
+}
+
 export async function deleteInteraction(db: Db, id: string): Promise<void> {
   await db.deleteFrom('oauth_interactions').where('id', '=', id).execute();
 }

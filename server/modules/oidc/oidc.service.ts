@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import { isoIn, isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
+import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { hostedPagesUrlOf, issuerOf } from '../projects/project-urls.js';
 import { urlListOf } from '../projects/projects.service.js';
 import type { Realm } from '../realms/realm.js';
@@ -19,7 +20,17 @@ import {
 import { findUser } from '../users/users.service.js';
 import { checkClientAndRedirect, parseAuthorizationRequest, redirectWith, type AuthorizationRequest, type Params } from './authorization-request.js';
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
-import { deleteExpiredOAuthRowsBefore, deleteInteraction, findCode, findInteraction, insertCode, insertInteraction, recordIssuedSession, spendCode } from './oidc.repo.js';
+import {
+  countWaitingInteractions,
+  deleteExpiredOAuthRowsBefore,
+  deleteInteraction,
+  findCode,
+  findInteraction,
+  insertCode,
+  insertInteraction,
+  recordIssuedSession,
+  spendCode,
+} from './oidc.repo.js';
 
 /** Authorization codes work once, within this long (issue: 60 seconds). */
 export const CODE_TTL_S = 60;
@@ -27,6 +38,7 @@ export const CODE_TTL_S = 60;
 export const INTERACTION_TTL_S = 30 * 60;
 export const ID_TOKEN_TTL_S = 60 * 60;
 const DEFAULT_SCOPE = 'openid email profile';
+const AUTHORIZATION_REQUESTS: PendingKind = { name: 'oauth-interaction', perNetwork: 'authorizePerIp', perProject: 'authorizePerProject', ttlS: INTERACTION_TTL_S };
 
 /** The provider of one project: its realm (signer, limits), its row (client settings) and its addresses. */
 export interface Provider {
@@ -46,9 +58,11 @@ function signedInTooLongAgo(deps: Deps, request: AuthorizationRequest, session: 
 /**
  * The authorization endpoint. An unknown client or unregistered redirect URI throws
  * AuthorizationPageError (an error page); every other answer is a redirect: back to the app with a
- * code or an error, or to the hosted sign-in (sign-up for prompt=create) holding the request.
+ * code or an error, or to the hosted sign-in (sign-up for prompt=create) holding the request. Held
+ * requests are made without a session, so they are limited and capped per client network and per
+ * project (pending-rows.ts).
  */
-export async function authorize(deps: Deps, provider: Provider, params: Params, session: SessionDetails | null): Promise<string> {
+export async function authorize(deps: Deps, provider: Provider, params: Params, session: SessionDetails | null, client: RequestInfo): Promise<string> {
   const { project } = provider;
   const redirectUri = checkClientAndRedirect(project, params);
   const issuer = issuerOf(deps.config, project.project_key);
@@ -68,9 +82,10 @@ export async function authorize(deps: Deps, provider: Provider, params: Params, 
   }
   if (current && !request.prompt.includes('login') && !request.prompt.includes('create')) return issueCode(deps, provider, request, current);
 
+  await chargePendingStart(deps, provider.realm, client, AUTHORIZATION_REQUESTS);
   const id = randomToken(24);
-  const now = isoNow(deps.clock);
-  await insertInteraction(deps.db, { id, project_id: project.id, params: JSON.stringify(request), created_at: now, expires_at: isoIn(deps.clock, INTERACTION_TTL_S) });
+  const interaction = { id, project_id: project.id, params: JSON.stringify(request), client_network: client.network, created_at: isoNow(deps.clock), expires_at: isoIn(deps.clock, INTERACTION_TTL_S) };
+  await admitPending(deps, provider.realm, client, AUTHORIZATION_REQUESTS, countWaitingInteractions, (db) => insertInteraction(db, interaction));
   const page = request.prompt.includes('create') ? 'sign-up' : 'sign-in';
   return hostedPage(deps, project, page, { interaction: id, ...(request.loginHint ? { login_hint: request.loginHint } : {}) });
 }

@@ -105,6 +105,19 @@ export async function takeSignInResult(db: Db, projectId: string, codeHash: stri
   return Number(spent.numUpdatedRows) === 1 ? row : undefined;
 }
 
+/** A realm's sign-ins sent to a provider and not back yet (from one network, when it is named). */
+export async function countWaitingSocialSignIns(db: Db, where: { projectId: string | null; network?: string }, now: string) {
+  let query = db
+    .selectFrom('social_sign_ins')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first_expires_at')])
+    .where('project_id', where.projectId === null ? 'is' : '=', where.projectId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (where.network !== undefined) query = query.where('client_network', '=', where.network);
+  const row = await query.executeTakeFirstOrThrow();
+  return { count: Number(row.count), firstExpiresAt: row.first_expires_at ?? null };
+}
+
 export async function deleteExpiredSocialSignIns(db: Db, before: string): Promise<number> {
   const result = await db.deleteFrom('social_sign_ins').where('expires_at', '<', before).executeTakeFirst();
   const links = await db.deleteFrom('identity_link_requests').where('expires_at', '<', before).executeTakeFirst();
