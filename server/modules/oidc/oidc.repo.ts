@@ -53,9 +53,15 @@ export async function recordIssuedSession(db: Db, codeHash: string, sessionId: s
   await db.updateTable('oauth_codes').set({ issued_session_id: sessionId }).where('code_hash', '=', codeHash).execute();
 }
 
-/** Retention: interactions and codes past their (short) lives. */
-export async function deleteExpiredOAuthRowsBefore(db: Db, before: string): Promise<number> {
-  const codes = await db.deleteFrom('oauth_codes').where('expires_at', '<', before).executeTakeFirst();
-  const interactions = await db.deleteFrom('oauth_interactions').where('expires_at', '<', before).executeTakeFirst();
+/** The sweep: interactions, and codes never spent, past their (short) lives. */
+export async function deleteExpiredWaitingOAuthRows(db: Db, now: string): Promise<number> {
+  const codes = await db.deleteFrom('oauth_codes').where('expires_at', '<=', now).where('used_at', 'is', null).executeTakeFirst();
+  const interactions = await db.deleteFrom('oauth_interactions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(codes.numDeletedRows) + Number(interactions.numDeletedRows);
+}
+
+/** Retention: codes (spent ones, by then) whose lives ended before `before`. */
+export async function deleteCodesExpiredBefore(db: Db, before: string): Promise<number> {
+  const codes = await db.deleteFrom('oauth_codes').where('expires_at', '<', before).executeTakeFirst();
+  return Number(codes.numDeletedRows);
 }

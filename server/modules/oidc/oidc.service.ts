@@ -22,7 +22,8 @@ import { checkClientAndRedirect, parseAuthorizationRequest, redirectWith, type A
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
 import {
   countWaitingInteractions,
-  deleteExpiredOAuthRowsBefore,
+  deleteCodesExpiredBefore,
+  deleteExpiredWaitingOAuthRows,
   deleteInteraction,
   findCode,
   findInteraction,
@@ -328,7 +329,12 @@ export function planLogout(deps: Deps, provider: Provider, params: Params): Logo
   return { redirect, endSessionId: typeof claims?.sid === 'string' ? claims.sid : null, hintedUserId: claims?.sub ?? null };
 }
 
-/** Retention: authorization requests and codes whose short lives ended before `before`. */
-export function deleteExpiredOAuthRequestsBefore(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
-  return deleteExpiredOAuthRowsBefore(deps.db, before);
+/** The sweep: authorization requests and unspent codes whose short lives have ended. */
+export function sweepExpiredOAuthRequests(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  return deleteExpiredWaitingOAuthRows(deps.db, isoNow(deps.clock));
+}
+
+/** Retention: spent codes are kept until `before` (a day on), so a late replay still revokes what they gave. */
+export function deleteSpentCodesBefore(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
+  return deleteCodesExpiredBefore(deps.db, before);
 }

@@ -118,10 +118,19 @@ export async function countWaitingSocialSignIns(db: Db, where: { projectId: stri
   return { count: Number(row.count), firstExpiresAt: row.first_expires_at ?? null };
 }
 
-export async function deleteExpiredSocialSignIns(db: Db, before: string): Promise<number> {
-  const result = await db.deleteFrom('social_sign_ins').where('expires_at', '<', before).executeTakeFirst();
+/** Sign-ins whose wait for the provider has ended, and (the public API's) whose result no longer waits for its exchange. */
+export async function deleteExpiredSocialSignIns(db: Db, now: string): Promise<number> {
+  const result = await db
+    .deleteFrom('social_sign_ins')
+    .where('expires_at', '<=', now)
+    .where((eb) => eb.or([eb('result_expires_at', 'is', null), eb('result_expires_at', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteExpiredLinkRequestsBefore(db: Db, before: string): Promise<number> {
   const links = await db.deleteFrom('identity_link_requests').where('expires_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows) + Number(links.numDeletedRows);
+  return Number(links.numDeletedRows);
 }
 
 // --- Links proven by mail

@@ -39,6 +39,7 @@ import {
   countPasskeys,
   countWaitingSocialSignIns,
   deleteConnection,
+  deleteExpiredLinkRequestsBefore,
   deleteExpiredSocialSignIns,
   deleteIdentity,
   findConnection,
@@ -559,7 +560,12 @@ export async function removeProjectConnection(deps: Deps, owner: UserRow, projec
   return { message: SOCIAL_MESSAGES.connectionRemoved };
 }
 
-/** Retention: sign-ins and mailed links expired before `before`. */
-export function deleteExpiredSocialSignInsBefore(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
-  return deleteExpiredSocialSignIns(deps.db, before);
+/** The sweep: sign-ins sent to a provider whose wait (and the public API's wait for the exchange) has ended. */
+export function sweepExpiredSocialSignIns(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  return deleteExpiredSocialSignIns(deps.db, isoNow(deps.clock));
+}
+
+/** Retention: mailed links to connect a provider, expired before `before` (a day on: a late click still says why). */
+export function deleteExpiredLinkRequests(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
+  return deleteExpiredLinkRequestsBefore(deps.db, before);
 }
