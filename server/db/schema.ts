@@ -91,6 +91,8 @@ export interface WebAuthnChallengesTable {
   user_id: string | null;
   project_id: string | null;
   mfa_challenge_id: string | null;
+  /** A sign-in's ceremony: the network of the request that started it (counted against its caps). */
+  client_network: string | null;
   created_at: string;
   expires_at: string;
   used_at: string | null;
@@ -238,6 +240,8 @@ export interface OAuthInteractionsTable {
   project_id: string;
   /** The validated request (AuthorizationRequest) as JSON. */
   params: string;
+  /** The network of the request that left it waiting (counted against its caps). */
+  client_network: string | null;
   created_at: string;
   expires_at: string;
 }
@@ -314,6 +318,8 @@ export interface SocialSignInsTable {
   code_verifier: string;
   nonce: string | null;
   device_fingerprint: string | null;
+  /** The network of the request that started it (counted against its caps). */
+  client_network: string | null;
   created_at: string;
   expires_at: string;
   used_at: string | null;

@@ -1,4 +1,5 @@
-import type { Db } from './connect.js';
+import { sql } from 'kysely';
+import type { Db, Dialect } from './connect.js';
 
 /**
  * Runs `work` in a transaction, or inside the caller's when `db` already is one, so a repo function
@@ -19,4 +20,14 @@ export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise
  */
 export function withTransaction<D extends { db: Db }, T>(deps: D, work: (tx: D) => Promise<T>): Promise<T> {
   return inTransaction(deps.db, (trx) => work({ ...deps, db: trx }));
+}
+
+/**
+ * Inside a transaction: holds off every other transaction that takes the same key until this one
+ * ends, so a count and the insert it allows are one step across connections and instances. On
+ * PostgreSQL a transaction-scoped advisory lock; on SQLite nothing to do, every write transaction
+ * already holds the one writer (`begin immediate`).
+ */
+export async function lockUntilCommit(db: Db, dialect: Dialect, key: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }

@@ -8,6 +8,8 @@ import { sha256 } from './crypto.js';
  * Redis (REDIS_URL) so that several instances spend from one budget.
  */
 export interface Limiter {
+  /** The budget it spends from; null when limits are off (RATE_LIMITS=off). */
+  readonly rule: LimitRule | null;
   /** Spends a point; 429 when the budget is gone. Spending before the work makes a parallel burst count in full. */
   consume(key: string): Promise<void>;
   /** Gives one spent point back (the attempt it paid for turned out fine). */
@@ -70,6 +72,17 @@ export const DEFAULT_LIMITS = {
   projectLogins: { points: 1200, durationS: 60 },
   projectPasswordResets: { points: 120, durationS: 60 },
   projectVerificationResends: { points: 120, durationS: 60 },
+  /**
+   * Starts that leave a row waiting without a session (a passkey sign-in's ceremony, an authorization
+   * request waiting for the hosted sign-in, a sign-in sent to a provider): per client network in the
+   * realm and per project. They also cap the rows waiting (modules/pending/pending-rows.ts).
+   */
+  passkeyOptionsPerIp: { points: 30, durationS: 60 },
+  passkeyOptionsPerProject: { points: 1200, durationS: 60 },
+  authorizePerIp: { points: 30, durationS: 60 },
+  authorizePerProject: { points: 600, durationS: 60 },
+  socialStartPerIp: { points: 30, durationS: 60 },
+  socialStartPerProject: { points: 600, durationS: 60 },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;
@@ -78,10 +91,11 @@ export type Limiters = Record<LimitName, Limiter>;
 const TOO_MANY = 'Too many requests. Please try again later.';
 
 /** `keyOf` turns a caller's key (an address, an e-mail) into the store's key. */
-function wrap(store: RateLimiterAbstract, detail = TOO_MANY, keyOf = (key: string) => key): Limiter {
+function wrap(store: RateLimiterAbstract, rule: LimitRule, keyOf = (key: string) => key): Limiter {
   const tooMany = (msBeforeNext: number) =>
-    new AppError('TOO_MANY_REQUESTS', detail, { retryAfterS: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
+    new AppError('TOO_MANY_REQUESTS', rule.detail ?? TOO_MANY, { retryAfterS: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
   return {
+    rule,
     async consume(key) {
       try {
         await store.consume(keyOf(key));
@@ -99,7 +113,7 @@ function wrap(store: RateLimiterAbstract, detail = TOO_MANY, keyOf = (key: strin
   };
 }
 
-const unlimited: Limiter = { consume: async () => {}, refund: async () => {}, reset: async () => {} };
+const unlimited: Limiter = { rule: null, consume: async () => {}, refund: async () => {}, reset: async () => {} };
 
 export interface SharedStore {
   redis: Redis;
@@ -126,7 +140,7 @@ export function createLimiters(rules: Partial<Record<LimitName, LimitRule>> = {}
         })
       : memory;
     // Redis keys are hashed: e-mail addresses and client IPs stay out of a store other systems may read.
-    return [name, wrap(store, rule.detail, shared ? sha256 : undefined)] as const;
+    return [name, wrap(store, rule, shared ? sha256 : undefined)] as const;
   });
   return Object.fromEntries(entries) as Limiters;
 }

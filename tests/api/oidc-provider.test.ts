@@ -425,6 +425,40 @@ describe('what the provider refuses', () => {
     }
   });
 
+  it('an intercepted code cannot be burned without its verifier: the attacker gets invalid_grant, the app still exchanges it, and only its own replay revokes', async () => {
+    const started = await startAuthorization(config);
+    const callback = await browser.location(started.url.href);
+    const code = callback.searchParams.get('code')!;
+    const attacker = (changes: { code_verifier?: string; redirect_uri?: string }) =>
+      fetch(`${appUrl}/projects/${shop.key}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: shop.key, code, redirect_uri: APP_CALLBACK, ...changes }),
+      });
+    const attempts = [
+      { code_verifier: oidc.randomPKCECodeVerifier() },
+      { code_verifier: started.verifier, redirect_uri: 'https://evil.example/callback' },
+      {},
+    ];
+    for (const changes of attempts) {
+      const refused = await attacker(changes);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
+    }
+
+    const checks = { pkceCodeVerifier: started.verifier, expectedState: started.state, expectedNonce: started.nonce };
+    const tokens = await oidc.authorizationCodeGrant(config, callback, checks);
+    const sub = tokens.claims()!.sub;
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, sub)).toMatchObject({ sub });
+
+    // Presented again without the verifier, the spent code is refused and what it gave stays.
+    expect(await (await attacker({ code_verifier: oidc.randomPKCECodeVerifier() })).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, sub)).toMatchObject({ sub });
+
+    expect(await oauthError(oidc.authorizationCodeGrant(config, callback, checks))).toMatchObject({ error: 'invalid_grant' });
+    expect(await oauthError(oidc.fetchUserInfo(config, tokens.access_token, sub))).toMatchObject({ status: 401 });
+  });
+
   it("refuses another project's code and another project's token", async () => {
     const started = await startAuthorization(config);
     const callback = await browser.location(started.url.href);

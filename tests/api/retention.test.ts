@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRetention, scheduleRetention } from '../../server/modules/retention/retention.service.js';
+import { RETENTION_INTERVAL_MS, runRetention, scheduleRetention, sweepExpiredWaiting } from '../../server/modules/retention/retention.service.js';
 import { createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 /** The database does not grow forever: old history goes, live data and analytics stay. */
@@ -8,7 +8,7 @@ const DAY_S = 86_400;
 const clock = manualClock(new Date('2026-03-01T00:00:00Z'));
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ clock, env: { LOGIN_ATTEMPTS_RETENTION_DAYS: '90' } });
+  t = await createTestApp({ clock, env: { LOGIN_ATTEMPTS_RETENTION_DAYS: '90', GITHUB_CLIENT_ID: 'retention-github', GITHUB_CLIENT_SECRET: 'retention-github-secret' } });
 });
 afterAll(() => t.close());
 
@@ -57,7 +57,7 @@ describe('retention', () => {
     expect(await count('project_daily_stats')).toBe(rollups);
 
     // Running again finds nothing more: safe to run from several instances.
-    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0, webauthnChallenges: 0, oauthRequests: 0, socialSignIns: 0, webhookEvents: 0, projectInvitations: 0 });
+    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0, oauthCodes: 0, identityLinks: 0, webhookEvents: 0, projectInvitations: 0 });
   });
 
   it('deletes second-factor challenges (mfa_tokens) a day after they expire', async () => {
@@ -76,16 +76,52 @@ describe('retention', () => {
     expect(await pending()).toHaveLength(0);
   });
 
-  it('deletes passkey ceremony challenges a day after they expire', async () => {
-    expect((await t.call('POST', '/api/v1/auth/passkeys/login/options', { body: {}, ip: uniqueIp() })).statusCode).toBe(200);
-    const live = () => t.db.selectFrom('webauthn_challenges').select('id').where('purpose', '=', 'login').execute();
-    const before = (await live()).length;
-    expect(before).toBeGreaterThanOrEqual(1);
-    await runRetention(t.deps);
-    expect(await live()).toHaveLength(before);
-    clock.advance(DAY_S + 10 * 60);
-    expect((await runRetention(t.deps)).webauthnChallenges).toBeGreaterThanOrEqual(before);
-    expect(await live()).toHaveLength(0);
+  it('sweeps what requests without a session leave waiting as soon as it expires, not a day later: passkey ceremonies, authorization requests, sign-ins sent to a provider', async () => {
+    const dev = await t.signUpAndLogIn(uniqueEmail('sweep-dev'));
+    const project = (await t.call('POST', '/api/v1/projects', { token: dev.access_token, body: { name: 'Swept', redirect_uris: ['https://swept.example/callback'] } })).json();
+    const authorize = `/hosted/${project.project_key}/authorize?${new URLSearchParams({
+      client_id: project.project_key,
+      redirect_uri: 'https://swept.example/callback',
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    })}`;
+    const ip = uniqueIp();
+    expect((await t.call('POST', '/api/v1/auth/passkeys/login/options', { body: {}, ip })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/v1/auth/oauth/github/authorize', { ip })).headers.location).toMatch(/^https:\/\/github\.com\//);
+    expect((await t.call('GET', authorize, { ip })).statusCode).toBe(303);
+    const waiting = async () => ({
+      ceremonies: (await t.db.selectFrom('webauthn_challenges').select('id').where('client_network', '=', ip).execute()).length,
+      signIns: (await t.db.selectFrom('social_sign_ins').select('id').where('client_network', '=', ip).execute()).length,
+      requests: (await t.db.selectFrom('oauth_interactions').select('id').where('client_network', '=', ip).execute()).length,
+    });
+    expect(await waiting()).toEqual({ ceremonies: 1, signIns: 1, requests: 1 });
+
+    // Each goes once its own life is over: 5 minutes, 10 minutes, 30 minutes.
+    await sweepExpiredWaiting(t.deps);
+    expect(await waiting()).toEqual({ ceremonies: 1, signIns: 1, requests: 1 });
+    clock.advance(5 * 60);
+    expect((await sweepExpiredWaiting(t.deps)).webauthnChallenges).toBeGreaterThanOrEqual(1);
+    expect(await waiting()).toEqual({ ceremonies: 0, signIns: 1, requests: 1 });
+    clock.advance(5 * 60);
+    await sweepExpiredWaiting(t.deps);
+    expect(await waiting()).toEqual({ ceremonies: 0, signIns: 0, requests: 1 });
+    clock.advance(20 * 60);
+    await sweepExpiredWaiting(t.deps);
+    expect(await waiting()).toEqual({ ceremonies: 0, signIns: 0, requests: 0 });
+  });
+
+  it('sweeps every minute by itself in every instance', async () => {
+    const ip = uniqueIp();
+    expect((await t.call('POST', '/api/v1/auth/passkeys/login/options', { body: {}, ip })).statusCode).toBe(200);
+    clock.advance(5 * 60);
+    const schedule = scheduleRetention(t.deps, RETENTION_INTERVAL_MS, 20);
+    try {
+      await expect.poll(async () => (await t.db.selectFrom('webauthn_challenges').select('id').where('client_network', '=', ip).execute()).length, { timeout: 2000 }).toBe(0);
+    } finally {
+      await schedule.stop();
+    }
   });
 
   it('keeps spent refresh tokens of a live session for 30 days, so late reuse is still caught', async () => {

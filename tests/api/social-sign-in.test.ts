@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCIAL_MESSAGES } from '../../shared/schemas/social.js';
+import { sweepExpiredWaiting } from '../../server/modules/retention/retention.service.js';
 import { APP_URL, STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { CookieJar, followToRedirect, startTestGitHub, startTestOidcProvider, type TestGitHub, type TestOidcProvider } from '../helpers/identity-providers.js';
 
@@ -707,6 +708,21 @@ describe("a project's end users", () => {
     const again = await t.call('POST', '/public/api/v1/auth/oauth/exchange', { headers: { 'x-api-key': apiKey }, body: { code } });
     expect(again.statusCode).toBe(400);
     expect(again.json().detail).toBe('Invalid or expired code');
+  });
+
+  it('keep a one-time code for its minute even when the sign-in came back at the end of its 10: the sweep of expired sign-ins leaves it', async () => {
+    const email = uniqueEmail('api-late');
+    idp.nextLogin(oidcUser(email));
+    const startRes = await t.call('GET', `/public/api/v1/auth/oauth/google/authorize?redirect_uri=${encodeURIComponent(APP_CALLBACK)}&state=late-backend-state`, { headers: { 'x-api-key': apiKey } });
+    expect(startRes.statusCode, startRes.body).toBe(200);
+    clock.advance(10 * 60 - 5);
+    const code = redirectOf(await callback(await throughProvider(new URL(startRes.json().authorization_url), hostedCallback('google')), {})).searchParams.get('code')!;
+    expect(code).toEqual(expect.any(String));
+    clock.advance(30);
+    await sweepExpiredWaiting(t.deps);
+    const exchanged = await t.call('POST', '/public/api/v1/auth/oauth/exchange', { headers: { 'x-api-key': apiKey }, body: { code } });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    expect(exchanged.json()).toMatchObject({ user: { email } });
   });
 
   it('refuse an unregistered redirect URI, and hand a cancel back to the backend as an error', async () => {

@@ -54,20 +54,18 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
           const provider = await providerOf(request);
           return reply.redirect(await run(provider, request, reply), 303);
         } catch (error) {
-          const page =
-            error instanceof AuthorizationPageError
-              ? error
-              : error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN')
-                ? new AuthorizationPageError(error.code === 'NOT_FOUND' ? 'Unknown application' : 'Application unavailable', error.detail, error.httpStatus)
-                : null;
+          const page = error instanceof AuthorizationPageError ? error : error instanceof AppError ? pageOf(error) : null;
           if (!page) throw error;
+          if (error instanceof AppError && error.retryAfterS) reply.header('retry-after', String(error.retryAfterS));
           return reply.code(page.status).type('text/html; charset=utf-8').send(errorPage(page.title, page.description));
         }
       };
 
     scope.get(
       '/hosted/:project_key/authorize',
-      browserEndpoint(async (provider, request, reply) => authorize(deps, provider, request.query as Params, await hostedSessionOf(deps, provider, request, reply))),
+      browserEndpoint(async (provider, request, reply) =>
+        authorize(deps, provider, request.query as Params, await hostedSessionOf(deps, provider, request, reply), requestInfoOf(request)),
+      ),
     );
     scope.get(
       '/hosted/:project_key/authorize/continue',
@@ -181,6 +179,18 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
       oauthEndpoint(async (_provider, _request, reply) => reply.code(204).send()),
     );
   });
+}
+
+const PAGE_TITLES: Partial<Record<AppError['code'], string>> = {
+  NOT_FOUND: 'Unknown application',
+  FORBIDDEN: 'Application unavailable',
+  TOO_MANY_REQUESTS: 'Too many sign-in requests',
+};
+
+/** The refusals a browser endpoint shows as a page (with their status); anything else is the API's error. */
+function pageOf(error: AppError): AuthorizationPageError | null {
+  const title = PAGE_TITLES[error.code];
+  return title ? new AuthorizationPageError(title, error.detail, error.httpStatus) : null;
 }
 
 /** CORS for the token-side endpoints: exactly the project's allowed origins, no credentials. */

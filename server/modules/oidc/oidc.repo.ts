@@ -19,6 +19,18 @@ export async function findInteraction(db: Db, id: string, projectId: string, now
     .executeTakeFirst();
 }
 
+/** A project's authorization requests waiting for the hosted sign-in (from one network, when it is named). */
+export async function countWaitingInteractions(db: Db, where: { projectId: string | null; network?: string }, now: string) {
+  let query = db
+    .selectFrom('oauth_interactions')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first_expires_at')])
+    .where('project_id', where.projectId === null ? 'is' : '=', where.projectId)
+    .where('expires_at', '>', now);
+  if (where.network !== undefined) query = query.where('client_network', '=', where.network);
+  const row = await query.executeTakeFirstOrThrow();
+  return { count: Number(row.count), firstExpiresAt: row.first_expires_at ?? null };
+}
+
 export async function deleteInteraction(db: Db, id: string): Promise<void> {
   await db.deleteFrom('oauth_interactions').where('id', '=', id).execute();
 }
@@ -41,9 +53,15 @@ export async function recordIssuedSession(db: Db, codeHash: string, sessionId: s
   await db.updateTable('oauth_codes').set({ issued_session_id: sessionId }).where('code_hash', '=', codeHash).execute();
 }
 
-/** Retention: interactions and codes past their (short) lives. */
-export async function deleteExpiredOAuthRowsBefore(db: Db, before: string): Promise<number> {
-  const codes = await db.deleteFrom('oauth_codes').where('expires_at', '<', before).executeTakeFirst();
-  const interactions = await db.deleteFrom('oauth_interactions').where('expires_at', '<', before).executeTakeFirst();
+/** The sweep: interactions, and codes never spent, past their (short) lives. */
+export async function deleteExpiredWaitingOAuthRows(db: Db, now: string): Promise<number> {
+  const codes = await db.deleteFrom('oauth_codes').where('expires_at', '<=', now).where('used_at', 'is', null).executeTakeFirst();
+  const interactions = await db.deleteFrom('oauth_interactions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(codes.numDeletedRows) + Number(interactions.numDeletedRows);
+}
+
+/** Retention: codes (spent ones, by then) whose lives ended before `before`. */
+export async function deleteCodesExpiredBefore(db: Db, before: string): Promise<number> {
+  const codes = await db.deleteFrom('oauth_codes').where('expires_at', '<', before).executeTakeFirst();
+  return Number(codes.numDeletedRows);
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import { isoIn, isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
+import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { hostedPagesUrlOf, issuerOf } from '../projects/project-urls.js';
 import { urlListOf } from '../projects/projects.service.js';
 import type { Realm } from '../realms/realm.js';
@@ -19,7 +20,18 @@ import {
 import { findUser } from '../users/users.service.js';
 import { checkClientAndRedirect, parseAuthorizationRequest, redirectWith, type AuthorizationRequest, type Params } from './authorization-request.js';
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
-import { deleteExpiredOAuthRowsBefore, deleteInteraction, findCode, findInteraction, insertCode, insertInteraction, recordIssuedSession, spendCode } from './oidc.repo.js';
+import {
+  countWaitingInteractions,
+  deleteCodesExpiredBefore,
+  deleteExpiredWaitingOAuthRows,
+  deleteInteraction,
+  findCode,
+  findInteraction,
+  insertCode,
+  insertInteraction,
+  recordIssuedSession,
+  spendCode,
+} from './oidc.repo.js';
 
 /** Authorization codes work once, within this long (issue: 60 seconds). */
 export const CODE_TTL_S = 60;
@@ -27,6 +39,7 @@ export const CODE_TTL_S = 60;
 export const INTERACTION_TTL_S = 30 * 60;
 export const ID_TOKEN_TTL_S = 60 * 60;
 const DEFAULT_SCOPE = 'openid email profile';
+const AUTHORIZATION_REQUESTS: PendingKind = { name: 'oauth-interaction', perNetwork: 'authorizePerIp', perProject: 'authorizePerProject', ttlS: INTERACTION_TTL_S };
 
 /** The provider of one project: its realm (signer, limits), its row (client settings) and its addresses. */
 export interface Provider {
@@ -46,9 +59,11 @@ function signedInTooLongAgo(deps: Deps, request: AuthorizationRequest, session: 
 /**
  * The authorization endpoint. An unknown client or unregistered redirect URI throws
  * AuthorizationPageError (an error page); every other answer is a redirect: back to the app with a
- * code or an error, or to the hosted sign-in (sign-up for prompt=create) holding the request.
+ * code or an error, or to the hosted sign-in (sign-up for prompt=create) holding the request. Held
+ * requests are made without a session, so they are limited and capped per client network and per
+ * project (pending-rows.ts).
  */
-export async function authorize(deps: Deps, provider: Provider, params: Params, session: SessionDetails | null): Promise<string> {
+export async function authorize(deps: Deps, provider: Provider, params: Params, session: SessionDetails | null, client: RequestInfo): Promise<string> {
   const { project } = provider;
   const redirectUri = checkClientAndRedirect(project, params);
   const issuer = issuerOf(deps.config, project.project_key);
@@ -68,9 +83,10 @@ export async function authorize(deps: Deps, provider: Provider, params: Params, 
   }
   if (current && !request.prompt.includes('login') && !request.prompt.includes('create')) return issueCode(deps, provider, request, current);
 
+  await chargePendingStart(deps, provider.realm, client, AUTHORIZATION_REQUESTS);
   const id = randomToken(24);
-  const now = isoNow(deps.clock);
-  await insertInteraction(deps.db, { id, project_id: project.id, params: JSON.stringify(request), created_at: now, expires_at: isoIn(deps.clock, INTERACTION_TTL_S) });
+  const interaction = { id, project_id: project.id, params: JSON.stringify(request), client_network: client.network, created_at: isoNow(deps.clock), expires_at: isoIn(deps.clock, INTERACTION_TTL_S) };
+  await admitPending(deps, provider.realm, client, AUTHORIZATION_REQUESTS, countWaitingInteractions, (db) => insertInteraction(db, interaction));
   const page = request.prompt.includes('create') ? 'sign-up' : 'sign-in';
   return hostedPage(deps, project, page, { interaction: id, ...(request.loginHint ? { login_hint: request.loginHint } : {}) });
 }
@@ -130,9 +146,11 @@ function pkceMatches(verifier: string | undefined, challenge: string): boolean {
 
 /**
  * grant_type=authorization_code: a code works once, within 60 s, for the redirect URI and PKCE
- * verifier it was issued with. A code presented again revokes the session its first use made. The
- * app gets a session of its own, an ordinary session of the project (monitoring, revocation, idle
- * timeout), on the device and with the proof of the hosted sign-in.
+ * verifier it was issued with. Those are checked before the code is spent, so someone who
+ * intercepted it without the verifier can neither use nor burn it. Presented again with them, a
+ * code revokes the session its first use made. The app gets a session of its own, an ordinary
+ * session of the project (monitoring, revocation, idle timeout), on the device and with the proof
+ * of the hosted sign-in.
  */
 export async function exchangeCode(deps: Deps, provider: Provider, input: { code?: string; redirectUri?: string; codeVerifier?: string }): Promise<TokenAnswer> {
   const { realm, project } = provider;
@@ -140,16 +158,16 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
   const codeHash = sha256(input.code);
   const row = await findCode(deps.db, codeHash);
   if (!row || row.project_id !== project.id) throw new OAuthError('invalid_grant', INVALID_CODE);
+  if (input.redirectUri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (!pkceMatches(input.codeVerifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   const now = isoNow(deps.clock);
+  if (row.used_at === null && row.expires_at <= now) throw new OAuthError('invalid_grant', INVALID_CODE);
   if (row.used_at !== null || !(await spendCode(deps.db, codeHash, now))) {
     const spent = await findCode(deps.db, codeHash);
     if (spent?.issued_session_id) await revokeOneSession(deps, realm, spent.issued_session_id, 'authorization_code_reuse');
     deps.logger.warn({ projectId: project.id }, 'authorization code presented again; the session it gave is revoked');
     throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it gave are revoked');
   }
-  if (row.expires_at <= now) throw new OAuthError('invalid_grant', INVALID_CODE);
-  if (input.redirectUri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-  if (!pkceMatches(input.codeVerifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
 
   const hosted = await liveSessionDetails(deps, realm, row.hosted_session_id);
   if (!hosted) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
@@ -311,7 +329,12 @@ export function planLogout(deps: Deps, provider: Provider, params: Params): Logo
   return { redirect, endSessionId: typeof claims?.sid === 'string' ? claims.sid : null, hintedUserId: claims?.sub ?? null };
 }
 
-/** Retention: authorization requests and codes whose short lives ended before `before`. */
-export function deleteExpiredOAuthRequestsBefore(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
-  return deleteExpiredOAuthRowsBefore(deps.db, before);
+/** The sweep: authorization requests and unspent codes whose short lives have ended. */
+export function sweepExpiredOAuthRequests(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  return deleteExpiredWaitingOAuthRows(deps.db, isoNow(deps.clock));
+}
+
+/** Retention: spent codes are kept until `before` (a day on), so a late replay still revokes what they gave. */
+export function deleteSpentCodesBefore(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
+  return deleteCodesExpiredBefore(deps.db, before);
 }

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { PasskeyRow, WebAuthnChallengesTable, WebAuthnPurpose } from '../../db/schema.js';
 
@@ -47,8 +48,22 @@ export async function recordPasskeyUse(db: Db, id: string, previousCounter: numb
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function insertWebAuthnChallenge(db: Db, challenge: Omit<WebAuthnChallengesTable, 'used_at'>): Promise<void> {
+export async function insertWebAuthnChallenge(db: Db, challenge: Omit<Insertable<WebAuthnChallengesTable>, 'used_at'>): Promise<void> {
   await db.insertInto('webauthn_challenges').values({ ...challenge, used_at: null }).execute();
+}
+
+/** A realm's sign-in ceremonies still waiting for their answer (from one network, when it is named). */
+export async function countWaitingLoginCeremonies(db: Db, where: { projectId: string | null; network?: string }, now: string) {
+  let query = db
+    .selectFrom('webauthn_challenges')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first_expires_at')])
+    .where('purpose', '=', 'login')
+    .where('project_id', where.projectId === null ? 'is' : '=', where.projectId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (where.network !== undefined) query = query.where('client_network', '=', where.network);
+  const row = await query.executeTakeFirstOrThrow();
+  return { count: Number(row.count), firstExpiresAt: row.first_expires_at ?? null };
 }
 
 /**

@@ -106,12 +106,13 @@ export function passkeyRoutes(mount: AccountMount) {
           operationId: 'passkeyLoginOptions',
           summary: 'Start signing in with a passkey',
           description:
-            'Options for navigator.credentials.get(). Without an e-mail, the browser offers the passkeys it holds for this site; with one, the options name that account\'s passkeys (the answer looks the same for an address without an account).',
+            'Options for navigator.credentials.get(). Without an e-mail, the browser offers the passkeys it holds for this site; with one, the options name that account\'s passkeys (the answer looks the same for an address without an account). 429 past the limits of ceremonies started, and of ceremonies waiting, per network and per project.',
           bodyOptional: true,
+          errors: [429],
         },
-        { operationId: 'publicPasskeyLoginOptions', summary: 'Start signing an end user in with a passkey', description: `Options for navigator.credentials.get().${ceremonyNote}`, bodyOptional: true, errors: [400] },
+        { operationId: 'publicPasskeyLoginOptions', summary: 'Start signing an end user in with a passkey', description: `Options for navigator.credentials.get().${ceremonyNote}`, bodyOptional: true, errors: [400, 429] },
       ),
-      handler: ({ deps, caller, body }) => passkeyLoginOptions(deps, caller.realm, body.email),
+      handler: ({ deps, caller, body }) => passkeyLoginOptions(deps, caller.realm, body.email, caller.info),
     }),
     defineRoute({
       method: 'POST',

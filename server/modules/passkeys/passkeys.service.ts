@@ -14,14 +14,17 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
 import { newPasskeyMail } from '../../mail/templates.js';
 import { sendAccountMail } from '../auth/account-mail.js';
+import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import type { Realm, RelyingParty } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireNewWayInAllowed } from '../sessions/step-up.js';
 import { findUserByEmail, findUserById, normalizeEmail } from '../users/users.repo.js';
 import {
   countPasskeys,
+  countWaitingLoginCeremonies,
   deletePasskey,
   findPasskeyByCredentialId,
   insertPasskey,
@@ -150,13 +153,17 @@ export async function deleteOwnPasskey(deps: Deps, user: UserRow, id: string): P
   if (!(await deletePasskey(deps.db, user.id, id))) throw new AppError('NOT_FOUND', PASSKEY_NOT_FOUND);
 }
 
+const LOGIN_CEREMONIES: PendingKind = { name: 'passkey-login', perNetwork: 'passkeyOptionsPerIp', perProject: 'passkeyOptionsPerProject', ttlS: CEREMONY_TTL_S };
+
 /**
  * Options for a passkey sign-in. Without an e-mail the browser offers the passkeys it holds for this
  * site. With one, the account's passkeys are named; an address without any gets a stand-in id
- * derived from it, so the answer does not tell whether the address has an account.
+ * derived from it, so the answer does not tell whether the address has an account. Anyone may ask,
+ * so the ceremonies are limited and capped per client network and per project (pending-rows.ts).
  */
-export async function passkeyLoginOptions(deps: Deps, realm: Realm, email: string | undefined): Promise<WebAuthnOptions> {
+export async function passkeyLoginOptions(deps: Deps, realm: Realm, email: string | undefined, request: RequestInfo): Promise<WebAuthnOptions> {
   const rp = relyingPartyOf(realm);
+  await chargePendingStart(deps, realm, request, LOGIN_CEREMONIES);
   let allowCredentials: { id: string; transports?: AuthenticatorTransport[] }[] | undefined;
   if (email !== undefined) {
     const normalized = normalizeEmail(email);
@@ -167,7 +174,20 @@ export async function passkeyLoginOptions(deps: Deps, realm: Realm, email: strin
       : [{ id: deps.secretBox.digest('passkey-stand-in', `${realm.projectId ?? 'platform'}:${normalized}`).toString('base64url') }];
   }
   const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials, userVerification: 'required', timeout: CEREMONY_TTL_S * 1000 });
-  await openCeremony(deps, options.challenge, 'login', { projectId: realm.projectId });
+  const now = deps.clock.now();
+  await admitPending(deps, realm, request, LOGIN_CEREMONIES, countWaitingLoginCeremonies, (db) =>
+    insertWebAuthnChallenge(db, {
+      id: newId(),
+      challenge: options.challenge,
+      purpose: 'login',
+      user_id: null,
+      project_id: realm.projectId,
+      mfa_challenge_id: null,
+      client_network: request.network,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + CEREMONY_TTL_S * 1000).toISOString(),
+    }),
+  );
   return { ...options };
 }
 

@@ -47,7 +47,7 @@ export const passkeysRouter = router({
   loginOptions: publicProcedure
     .input(inputParser(PasskeyLoginOptionsInputSchema.optional().transform((input) => input ?? {})))
     .output(WebAuthnOptionsSchema)
-    .mutation(({ ctx, input }) => passkeyLoginOptions(ctx.deps, ctx.deps.platform, input.email)),
+    .mutation(({ ctx, input }) => passkeyLoginOptions(ctx.deps, ctx.deps.platform, input.email, ctx.request)),
 
   logIn: publicProcedure
     .input(inputParser(PasskeyLoginInputSchema))

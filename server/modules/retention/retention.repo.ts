@@ -35,8 +35,8 @@ export async function deleteExpiredMfaChallengesBefore(db: Db, before: string): 
   return Number(result.numDeletedRows);
 }
 
-/** WebAuthn ceremony challenges expired before `before`. */
-export async function deleteExpiredWebAuthnChallengesBefore(db: Db, before: string): Promise<number> {
-  const result = await db.deleteFrom('webauthn_challenges').where('expires_at', '<', before).executeTakeFirst();
+/** WebAuthn ceremony challenges whose 5 minutes have ended. */
+export async function deleteExpiredWebAuthnChallenges(db: Db, now: string): Promise<number> {
+  const result = await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

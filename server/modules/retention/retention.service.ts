@@ -1,12 +1,13 @@
 import type { Deps } from '../../deps.js';
-import { deleteExpiredOAuthRequestsBefore } from '../oidc/oidc.service.js';
-import { deleteExpiredSocialSignInsBefore } from '../social/social.service.js';
+import { isoNow } from '../../lib/clock.js';
+import { deleteSpentCodesBefore, sweepExpiredOAuthRequests } from '../oidc/oidc.service.js';
+import { deleteExpiredLinkRequests, sweepExpiredSocialSignIns } from '../social/social.service.js';
 import { deleteExpiredInvitations } from '../teams/teams.repo.js';
 import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
-  deleteExpiredWebAuthnChallengesBefore,
+  deleteExpiredWebAuthnChallenges,
   deleteLoginAttemptsBefore,
   deleteSpentOneTimeTokensBefore,
   deleteSpentRefreshTokensBefore,
@@ -19,6 +20,8 @@ export const SESSION_HISTORY_DAYS = 30;
 export const SPENT_LINK_DAYS = 1;
 /** How often each instance runs it. */
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+/** How often each instance sweeps the rows that stopped waiting. */
+export const SWEEP_INTERVAL_MS = 60 * 1000;
 
 export interface RetentionResult {
   loginAttempts: number;
@@ -26,10 +29,10 @@ export interface RetentionResult {
   refreshTokens: number;
   oneTimeTokens: number;
   mfaChallenges: number;
-  webauthnChallenges: number;
-  oauthRequests: number;
-  /** Sign-ins sent to a provider, and mailed links to connect one. */
-  socialSignIns: number;
+  /** Authorization codes, a day after they expired (kept so a late replay still revokes what a spent one gave). */
+  oauthCodes: number;
+  /** Mailed links to connect a provider, a day after they expired. */
+  identityLinks: number;
   /** Webhook events and their deliveries, 30 days on, once none is pending. */
   webhookEvents: number;
   /** Team invitations, a day after they expired. */
@@ -51,33 +54,72 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     refreshTokens: await deleteSpentRefreshTokensBefore(deps.db, ago(SESSION_HISTORY_DAYS)),
     oneTimeTokens: await deleteSpentOneTimeTokensBefore(deps.db, ago(SPENT_LINK_DAYS)),
     mfaChallenges: await deleteExpiredMfaChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
-    webauthnChallenges: await deleteExpiredWebAuthnChallengesBefore(deps.db, ago(SPENT_LINK_DAYS)),
-    oauthRequests: await deleteExpiredOAuthRequestsBefore(deps, ago(SPENT_LINK_DAYS)),
-    socialSignIns: await deleteExpiredSocialSignInsBefore(deps, ago(SPENT_LINK_DAYS)),
+    oauthCodes: await deleteSpentCodesBefore(deps, ago(SPENT_LINK_DAYS)),
+    identityLinks: await deleteExpiredLinkRequests(deps, ago(SPENT_LINK_DAYS)),
     webhookEvents: await deleteSettledWebhookEventsBefore(deps, ago(SESSION_HISTORY_DAYS)),
     projectInvitations: await deleteExpiredInvitations(deps.db, ago(SPENT_LINK_DAYS)),
   };
 }
 
+export interface SweepResult {
+  webauthnChallenges: number;
+  /** Authorization requests waiting for the hosted sign-in, and codes never spent. */
+  oauthRequests: number;
+  /** Sign-ins sent to a provider. */
+  socialSignIns: number;
+}
+
 /**
- * Runs the retention shortly after start and then every hour, in this process, until `stop`.
- * A failure is logged and the next run tries again.
+ * Deletes the rows requests leave waiting without a session once their lives have ended, rather than
+ * a day later: passkey ceremonies (5 minutes), authorization requests (30 minutes) and unspent codes
+ * (60 seconds), sign-ins sent to a provider (10 minutes, or their result's minute). Nothing reads
+ * them once expired; this keeps what a flood leaves behind from piling up. Idempotent by age.
  */
-export function scheduleRetention(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'logger'>, intervalMs = RETENTION_INTERVAL_MS): { stop(): Promise<void> } {
+export async function sweepExpiredWaiting(deps: Pick<Deps, 'db' | 'clock'>): Promise<SweepResult> {
+  return {
+    webauthnChallenges: await deleteExpiredWebAuthnChallenges(deps.db, isoNow(deps.clock)),
+    oauthRequests: await sweepExpiredOAuthRequests(deps),
+    socialSignIns: await sweepExpiredSocialSignIns(deps),
+  };
+}
+
+/**
+ * Runs the retention shortly after start and then every hour, and the sweep of expired waiting rows
+ * every minute, in this process, until `stop`. A failure is logged and the next run tries again.
+ */
+export function scheduleRetention(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'logger'>,
+  intervalMs = RETENTION_INTERVAL_MS,
+  sweepIntervalMs = SWEEP_INTERVAL_MS,
+): { stop(): Promise<void> } {
+  // Instances started together spread their runs over the first minute.
+  const jobs = [
+    repeat(deps, 'retention', 'info', () => runRetention(deps), 5_000 + Math.floor(Math.random() * 55_000), intervalMs),
+    // Every minute: its deletions are routine, not news.
+    repeat(deps, 'sweep', 'debug', () => sweepExpiredWaiting(deps), Math.floor(Math.random() * sweepIntervalMs), sweepIntervalMs),
+  ];
+  return {
+    async stop() {
+      await Promise.all(jobs.map((job) => job.stop()));
+    },
+  };
+}
+
+/** Runs `job` after `firstMs`, then every `everyMs`, never two at once; logs what it deleted. */
+function repeat(deps: Pick<Deps, 'logger'>, name: string, level: 'info' | 'debug', job: () => Promise<object>, firstMs: number, everyMs: number) {
   let running: Promise<void> | null = null;
   const run = () => {
-    running ??= runRetention(deps)
+    running ??= job()
       .then((removed) => {
-        if (Object.values(removed).some((n) => n > 0)) deps.logger.info({ removed }, 'retention: old records deleted');
+        if (Object.values(removed).some((n) => n > 0)) deps.logger[level]({ removed }, `${name}: old records deleted`);
       })
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'retention run failed'))
+      .catch((error: unknown) => deps.logger.error({ err: error }, `${name} run failed`))
       .finally(() => {
         running = null;
       });
   };
-  // Instances started together spread their runs over the first minute.
-  const first = setTimeout(run, 5_000 + Math.floor(Math.random() * 55_000));
-  const every = setInterval(run, intervalMs);
+  const first = setTimeout(run, firstMs);
+  const every = setInterval(run, everyMs);
   first.unref();
   every.unref();
   return {

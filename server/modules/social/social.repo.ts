@@ -105,10 +105,32 @@ export async function takeSignInResult(db: Db, projectId: string, codeHash: stri
   return Number(spent.numUpdatedRows) === 1 ? row : undefined;
 }
 
-export async function deleteExpiredSocialSignIns(db: Db, before: string): Promise<number> {
-  const result = await db.deleteFrom('social_sign_ins').where('expires_at', '<', before).executeTakeFirst();
+/** A realm's sign-ins sent to a provider and not back yet (from one network, when it is named). */
+export async function countWaitingSocialSignIns(db: Db, where: { projectId: string | null; network?: string }, now: string) {
+  let query = db
+    .selectFrom('social_sign_ins')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first_expires_at')])
+    .where('project_id', where.projectId === null ? 'is' : '=', where.projectId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (where.network !== undefined) query = query.where('client_network', '=', where.network);
+  const row = await query.executeTakeFirstOrThrow();
+  return { count: Number(row.count), firstExpiresAt: row.first_expires_at ?? null };
+}
+
+/** Sign-ins whose wait for the provider has ended, and (the public API's) whose result no longer waits for its exchange. */
+export async function deleteExpiredSocialSignIns(db: Db, now: string): Promise<number> {
+  const result = await db
+    .deleteFrom('social_sign_ins')
+    .where('expires_at', '<=', now)
+    .where((eb) => eb.or([eb('result_expires_at', 'is', null), eb('result_expires_at', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteExpiredLinkRequestsBefore(db: Db, before: string): Promise<number> {
   const links = await db.deleteFrom('identity_link_requests').where('expires_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows) + Number(links.numDeletedRows);
+  return Number(links.numDeletedRows);
 }
 
 // --- Links proven by mail

@@ -179,12 +179,13 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
           } else {
             await requireCaptcha(deps, target.realm, query.captcha_token, caller.info);
           }
-          const { url, state } = await startSocialSignIn(deps, target, params.provider, {
-            intent: query.intent,
-            returnTo,
-            userId,
-            deviceFingerprint: query.device_fingerprint,
-          });
+          const { url, state } = await startSocialSignIn(
+            deps,
+            target,
+            params.provider,
+            { intent: query.intent, returnTo, userId, deviceFingerprint: query.device_fingerprint },
+            caller.info,
+          );
           reply.setCookie(SOCIAL_STATE_COOKIE, state, { ...stateCookie(deps.config, mount, request), maxAge: 10 * 60 });
           reply.header('cache-control', 'no-store');
           return reply.redirect(url, 302);
@@ -258,9 +259,9 @@ function publicApiRoutes(): AnyRoute[] {
         summary: "Start an end user's sign-in with one of the project's providers",
         description:
           "Answers the provider's `authorization_url`: send the end user's browser there. The provider comes back to the project's callback, which redirects to `redirect_uri` (one of the project's registered redirect URIs) with `code` and your `state`, or with `error` (`access_denied`, `server_error`) and `error_description`. Check `state`, then exchange the code (valid 60 s, once) at /public/api/v1/auth/oauth/exchange.",
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
-      handler: async ({ deps, caller, params, query }) => startApiSocialSignIn(deps, { realm: caller.realm, project: caller.project }, params.provider, query),
+      handler: async ({ deps, caller, params, query }) => startApiSocialSignIn(deps, { realm: caller.realm, project: caller.project }, params.provider, query, caller.info),
     }),
     defineRoute({
       method: 'POST',

@@ -29,6 +29,7 @@ import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
+import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { urlListOf } from '../projects/projects.service.js';
 import { requireProjectRole } from '../projects/project-access.js';
 import { realmKey, type Realm } from '../realms/realm.js';
@@ -36,7 +37,9 @@ import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.j
 import { ProviderFailure, type PendingAuthorization, type ProviderProfile } from './provider-client.js';
 import {
   countPasskeys,
+  countWaitingSocialSignIns,
   deleteConnection,
+  deleteExpiredLinkRequestsBefore,
   deleteExpiredSocialSignIns,
   deleteIdentity,
   findConnection,
@@ -62,6 +65,7 @@ export const SOCIAL_SIGN_IN_TTL_S = 10 * 60;
 export const SOCIAL_CODE_TTL_S = 60;
 /** A mailed link to connect a provider to an existing account. */
 export const IDENTITY_LINK_TTL_S = 60 * 60;
+const SIGN_INS_SENT: PendingKind = { name: 'social-sign-in', perNetwork: 'socialStartPerIp', perProject: 'socialStartPerProject', ttlS: SOCIAL_SIGN_IN_TTL_S };
 
 const STATUS_OF: Record<SocialErrorCode, ErrorCode> = {
   cancelled: 'BAD_REQUEST',
@@ -159,16 +163,24 @@ export interface StartOptions {
 /**
  * Sends a sign-in to the provider: a waiting row (state hashed, PKCE verifier, nonce) and the
  * provider's authorization URL. The browser flows bind the state to the browser with a cookie (the
- * transport's job); the public API's is bound by the developer's own state.
+ * transport's job); the public API's is bound by the developer's own state. Anyone may start one, so
+ * the waiting rows are limited and capped per client network and per project (pending-rows.ts).
  */
-export async function startSocialSignIn(deps: Deps, target: SocialTarget, provider: SocialProvider, options: StartOptions): Promise<{ url: string; state: string }> {
+export async function startSocialSignIn(
+  deps: Deps,
+  target: SocialTarget,
+  provider: SocialProvider,
+  options: StartOptions,
+  request: RequestInfo,
+): Promise<{ url: string; state: string }> {
+  await chargePendingStart(deps, target.realm, request, SIGN_INS_SENT);
   const connection = await connectionFor(deps, target, provider);
   const { url, pending } = await deps.socialProviders.authorizationUrl(connection, callbackUrlOf(deps, target.project, provider)).catch((error: unknown) => {
     deps.logger.warn({ err: error, provider }, 'social sign-in: provider unreachable');
     throw new SocialSignInError('provider_error');
   });
   const now = deps.clock.now();
-  await insertSocialSignIn(deps.db, {
+  const signIn = {
     id: newId(),
     state_hash: sha256(pending.state),
     project_id: target.project?.id ?? null,
@@ -180,9 +192,11 @@ export async function startSocialSignIn(deps: Deps, target: SocialTarget, provid
     code_verifier: pending.codeVerifier,
     nonce: pending.nonce,
     device_fingerprint: options.deviceFingerprint ?? null,
+    client_network: request.network,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SOCIAL_SIGN_IN_TTL_S * 1000).toISOString(),
-  });
+  };
+  await admitPending(deps, target.realm, request, SIGN_INS_SENT, countWaitingSocialSignIns, (db) => insertSocialSignIn(db, signIn));
   return { url, state: pending.state };
 }
 
@@ -192,11 +206,12 @@ export async function startApiSocialSignIn(
   target: SocialTarget & { project: ProjectRow },
   provider: SocialProvider,
   query: z.output<typeof ApiSocialSignInQuerySchema>,
+  request: RequestInfo,
 ): Promise<{ authorization_url: string }> {
   if (!urlListOf(target.project.redirect_uris).includes(query.redirect_uri)) {
     throw new AppError('BAD_REQUEST', "redirect_uri is not one of the project's registered redirect URIs");
   }
-  const { url } = await startSocialSignIn(deps, target, provider, { intent: 'api', returnTo: query.redirect_uri, clientState: query.state });
+  const { url } = await startSocialSignIn(deps, target, provider, { intent: 'api', returnTo: query.redirect_uri, clientState: query.state }, request);
   return { authorization_url: url };
 }
 
@@ -556,7 +571,12 @@ export async function removeProjectConnection(deps: Deps, owner: UserRow, projec
   return { message: SOCIAL_MESSAGES.connectionRemoved };
 }
 
-/** Retention: sign-ins and mailed links expired before `before`. */
-export function deleteExpiredSocialSignInsBefore(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
-  return deleteExpiredSocialSignIns(deps.db, before);
+/** The sweep: sign-ins sent to a provider whose wait (and the public API's wait for the exchange) has ended. */
+export function sweepExpiredSocialSignIns(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  return deleteExpiredSocialSignIns(deps.db, isoNow(deps.clock));
+}
+
+/** Retention: mailed links to connect a provider, expired before `before` (a day on: a late click still says why). */
+export function deleteExpiredLinkRequests(deps: Pick<Deps, 'db'>, before: string): Promise<number> {
+  return deleteExpiredLinkRequestsBefore(deps.db, before);
 }
