@@ -210,7 +210,11 @@ describe('several instances without a shared store (no REDIS_URL): the database 
     const realm = (ip: string) => ({ headers: { 'x-api-key': shop.secret, 'x-end-user-ip': ip } });
     const shopper = uniqueEmail('shopper');
     const shopperIp = uniqueIp();
+    const mailsBefore = first.mail.messages.length;
     expect((await first.call('POST', '/public/api/v1/auth/signup', { body: { email: shopper, password: STRONG_PASSWORD }, ...realm(shopperIp) })).statusCode).toBe(201);
+    // A passkey is for a verified address only.
+    const link = new URL((await first.mail.waitFor(shopper, /verify/i, { after: mailsBefore })).link!);
+    expect((await first.call('POST', '/public/api/v1/auth/verify-email', { body: { token: link.searchParams.get('token') }, ...realm(shopperIp) })).statusCode).toBe(200);
     const session = (await first.call('POST', '/public/api/v1/auth/login', { body: { email: shopper, password: STRONG_PASSWORD }, ...realm(shopperIp) })).json();
     const device = new WebAuthnEmulator(new AuthenticatorEmulator({ credentialsRepository: new PasskeysCredentialsMemoryRepository() }));
     const creation = await first.call('POST', '/public/api/v1/auth/passkeys/register/options', { token: session.access_token, ...realm(shopperIp) });
