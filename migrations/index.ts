@@ -13,6 +13,7 @@ import * as addAuditLog from './2026_11_24_0300_add_audit_log.js';
 import * as addWebhooks from './2026_11_24_0400_add_webhooks.js';
 import * as addProjectTeams from './2026_11_24_0500_add_project_teams.js';
 import * as addProjectSettings from './2026_11_24_0600_add_project_settings.js';
+import * as addExportIndexes from './2026_11_25_0200_add_export_indexes.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0400_add_webhooks': addWebhooks,
   '2026_11_24_0500_add_project_teams': addProjectTeams,
   '2026_11_24_0600_add_project_settings': addProjectSettings,
+  '2026_11_25_0200_add_export_indexes': addExportIndexes,
 };

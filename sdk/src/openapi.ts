@@ -1028,7 +1028,7 @@ export interface paths {
         };
         /**
          * Export developer accounts as CSV
-         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminUsers"];
         put?: never;
@@ -1048,7 +1048,7 @@ export interface paths {
         };
         /**
          * Export login attempts as CSV
-         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminLoginAttempts"];
         put?: never;
@@ -1068,7 +1068,7 @@ export interface paths {
         };
         /**
          * Export devices as CSV
-         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminDevices"];
         put?: never;
@@ -1088,7 +1088,7 @@ export interface paths {
         };
         /**
          * Export live sessions as CSV
-         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminSessions"];
         put?: never;
@@ -1756,7 +1756,7 @@ export interface paths {
         };
         /**
          * Export end users as CSV
-         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectUsers"];
         put?: never;
@@ -1776,7 +1776,7 @@ export interface paths {
         };
         /**
          * Export end users' login attempts as CSV
-         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectLoginAttempts"];
         put?: never;
@@ -1796,7 +1796,7 @@ export interface paths {
         };
         /**
          * Export end users' devices as CSV
-         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectDevices"];
         put?: never;
@@ -1816,7 +1816,7 @@ export interface paths {
         };
         /**
          * Export end users' live sessions as CSV
-         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectSessions"];
         put?: never;
@@ -1876,7 +1876,7 @@ export interface paths {
         };
         /**
          * Export the audit log as CSV
-         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every matching entry (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every entry matching when the export starts (at most 50000, newest first; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminAuditLog"];
         put?: never;
@@ -1896,7 +1896,7 @@ export interface paths {
         };
         /**
          * Export the project's audit log as CSV
-         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every matching entry (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text.
+         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every entry matching when the export starts (at most 50000, newest first; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectAuditLog"];
         put?: never;
@@ -7635,6 +7635,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportAdminLoginAttempts: {
@@ -7683,6 +7694,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7741,6 +7763,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportAdminSessions: {
@@ -7786,6 +7819,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11205,6 +11249,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportProjectLoginAttempts: {
@@ -11264,6 +11319,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11333,6 +11399,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportProjectSessions: {
@@ -11389,6 +11466,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11566,6 +11654,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportProjectAuditLog: {
@@ -11623,6 +11722,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

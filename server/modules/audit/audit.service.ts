@@ -3,10 +3,10 @@ import type { AuditAction, AuditEntry, AuditQuery } from '../../../shared/schema
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { isoNow } from '../../lib/clock.js';
-import { EXPORT_PAGE, toCsv, type CsvExport } from '../../lib/csv.js';
+import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { insertAuditEntry, listAuditEntries } from './audit.repo.js';
+import { insertAuditEntry, listAuditEntries, readAuditEntriesForExport } from './audit.repo.js';
 
 /** Who made a change, and from where. */
 export interface AuditActor {
@@ -69,8 +69,7 @@ export async function getAuditLog(deps: Pick<Deps, 'db'>, projectId: string | un
 
 const AUDIT_COLUMNS = ['created_at', 'actor_email', 'actor_id', 'action', 'target_type', 'target_id', 'target_label', 'before', 'after', 'ip_address', 'user_agent', 'project_id'] as const;
 
-/** The filtered log as CSV, newest first (at most EXPORT_MAX_ROWS): `before` and `after` as JSON text. */
-export async function exportAuditLog(deps: Pick<Deps, 'db'>, projectId: string | undefined, q: Omit<AuditQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listAuditEntries(deps.db, projectId, { ...q, ...EXPORT_PAGE });
-  return toCsv(rows, [...AUDIT_COLUMNS], total);
+/** The filtered log as CSV, streamed for `exporter` (see streamCsvExport), newest first (at most EXPORT_MAX_ROWS): `before` and `after` as JSON text. */
+export function exportAuditLog(deps: Pick<Deps, 'db' | 'clock' | 'exportSlots' | 'logger'>, exporter: Pick<UserRow, 'id'>, projectId: string | undefined, q: Omit<AuditQuery, keyof PageQuery>): Promise<CsvExport> {
+  return streamCsvExport(deps, exporter.id, readAuditEntriesForExport(deps.db, projectId, q, isoNow(deps.clock)), { columns: [...AUDIT_COLUMNS], item: (row) => row });
 }
