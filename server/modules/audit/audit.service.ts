@@ -6,6 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
+import { auditJson } from './audit-values.js';
 import { insertAuditEntry, listAuditEntries, readAuditEntriesForExport } from './audit.repo.js';
 
 /** Who made a change, and from where. */
@@ -25,7 +26,8 @@ export interface AuditChange {
 
 /**
  * Writes one entry of the audit log. Pass the unit of work's deps (`tx`) where the change is made in
- * one, so the entry commits with it or not at all.
+ * one, so the entry commits with it or not at all. `before` and `after` keep at most 2 KB of JSON each
+ * (auditJson: the largest values become truncated markers).
  */
 export async function recordAudit(deps: Pick<Deps, 'db' | 'clock'>, actor: AuditActor, change: AuditChange): Promise<void> {
   await insertAuditEntry(deps.db, {
@@ -37,8 +39,8 @@ export async function recordAudit(deps: Pick<Deps, 'db' | 'clock'>, actor: Audit
     target_type: change.target.type,
     target_id: change.target.id,
     target_label: change.target.label ?? null,
-    before: change.before ? JSON.stringify(change.before) : null,
-    after: change.after ? JSON.stringify(change.after) : null,
+    before: auditJson(change.before),
+    after: auditJson(change.after),
     ip_address: actor.info.ip,
     user_agent: actor.info.userAgent,
     created_at: isoNow(deps.clock),
