@@ -1154,7 +1154,7 @@ export interface paths {
         head?: never;
         /**
          * Update a project
-         * @description Fields left out stay as they are.
+         * @description Fields left out stay as they are. At most 30 changes a minute per developer (429).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -1371,7 +1371,7 @@ export interface paths {
         head?: never;
         /**
          * Change the project's rules for its end users (fields left out stay as they are)
-         * @description Applies at once to the public API, the hosted pages and the OpenID Connect provider: the password rules to sign-up, reset and change; the lifetimes to new tokens (`expires_in`, `exp`, the hosted pages' cookies, sessions); the captcha (`turnstile`, `hcaptcha` or `recaptcha`, with its site key and secret) to sign-up, sign-in, resend and forgot-password on the public API and the hosted pages (with `none`, the public API asks for none and the hosted pages show the platform's, if it has one); `vpn_policy` and `allow_unverified_sign_in` to sign-ins; the mail names, colour and templates (placeholders `{{product_name}}`, `{{email}}`, `{{link}}`; verification and reset templates must contain `{{link}}`; `null` restores the built-in mail) to the verification, reset and notice mails. Needs the admin role (403). Recorded in the audit log (`settings.updated`).
+         * @description Applies at once to the public API, the hosted pages and the OpenID Connect provider: the password rules to sign-up, reset and change; the lifetimes to new tokens (`expires_in`, `exp`, the hosted pages' cookies, sessions); the captcha (`turnstile`, `hcaptcha` or `recaptcha`, with its site key and secret) to sign-up, sign-in, resend and forgot-password on the public API and the hosted pages (with `none`, the public API asks for none and the hosted pages show the platform's, if it has one); `vpn_policy` and `allow_unverified_sign_in` to sign-ins; the mail names, colour and templates (placeholders `{{product_name}}`, `{{email}}`, `{{link}}`; verification and reset templates must contain `{{link}}`; `null` restores the built-in mail) to the verification, reset and notice mails. Needs the admin role (403). Recorded in the audit log (`settings.updated`). At most 30 changes a minute per developer (429).
          */
         patch: operations["updateProjectSettings"];
         trace?: never;
@@ -1423,7 +1423,7 @@ export interface paths {
         get?: never;
         /**
          * Add or change one of the project's sign-in providers
-         * @description The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google's or Microsoft's); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer's `callback_url` at the provider.
+         * @description The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google's or Microsoft's); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer's `callback_url` at the provider. At most 30 saves and removals a minute per developer (429).
          */
         put: operations["saveProjectConnection"];
         post?: never;
@@ -1446,7 +1446,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook
-         * @description Event types (`event_types`), all about the project and its end users, never the platform's own accounts: `user.created` (sign-up), `user.verified` (address proven), `user.updated` (`{user, changed}`: the end user changed their names, preferences or e-mail address, or the project's owner deactivated or reactivated them), `user.deleted` (`{user, by}`: `user` deleted their account, or the `developer` deleted them), `session.created` (sign-in), `session.revoked` (`{session_id, user, reason}`, for sessions ended on purpose: `logout`, `revoked_by_user`, `revoked_by_admin` (the project's owner), `oauth_revoked` (the app, at the OpenID Connect revocation endpoint), `refresh_token_reuse`, `authorization_code_reuse`; sessions ended by a password or e-mail change, a deactivation, a device block, a deletion or the idle timeout send none), `login.failed`, `mfa.enabled` (an authenticator app confirmed), `mfa.disabled` (`by`: `user`, or `reset` by the project's owner), `device.blocked`, `api_key.created`, `api_key.revoked`; `webhook.test` on request. Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.
+         * @description Event types (`event_types`), all about the project and its end users, never the platform's own accounts: `user.created` (sign-up), `user.verified` (address proven), `user.updated` (`{user, changed}`: the end user changed their names, preferences or e-mail address, or the project's owner deactivated or reactivated them), `user.deleted` (`{user, by}`: `user` deleted their account, or the `developer` deleted them), `session.created` (sign-in), `session.revoked` (`{session_id, user, reason}`, for sessions ended on purpose: `logout`, `revoked_by_user`, `revoked_by_admin` (the project's owner), `oauth_revoked` (the app, at the OpenID Connect revocation endpoint), `refresh_token_reuse`, `authorization_code_reuse`; sessions ended by a password or e-mail change, a deactivation, a device block, a deletion or the idle timeout send none), `login.failed`, `mfa.enabled` (an authenticator app confirmed), `mfa.disabled` (`by`: `user`, or `reset` by the project's owner), `device.blocked`, `api_key.created`, `api_key.revoked`; `webhook.test` on request. Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed. Creating, changing and deleting webhooks: at most 30 a minute per developer (429).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1499,7 +1499,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery's event again (a new delivery) */
+        /**
+         * Send a delivery's event again (a new delivery)
+         * @description Resends and test events: at most 10 a minute per developer (429).
+         */
         post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1516,7 +1519,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to this webhook */
+        /**
+         * Send a webhook.test event to this webhook
+         * @description Test events and resends: at most 10 a minute per developer (429).
+         */
         post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
@@ -8213,6 +8219,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -9348,6 +9365,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     previewProjectMail: {
@@ -9576,6 +9604,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     removeProjectConnection: {
@@ -9656,6 +9695,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9809,6 +9859,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -9880,6 +9941,17 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9970,6 +10042,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10116,6 +10199,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     sendTestWebhook: {
@@ -10198,6 +10292,17 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
