@@ -14,6 +14,7 @@ import * as addWebhooks from './2026_11_24_0400_add_webhooks.js';
 import * as addProjectTeams from './2026_11_24_0500_add_project_teams.js';
 import * as addProjectSettings from './2026_11_24_0600_add_project_settings.js';
 import * as addStepUp from './2026_11_25_0100_add_step_up.js';
+import * as addExportIndexes from './2026_11_25_0200_add_export_indexes.js';
 import * as boundPendingRows from './2026_11_25_0300_bound_pending_rows.js';
 import * as categorizeWebhookErrors from './2026_11_25_0400_categorize_webhook_errors.js';
 import * as guardAuditLog from './2026_11_25_0401_guard_audit_log.js';
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0500_add_project_teams': addProjectTeams,
   '2026_11_24_0600_add_project_settings': addProjectSettings,
   '2026_11_25_0100_add_step_up': addStepUp,
+  '2026_11_25_0200_add_export_indexes': addExportIndexes,
   '2026_11_25_0300_bound_pending_rows': boundPendingRows,
   '2026_11_25_0400_categorize_webhook_errors': categorizeWebhookErrors,
   '2026_11_25_0401_guard_audit_log': guardAuditLog,

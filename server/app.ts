@@ -18,6 +18,7 @@ import { createBcryptHasher } from './lib/passwords.js';
 import { createMetrics, NO_METRICS } from './lib/metrics.js';
 import { createLimiters, type LimitName, type LimitRule } from './lib/rate-limit.js';
 import { connectRedis } from './lib/redis.js';
+import { memoryExportSlots, redisExportSlots } from './lib/export-slots.js';
 import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -117,6 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger: app.log, logLinks: config.logMailLinks }),
     passwords,
     limiters: createLimiters(options.limits, config.rateLimits, shared),
+    exportSlots: shared ? redisExportSlots(shared.redis, shared.keyPrefix) : memoryExportSlots(),
     accessTokens,
     platform: { projectId: null, accessTokens, linkBase: config.appUrl, relyingParty: relyingPartyAt(config.appUrl, PRODUCT_NAME), policy: platformPolicy(config, captcha) },
     secretBox: createSecretBox(loadOrCreateMasterKey({ base64: config.masterKey, dataDir: config.dataDir })),

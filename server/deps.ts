@@ -6,6 +6,7 @@ import type { Invalidations } from './lib/invalidations.js';
 import type { ServiceMetrics } from './lib/metrics.js';
 import type { PasswordHasher } from './lib/passwords.js';
 import type { Limiters } from './lib/rate-limit.js';
+import type { ExportSlots } from './lib/export-slots.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer, MailMessage } from './mail/mailer.js';
 import type { CaptchaVerifier } from './modules/captcha/captcha.js';
@@ -28,6 +29,8 @@ export interface Deps {
   logger: FastifyBaseLogger;
   passwords: PasswordHasher;
   limiters: Limiters;
+  /** One running CSV export per user (across instances over Redis when configured). */
+  exportSlots: ExportSlots;
   /** The platform's own signer (developers' tokens). */
   accessTokens: AccessTokens;
   /** The platform's accounts, as a realm for the shared auth services. */

@@ -1072,7 +1072,7 @@ export interface paths {
         };
         /**
          * Export developer accounts as CSV
-         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminUsers"];
         put?: never;
@@ -1092,7 +1092,7 @@ export interface paths {
         };
         /**
          * Export login attempts as CSV
-         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminLoginAttempts"];
         put?: never;
@@ -1112,7 +1112,7 @@ export interface paths {
         };
         /**
          * Export devices as CSV
-         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminDevices"];
         put?: never;
@@ -1132,7 +1132,7 @@ export interface paths {
         };
         /**
          * Export live sessions as CSV
-         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminSessions"];
         put?: never;
@@ -1198,7 +1198,7 @@ export interface paths {
         head?: never;
         /**
          * Update a project
-         * @description Fields left out stay as they are.
+         * @description Fields left out stay as they are. At most 30 changes a minute per developer (429).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -1415,7 +1415,7 @@ export interface paths {
         head?: never;
         /**
          * Change the project's rules for its end users (fields left out stay as they are)
-         * @description Applies at once to the public API, the hosted pages and the OpenID Connect provider: the password rules to sign-up, reset and change; the lifetimes to new tokens (`expires_in`, `exp`, the hosted pages' cookies, sessions); the captcha (`turnstile`, `hcaptcha` or `recaptcha`, with its site key and secret) to sign-up, sign-in, resend and forgot-password on the public API and the hosted pages (with `none`, the public API asks for none and the hosted pages show the platform's, if it has one); `vpn_policy` and `allow_unverified_sign_in` to sign-ins; the mail names, colour and templates (placeholders `{{product_name}}`, `{{email}}`, `{{link}}`; verification and reset templates must contain `{{link}}`; `null` restores the built-in mail) to the verification, reset and notice mails. Needs the admin role (403). Recorded in the audit log (`settings.updated`).
+         * @description Applies at once to the public API, the hosted pages and the OpenID Connect provider: the password rules to sign-up, reset and change; the lifetimes to new tokens (`expires_in`, `exp`, the hosted pages' cookies, sessions); the captcha (`turnstile`, `hcaptcha` or `recaptcha`, with its site key and secret) to sign-up, sign-in, resend and forgot-password on the public API and the hosted pages (with `none`, the public API asks for none and the hosted pages show the platform's, if it has one); `vpn_policy` and `allow_unverified_sign_in` to sign-ins; the mail names, colour and templates (placeholders `{{product_name}}`, `{{email}}`, `{{link}}`; verification and reset templates must contain `{{link}}`; `null` restores the built-in mail) to the verification, reset and notice mails. Needs the admin role (403). Recorded in the audit log (`settings.updated`). At most 30 changes a minute per developer (429).
          */
         patch: operations["updateProjectSettings"];
         trace?: never;
@@ -1467,7 +1467,7 @@ export interface paths {
         get?: never;
         /**
          * Add or change one of the project's sign-in providers
-         * @description The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google's or Microsoft's); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer's `callback_url` at the provider.
+         * @description The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google's or Microsoft's); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer's `callback_url` at the provider. At most 30 saves and removals a minute per developer (429).
          */
         put: operations["saveProjectConnection"];
         post?: never;
@@ -1490,7 +1490,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook
-         * @description Event types (`event_types`), all about the project and its end users, never the platform's own accounts: `user.created` (sign-up), `user.verified` (address proven), `user.updated` (`{user, changed}`: the end user changed their names, preferences or e-mail address, or the project's owner deactivated or reactivated them), `user.deleted` (`{user, by}`: `user` deleted their account, or the `developer` deleted them), `session.created` (sign-in), `session.revoked` (`{session_id, user, reason}`, for sessions ended on purpose: `logout`, `revoked_by_user`, `revoked_by_admin` (the project's owner), `oauth_revoked` (the app, at the OpenID Connect revocation endpoint), `refresh_token_reuse`, `authorization_code_reuse`; sessions ended by a password or e-mail change, a deactivation, a device block, a deletion or the idle timeout send none), `login.failed`, `mfa.enabled` (an authenticator app confirmed), `mfa.disabled` (`by`: `user`, or `reset` by the project's owner), `device.blocked`, `api_key.created`, `api_key.revoked`; `webhook.test` on request. Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.
+         * @description Event types (`event_types`), all about the project and its end users, never the platform's own accounts: `user.created` (sign-up), `user.verified` (address proven), `user.updated` (`{user, changed}`: the end user changed their names, preferences or e-mail address, or the project's owner deactivated or reactivated them), `user.deleted` (`{user, by}`: `user` deleted their account, or the `developer` deleted them), `session.created` (sign-in), `session.revoked` (`{session_id, user, reason}`, for sessions ended on purpose: `logout`, `revoked_by_user`, `revoked_by_admin` (the project's owner), `oauth_revoked` (the app, at the OpenID Connect revocation endpoint), `refresh_token_reuse`, `authorization_code_reuse`; sessions ended by a password or e-mail change, a deactivation, a device block, a deletion or the idle timeout send none), `login.failed`, `mfa.enabled` (an authenticator app confirmed), `mfa.disabled` (`by`: `user`, or `reset` by the project's owner), `device.blocked`, `api_key.created`, `api_key.revoked`; `webhook.test` on request. Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed. Creating, changing and deleting webhooks: at most 30 a minute per developer (429).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1543,7 +1543,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery's event again (a new delivery) */
+        /**
+         * Send a delivery's event again (a new delivery)
+         * @description Resends and test events: at most 10 a minute per developer (429).
+         */
         post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1560,7 +1563,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to this webhook */
+        /**
+         * Send a webhook.test event to this webhook
+         * @description Test events and resends: at most 10 a minute per developer (429).
+         */
         post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
@@ -1800,7 +1806,7 @@ export interface paths {
         };
         /**
          * Export end users as CSV
-         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectUsers"];
         put?: never;
@@ -1820,7 +1826,7 @@ export interface paths {
         };
         /**
          * Export end users' login attempts as CSV
-         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the e-mail, IP address and device; `outcome` (success, failure), `vpn` (true: VPN or proxy; false: neither), `country` (two letters), `from`/`to` bound the time. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectLoginAttempts"];
         put?: never;
@@ -1840,7 +1846,7 @@ export interface paths {
         };
         /**
          * Export end users' devices as CSV
-         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the device id, the owner's e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectDevices"];
         put?: never;
@@ -1860,7 +1866,7 @@ export interface paths {
         };
         /**
          * Export end users' live sessions as CSV
-         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every matching row (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.
+         * @description `q` searches the e-mail, IP address and device; `from`/`to` bound the start. Every row matching when the export starts (at most 50000, newest first: devices by first sighting, sessions by start; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectSessions"];
         put?: never;
@@ -1920,7 +1926,7 @@ export interface paths {
         };
         /**
          * Export the audit log as CSV
-         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every matching entry (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. Admin role required.
+         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every entry matching when the export starts (at most 50000, newest first; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminAuditLog"];
         put?: never;
@@ -1940,7 +1946,7 @@ export interface paths {
         };
         /**
          * Export the project's audit log as CSV
-         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every matching entry (at most 50000, newest first; `X-Export-Truncated: true` when there were more), as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text.
+         * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every entry matching when the export starts (at most 50000, newest first; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.
          */
         get: operations["exportProjectAuditLog"];
         put?: never;
@@ -7972,6 +7978,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportAdminLoginAttempts: {
@@ -8020,6 +8037,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,6 +8106,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportAdminSessions: {
@@ -8123,6 +8162,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8500,6 +8550,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9641,6 +9702,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     previewProjectMail: {
@@ -9869,6 +9941,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     removeProjectConnection: {
@@ -9949,6 +10032,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10102,6 +10196,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -10173,6 +10278,17 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10263,6 +10379,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10409,6 +10536,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     sendTestWebhook: {
@@ -10491,6 +10629,17 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11542,6 +11691,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportProjectLoginAttempts: {
@@ -11601,6 +11761,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11670,6 +11841,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportProjectSessions: {
@@ -11726,6 +11908,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11903,6 +12096,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportProjectAuditLog: {
@@ -11960,6 +12164,17 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

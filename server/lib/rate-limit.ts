@@ -83,6 +83,16 @@ export const DEFAULT_LIMITS = {
   authorizePerProject: { points: 600, durationS: 60 },
   socialStartPerIp: { points: 30, durationS: 60 },
   socialStartPerProject: { points: 600, durationS: 60 },
+  /**
+   * Changes to a project's configuration, per developer, REST and tRPC alike: each writes an audit entry
+   * kept for ever and drops cached copies on every instance. Past what a person or a sync script needs.
+   */
+  projectUpdatesPerUser: { points: 30, durationS: 60, detail: 'Too many project changes. Try again later.' },
+  projectSettingsUpdatesPerUser: { points: 30, durationS: 60, detail: 'Too many settings changes. Try again later.' },
+  webhookChangesPerUser: { points: 30, durationS: 60, detail: 'Too many webhook changes. Try again later.' },
+  connectionChangesPerUser: { points: 30, durationS: 60, detail: 'Too many sign-in connection changes. Try again later.' },
+  /** Webhook test events and resends, per developer: each makes this server send a request to an address the developer chose. */
+  webhookSendsPerUser: { points: 10, durationS: 60, detail: 'Too many test events and resends. Try again later.' },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;

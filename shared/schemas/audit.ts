@@ -35,6 +35,19 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
 
+/**
+ * What the log keeps of a value too large to record whole (`before` and `after` hold at most 2 KB of
+ * JSON each): in place of a field's value, or of the whole `before` or `after`. `bytes` is the size of
+ * its JSON, `sha256` that JSON's digest (two values with the same start still differ by it), `preview`
+ * its first 100 characters.
+ */
+export const TruncatedValueSchema = z.object({ truncated: z.literal(true), bytes: z.number().int(), sha256: z.string(), preview: z.string() });
+export type TruncatedValue = z.infer<typeof TruncatedValueSchema>;
+
+export function isTruncatedValue(value: unknown): value is TruncatedValue {
+  return TruncatedValueSchema.safeParse(value).success;
+}
+
 export const AuditEntrySchema = z.object({
   id: z.string(),
   project_id: z.string().nullable(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -242,6 +243,35 @@ describe('the CSV export', () => {
     const bad = await asAdmin('GET', '/api/v1/admin/audit-log/export?from=yesterday');
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail).toMatch(/^from must be a date/);
+  });
+});
+
+describe('a value too large to record whole', () => {
+  const kb2 = 2048;
+  const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('is cut to a truncated marker, so a developer cannot grow the append-only log by 64 KiB a change', async () => {
+    const mine = await t.signUpAndLogIn(uniqueEmail('audit-bloat'));
+    const created = (await t.call('POST', '/api/v1/projects', { token: mine.access_token, body: { name: 'Bloated' } })).json();
+    // Twenty addresses of 1,900 characters: some 38 KB of JSON in one field.
+    const redirects = Array.from({ length: 20 }, (_, i) => `https://app.example/${String(i).padStart(2, '0')}/${'a'.repeat(1870)}`);
+    const description = 'd'.repeat(1000);
+    const updated = await t.call('PATCH', `/api/v1/projects/${created.id}`, { token: mine.access_token, body: { redirect_uris: redirects, description } });
+    expect(updated.statusCode, updated.body).toBe(200);
+
+    const log = await t.call('GET', `/api/v1/projects/${created.id}/audit-log?action=project.updated`, { token: mine.access_token });
+    const [entry] = log.json().entries;
+    expect(bytesOf(entry.after)).toBeLessThanOrEqual(kb2);
+    // The largest field is replaced by what it was (size, digest, start); the others stay whole.
+    const json = JSON.stringify(redirects);
+    expect(entry.after.redirect_uris).toEqual({ truncated: true, bytes: bytesOf(redirects), sha256: sha256(json), preview: json.slice(0, 100) });
+    expect(entry.after.description).toBe(description);
+    expect(entry.before).toEqual({ redirect_uris: [], description: null });
+
+    const csv = await t.call('GET', `/api/v1/projects/${created.id}/audit-log/export?action=project.updated`, { token: mine.access_token });
+    const [row] = parse(csv.body, { columns: true }) as Record<string, string>[];
+    expect(JSON.parse(row!.after!)).toEqual(entry.after);
   });
 });
 

@@ -55,6 +55,24 @@ describe('Audit log tab', () => {
     expect(within(changes).queryByRole('row', { name: /^email/ })).toBeNull();
   });
 
+  it('shows a value too large to record whole by its start and its size, marked truncated', async () => {
+    const uris = { truncated: true, bytes: 38_956, sha256: 'a'.repeat(64), preview: '["https://app.example/00/aaaa' };
+    const everything = { truncated: true, bytes: 10_240, sha256: 'b'.repeat(64), preview: '{"field_0":"xxxx' };
+    const big = { ...entry, action: 'project.updated', before: { redirect_uris: [] }, after: { redirect_uris: uris } };
+    const huge = { ...entry, id: 'a_2', action: 'settings.updated', before: null, after: everything };
+    const { user } = renderApp('/admin?tab=audit', { user: admin, handlers: adminHandlers({ 'admin.auditLog': paged([big, huge]) }) });
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+
+    await user.click(within(within(table).getByRole('row', { name: /Project updated/ })).getByRole('button', { name: 'Details' }));
+    const changes = await screen.findByRole('table', { name: 'Changes' });
+    const row = within(changes).getByRole('row', { name: /redirect_uris/ });
+    expect(within(row).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['redirect_uris', '[]', '["https://app.example/00/aaaa… (truncated: 38.0 KB in all)']);
+
+    await user.click(within(within(table).getByRole('row', { name: /Settings updated/ })).getByRole('button', { name: 'Details' }));
+    const all = await screen.findByRole('row', { name: /\(all fields\)/ });
+    expect(within(all).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['(all fields)', '—', '{"field_0":"xxxx… (truncated: 10.0 KB in all)']);
+  });
+
   it('filters by an action family and by actor (debounced, back to page 1)', async () => {
     const many = Array.from({ length: 15 }, (_, i) => ({ ...entry, id: `a_${i}` }));
     const { user, calls } = renderApp('/admin?tab=audit', {

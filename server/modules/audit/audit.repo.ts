@@ -1,32 +1,41 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { AuditQuery } from '../../../shared/schemas/audit.js';
 import type { Db } from '../../db/connect.js';
-import type { AuditLogTable } from '../../db/schema.js';
+import { keysetRead } from '../../db/keyset.js';
+import type { AuditLogTable, Database } from '../../db/schema.js';
 
 export async function insertAuditEntry(db: Db, entry: Insertable<AuditLogTable>): Promise<void> {
   await db.insertInto('audit_log').values(entry).execute();
 }
 
+type AuditFilters = Omit<AuditQuery, 'page' | 'per_page'>;
+
+function auditFilters(projectId: string | null | undefined, q: AuditFilters) {
+  return <T extends SelectQueryBuilder<Database, 'audit_log', any>>(query: T): T => {
+    let next = query;
+    if (projectId !== undefined) next = next.where('project_id', projectId === null ? 'is' : '=', projectId) as T;
+    if (q.action) next = (q.action.endsWith('.') ? next.where(like('action', `${escapeLike(q.action)}%`)) : next.where('action', '=', q.action)) as T;
+    if (q.actor) next = next.where(like('actor_email', `%${escapeLike(q.actor.toLowerCase())}%`)) as T;
+    if (q.from) next = next.where('created_at', '>=', q.from) as T;
+    if (q.to) next = next.where('created_at', '<=', q.to) as T;
+    return next;
+  };
+}
+
 /** Newest first; `projectId` undefined lists every entry (the admin area), else one project's (null: outside any project). */
 export async function listAuditEntries(db: Db, projectId: string | null | undefined, q: AuditQuery) {
-  let rows = db.selectFrom('audit_log').selectAll();
-  let count = db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n'));
-  const where = <T extends typeof rows | typeof count>(query: T): T => {
-    let next = query as typeof rows;
-    if (projectId !== undefined) next = next.where('project_id', projectId === null ? 'is' : '=', projectId);
-    if (q.action) next = q.action.endsWith('.') ? next.where(like('action', `${escapeLike(q.action)}%`)) : next.where('action', '=', q.action);
-    if (q.actor) next = next.where(like('actor_email', `%${escapeLike(q.actor.toLowerCase())}%`));
-    if (q.from) next = next.where('created_at', '>=', q.from);
-    if (q.to) next = next.where('created_at', '<=', q.to);
-    return next as T;
-  };
-  rows = where(rows);
-  count = where(count);
+  const where = auditFilters(projectId, q);
   const [items, total] = await Promise.all([
-    rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.per_page).offset((q.page - 1) * q.per_page).execute(),
-    count.executeTakeFirstOrThrow(),
+    where(db.selectFrom('audit_log').selectAll()).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.per_page).offset((q.page - 1) * q.per_page).execute(),
+    where(db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirstOrThrow(),
   ]);
   return { rows: items, total: Number(total.n) };
+}
+
+/** The entries written by `asOf` (when the export started), for an export read in chunks, newest first. */
+export function readAuditEntriesForExport(db: Db, projectId: string | null | undefined, q: AuditFilters, asOf: string) {
+  const matching = auditFilters(projectId, q)(db.selectFrom('audit_log').selectAll()).where('created_at', '<=', asOf);
+  return keysetRead(db, matching, { created_at: 'audit_log.created_at', id: 'audit_log.id' });
 }
 
 /** A filter matches as typed: LIKE's wildcards in it are escaped (the same ESCAPE clause on SQLite and PostgreSQL). */

@@ -8,7 +8,7 @@ import { exportAuditLog, getAuditLog } from './audit.service.js';
 const DESCRIPTION =
   'Newest first, paged like the other lists. Filters: `action` (one, such as `user.deactivated`, or a family ending in a dot, such as `user.`), `actor` (part of the e-mail), `from` and `to` (dates or times). `before` and `after` hold what changed; secrets never appear.';
 
-const EXPORT_DESCRIPTION = `The same filters as the list (\`action\`, \`actor\`, \`from\`, \`to\`). Every matching entry (at most ${EXPORT_MAX_ROWS}, newest first; \`X-Export-Truncated: true\` when there were more), as a CSV download: time, actor, action, target, \`before\` and \`after\` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text.`;
+const EXPORT_DESCRIPTION = `The same filters as the list (\`action\`, \`actor\`, \`from\`, \`to\`). Every entry matching when the export starts (at most ${EXPORT_MAX_ROWS}, newest first; \`X-Export-Rows\` says how many, \`X-Export-Truncated: true\` that there were more), streamed as a CSV download: time, actor, action, target, \`before\` and \`after\` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.`;
 const ExportQuerySchema = withoutPaging(AuditQuerySchema);
 const fileName = (scope: string) => `audit-log-${scope}-${new Date().toISOString().slice(0, 10)}`;
 
@@ -39,8 +39,8 @@ export const auditRoutes = [
     auth: 'admin',
     query: ExportQuerySchema,
     response: { 200: CsvSchema },
-    doc: { operationId: 'exportAdminAuditLog', tag: 'Admin', summary: 'Export the audit log as CSV', description: EXPORT_DESCRIPTION, produces: 'text/csv' },
-    handler: async ({ deps, query, reply }) => csvAnswer(reply, fileName('all'), await exportAuditLog(deps, undefined, query as never)),
+    doc: { operationId: 'exportAdminAuditLog', tag: 'Admin', summary: 'Export the audit log as CSV', description: EXPORT_DESCRIPTION, errors: [429], produces: 'text/csv' },
+    handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('all'), await exportAuditLog(deps, caller.session.user, undefined, query as never)),
   }),
   defineRoute({
     method: 'GET',
@@ -49,7 +49,7 @@ export const auditRoutes = [
     params: z.object({ id: UnvalidatedParam }),
     query: ExportQuerySchema,
     response: { 200: CsvSchema },
-    doc: { operationId: 'exportProjectAuditLog', tag: 'Project monitoring', summary: "Export the project's audit log as CSV", description: EXPORT_DESCRIPTION, produces: 'text/csv' },
-    handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('project'), await exportAuditLog(deps, caller.scope.projectId!, query as never)),
+    doc: { operationId: 'exportProjectAuditLog', tag: 'Project monitoring', summary: "Export the project's audit log as CSV", description: EXPORT_DESCRIPTION, errors: [429], produces: 'text/csv' },
+    handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('project'), await exportAuditLog(deps, caller.session.user, caller.scope.projectId!, query as never)),
   }),
 ];

@@ -3,10 +3,11 @@ import type { AuditAction, AuditEntry, AuditQuery } from '../../../shared/schema
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { isoNow } from '../../lib/clock.js';
-import { EXPORT_PAGE, toCsv, type CsvExport } from '../../lib/csv.js';
+import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { insertAuditEntry, listAuditEntries } from './audit.repo.js';
+import { auditJson } from './audit-values.js';
+import { insertAuditEntry, listAuditEntries, readAuditEntriesForExport } from './audit.repo.js';
 
 /** Who made a change, and from where. */
 export interface AuditActor {
@@ -25,7 +26,8 @@ export interface AuditChange {
 
 /**
  * Writes one entry of the audit log. Pass the unit of work's deps (`tx`) where the change is made in
- * one, so the entry commits with it or not at all.
+ * one, so the entry commits with it or not at all. `before` and `after` keep at most 2 KB of JSON each
+ * (auditJson: the largest values become truncated markers).
  */
 export async function recordAudit(deps: Pick<Deps, 'db' | 'clock'>, actor: AuditActor, change: AuditChange): Promise<void> {
   await insertAuditEntry(deps.db, {
@@ -37,8 +39,8 @@ export async function recordAudit(deps: Pick<Deps, 'db' | 'clock'>, actor: Audit
     target_type: change.target.type,
     target_id: change.target.id,
     target_label: change.target.label ?? null,
-    before: change.before ? JSON.stringify(change.before) : null,
-    after: change.after ? JSON.stringify(change.after) : null,
+    before: auditJson(change.before),
+    after: auditJson(change.after),
     ip_address: actor.info.ip,
     user_agent: actor.info.userAgent,
     created_at: isoNow(deps.clock),
@@ -69,8 +71,7 @@ export async function getAuditLog(deps: Pick<Deps, 'db'>, projectId: string | un
 
 const AUDIT_COLUMNS = ['created_at', 'actor_email', 'actor_id', 'action', 'target_type', 'target_id', 'target_label', 'before', 'after', 'ip_address', 'user_agent', 'project_id'] as const;
 
-/** The filtered log as CSV, newest first (at most EXPORT_MAX_ROWS): `before` and `after` as JSON text. */
-export async function exportAuditLog(deps: Pick<Deps, 'db'>, projectId: string | undefined, q: Omit<AuditQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listAuditEntries(deps.db, projectId, { ...q, ...EXPORT_PAGE });
-  return toCsv(rows, [...AUDIT_COLUMNS], total);
+/** The filtered log as CSV, streamed for `exporter` (see streamCsvExport), newest first (at most EXPORT_MAX_ROWS): `before` and `after` as JSON text. */
+export function exportAuditLog(deps: Pick<Deps, 'db' | 'clock' | 'exportSlots' | 'logger'>, exporter: Pick<UserRow, 'id'>, projectId: string | undefined, q: Omit<AuditQuery, keyof PageQuery>): Promise<CsvExport> {
+  return streamCsvExport(deps, exporter.id, readAuditEntriesForExport(deps.db, projectId, q, isoNow(deps.clock)), { columns: [...AUDIT_COLUMNS], item: (row) => row });
 }

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { keysetRead } from '../../db/keyset.js';
 import type { DeviceListQuery, LoginAttemptListQuery, PageQuery, SessionListQuery, UserListQuery } from '../../../shared/schemas/admin.js';
 
 const offset = (q: PageQuery) => (q.page - 1) * q.per_page;
@@ -56,8 +57,8 @@ export async function countUniqueDevices(db: Db, projectId: string | null): Prom
   return Number(row.n);
 }
 
-export async function listUsers(db: Db, projectId: string | null, q: PageQuery & Partial<UserListQuery>) {
-  const filtered = (eb: ExpressionBuilder<any, any>) =>
+function userFilters(projectId: string | null, q: Partial<UserListQuery>) {
+  return (eb: ExpressionBuilder<any, any>) =>
     eb.and([
       inRealm('users.project_id', projectId)(eb),
       ...(q.q ? [contains(['users.email', 'users.first_name', 'users.last_name'], q.q)(eb)] : []),
@@ -65,6 +66,10 @@ export async function listUsers(db: Db, projectId: string | null, q: PageQuery &
       ...(q.verified !== undefined ? [eb('users.is_verified', '=', q.verified ? 1 : 0)] : []),
       within('users.created_at', q)(eb),
     ]);
+}
+
+export async function listUsers(db: Db, projectId: string | null, q: PageQuery & Partial<UserListQuery>) {
+  const filtered = userFilters(projectId, q);
   const [rows, total] = await Promise.all([
     db.selectFrom('users').selectAll().where(filtered).orderBy('created_at', 'desc').orderBy('id').limit(q.per_page).offset(offset(q)).execute(),
     db.selectFrom('users').where(filtered).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -72,8 +77,17 @@ export async function listUsers(db: Db, projectId: string | null, q: PageQuery &
   return { rows, total: Number(total.n) };
 }
 
-export async function listLoginAttempts(db: Db, projectId: string | null, q: PageQuery & Partial<LoginAttemptListQuery>, filter: { userId?: string } = {}) {
-  const filtered = (eb: ExpressionBuilder<any, any>) =>
+/**
+ * The exports read their list in chunks, newest first, by a time that never changes once written, and
+ * only what existed at `asOf` (when the export started), so what it counts up front is what it sends.
+ */
+export function readUsersForExport(db: Db, projectId: string | null, q: Partial<UserListQuery>, asOf: string) {
+  const matching = db.selectFrom('users').selectAll().where(userFilters(projectId, q)).where('users.created_at', '<=', asOf);
+  return keysetRead(db, matching, { created_at: 'users.created_at', id: 'users.id' });
+}
+
+function attemptFilters(projectId: string | null, q: Partial<LoginAttemptListQuery>) {
+  return (eb: ExpressionBuilder<any, any>) =>
     eb.and([
       inRealm('login_attempts.project_id', projectId)(eb),
       ...(q.q ? [contains(['login_attempts.email', 'login_attempts.ip_address', 'login_attempts.device_fingerprint'], q.q)(eb)] : []),
@@ -82,6 +96,10 @@ export async function listLoginAttempts(db: Db, projectId: string | null, q: Pag
       ...(q.country ? [eb('login_attempts.country_code', '=', q.country)] : []),
       within('login_attempts.created_at', q)(eb),
     ]);
+}
+
+export async function listLoginAttempts(db: Db, projectId: string | null, q: PageQuery & Partial<LoginAttemptListQuery>, filter: { userId?: string } = {}) {
+  const filtered = attemptFilters(projectId, q);
   let rows = db.selectFrom('login_attempts').selectAll().where(filtered);
   let count = db.selectFrom('login_attempts').where(filtered).select((eb) => eb.fn.countAll<number>().as('n'));
   if (filter.userId) {
@@ -95,6 +113,11 @@ export async function listLoginAttempts(db: Db, projectId: string | null, q: Pag
   return { rows: items, total: Number(total.n) };
 }
 
+export function readLoginAttemptsForExport(db: Db, projectId: string | null, q: Partial<LoginAttemptListQuery>, asOf: string) {
+  const matching = db.selectFrom('login_attempts').selectAll().where(attemptFilters(projectId, q)).where('login_attempts.created_at', '<=', asOf);
+  return keysetRead(db, matching, { created_at: 'login_attempts.created_at', id: 'login_attempts.id' });
+}
+
 function devicesQuery(db: Db, projectId: string | null) {
   return db
     .selectFrom('devices')
@@ -104,13 +127,17 @@ function devicesQuery(db: Db, projectId: string | null) {
     .select('users.email as user_email');
 }
 
-export async function listDevices(db: Db, projectId: string | null, q: PageQuery & Partial<DeviceListQuery>, filter: { userId?: string } = {}) {
-  const filtered = (eb: ExpressionBuilder<any, any>) =>
+function deviceFilters(q: Partial<DeviceListQuery>) {
+  return (eb: ExpressionBuilder<any, any>) =>
     eb.and([
       ...(q.q ? [contains(['devices.fingerprint', 'users.email', 'devices.last_ip'], q.q)(eb)] : []),
       ...(q.status ? [eb(q.status === 'blocked' ? 'devices.is_blocked' : 'devices.is_trusted', '=', 1)] : []),
       within('devices.last_seen', q)(eb),
     ]);
+}
+
+export async function listDevices(db: Db, projectId: string | null, q: PageQuery & Partial<DeviceListQuery>, filter: { userId?: string } = {}) {
+  const filtered = deviceFilters(q);
   let rows = devicesQuery(db, projectId).where(filtered);
   let count = db
     .selectFrom('devices')
@@ -127,6 +154,16 @@ export async function listDevices(db: Db, projectId: string | null, q: PageQuery
     count.executeTakeFirstOrThrow(),
   ]);
   return { rows: items, total: Number(total.n) };
+}
+
+/**
+ * Grouped by account, newest accounts first: the realm's accounts are read in order from their index and
+ * each one's devices by theirs, so no chunk sorts the realm's devices (ordering them by a time of their
+ * own would, for want of a column saying whose realm a device is in).
+ */
+export function readDevicesForExport(db: Db, projectId: string | null, q: Partial<DeviceListQuery>, asOf: string) {
+  const matching = devicesQuery(db, projectId).select('users.created_at as account_created_at').where(deviceFilters(q)).where('devices.first_seen', '<=', asOf).where('users.created_at', '<=', asOf);
+  return keysetRead(db, matching, { account_created_at: 'users.created_at', user_id: 'users.id', id: 'devices.id' });
 }
 
 export async function findDeviceById(db: Db, projectId: string | null, id: string) {
@@ -158,13 +195,17 @@ function liveSessionsQuery(db: Db, projectId: string | null, now: string) {
     .where('sessions.expires_at', '>', now);
 }
 
-/** Live sessions only: revoked and expired ones are history, not something to act on. */
-export async function listLiveSessions(db: Db, projectId: string | null, q: PageQuery & Partial<SessionListQuery>, now: string, filter: { userId?: string } = {}) {
-  const filtered = (eb: ExpressionBuilder<any, any>) =>
+function sessionFilters(q: Partial<SessionListQuery>) {
+  return (eb: ExpressionBuilder<any, any>) =>
     eb.and([
       ...(q.q ? [contains(['users.email', 'sessions.ip_address', 'devices.fingerprint'], q.q)(eb)] : []),
       within('sessions.created_at', q)(eb),
     ]);
+}
+
+/** Live sessions only: revoked and expired ones are history, not something to act on. */
+export async function listLiveSessions(db: Db, projectId: string | null, q: PageQuery & Partial<SessionListQuery>, now: string, filter: { userId?: string } = {}) {
+  const filtered = sessionFilters(q);
   let rows = liveSessionsQuery(db, projectId, now).where(filtered);
   let count = db
     .selectFrom('sessions')
@@ -184,6 +225,12 @@ export async function listLiveSessions(db: Db, projectId: string | null, q: Page
     count.executeTakeFirstOrThrow(),
   ]);
   return { rows: items, total: Number(total.n) };
+}
+
+/** The sessions live at `asOf`, grouped by account like the devices' export (see readDevicesForExport). */
+export function readLiveSessionsForExport(db: Db, projectId: string | null, q: Partial<SessionListQuery>, asOf: string) {
+  const matching = liveSessionsQuery(db, projectId, asOf).select('users.created_at as account_created_at').where(sessionFilters(q)).where('sessions.created_at', '<=', asOf).where('users.created_at', '<=', asOf);
+  return keysetRead(db, matching, { account_created_at: 'users.created_at', user_id: 'users.id', id: 'sessions.id' });
 }
 
 export async function findSessionById(db: Db, projectId: string | null, id: string) {

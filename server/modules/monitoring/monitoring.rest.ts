@@ -15,7 +15,8 @@ import {
 } from '../../../shared/schemas/admin.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
-import { EXPORT_MAX_ROWS, type CsvExport } from '../../lib/csv.js';
+import { EXPORT_MAX_ROWS } from '../../lib/csv.js';
+import type { CsvExport } from '../../lib/csv-export.js';
 import { csvAnswer, CsvSchema, withoutPaging } from '../../rest/csv-answer.js';
 import { defineRoute, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
 import type { AuditActor } from '../audit/audit.service.js';
@@ -40,6 +41,8 @@ const FILTERS = {
   devices: '`q` searches the device id, the owner\'s e-mail and the last IP address; `status` (blocked, trusted), `from`/`to` bound the last sighting.',
   sessions: '`q` searches the e-mail, IP address and device; `from`/`to` bound the start.',
 };
+
+const EXPORT_RULES = `Every row matching when the export starts (at most ${EXPORT_MAX_ROWS}, newest first: devices by first sighting, sessions by start; \`X-Export-Rows\` says how many, \`X-Export-Truncated: true\` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.`;
 
 const Id = IdParamSchema.shape.id;
 
@@ -209,10 +212,12 @@ export function monitoringRoutes(mount: MonitoringMount) {
         query,
         response: { 200: CsvSchema },
         doc: doc('export', noun, summaries, {
-          description: `${FILTERS[list === 'login-attempts' ? 'attempts' : list]} Every matching row (at most ${EXPORT_MAX_ROWS}, newest first; \`X-Export-Truncated: true\` when there were more), as a CSV download; cells a spreadsheet would run as formulas are quoted as text.`,
+          description: `${FILTERS[list === 'login-attempts' ? 'attempts' : list]} ${EXPORT_RULES}`,
+          errors: [429],
           produces: 'text/csv',
         }),
-        handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, `${list}-${new Date().toISOString().slice(0, 10)}`, await run(deps, caller.scope, query as never)),
+        handler: async ({ deps, caller, query, reply }) =>
+          csvAnswer(reply, `${list}-${new Date().toISOString().slice(0, 10)}`, await run(deps, caller.scope, caller.session.user, query as never)),
       }),
     ),
   ];
@@ -223,7 +228,7 @@ interface ExportSpec {
   noun: string;
   /** The list's filters, without paging. */
   query: z.ZodObject;
-  run(deps: Deps, scope: MonitorScope, query: never): Promise<CsvExport>;
+  run(deps: Deps, scope: MonitorScope, exporter: { id: string }, query: never): Promise<CsvExport>;
   summaries: [platform: string, project: string];
 }
 

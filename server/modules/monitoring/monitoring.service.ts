@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
-import { EXPORT_PAGE, toCsv, type CsvExport } from '../../lib/csv.js';
+import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
@@ -26,6 +26,10 @@ import {
   listLiveSessions,
   listLoginAttempts,
   listUsers,
+  readDevicesForExport,
+  readLiveSessionsForExport,
+  readLoginAttemptsForExport,
+  readUsersForExport,
   setDeviceFlags,
 } from './monitoring.repo.js';
 import { toDevice, toLoginAttempt } from './monitoring.mappers.js';
@@ -197,23 +201,34 @@ export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: 
   return { message: 'Session revoked' };
 }
 
-export async function exportUsers(deps: Deps, scope: MonitorScope, q: Omit<UserListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listUsers(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
-  return toCsv(rows.map(toUser), ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'is_verified', 'created_at', 'last_login'], total);
+/** Who asks for an export: one of theirs runs at a time. */
+type Exporter = Pick<UserRow, 'id'>;
+
+/** Each list as CSV with the list's filters, streamed (see streamCsvExport): at most EXPORT_MAX_ROWS, newest first. */
+export function exportUsers(deps: Deps, scope: MonitorScope, exporter: Exporter, q: Omit<UserListQuery, keyof PageQuery>): Promise<CsvExport> {
+  return streamCsvExport(deps, exporter.id, readUsersForExport(deps.db, scope.projectId, q, isoNow(deps.clock)), {
+    columns: ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'is_verified', 'created_at', 'last_login'],
+    item: toUser,
+  });
 }
 
-export async function exportLoginAttempts(deps: Deps, scope: MonitorScope, q: Omit<LoginAttemptListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
-  const columns = ['created_at', 'email', 'user_id', 'success', 'failure_reason', 'method', 'ip_address', 'country_code', 'is_vpn', 'is_proxy', 'device_fingerprint', 'user_agent'] as const;
-  return toCsv(rows.map(toLoginAttempt), [...columns], total);
+export function exportLoginAttempts(deps: Deps, scope: MonitorScope, exporter: Exporter, q: Omit<LoginAttemptListQuery, keyof PageQuery>): Promise<CsvExport> {
+  return streamCsvExport(deps, exporter.id, readLoginAttemptsForExport(deps.db, scope.projectId, q, isoNow(deps.clock)), {
+    columns: ['created_at', 'email', 'user_id', 'success', 'failure_reason', 'method', 'ip_address', 'country_code', 'is_vpn', 'is_proxy', 'device_fingerprint', 'user_agent'],
+    item: toLoginAttempt,
+  });
 }
 
-export async function exportDevices(deps: Deps, scope: MonitorScope, q: Omit<DeviceListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listDevices(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE });
-  return toCsv(rows.map(toDevice), ['device_id', 'user_email', 'user_id', 'is_trusted', 'is_blocked', 'last_ip', 'user_agent', 'first_seen', 'last_seen'], total);
+export function exportDevices(deps: Deps, scope: MonitorScope, exporter: Exporter, q: Omit<DeviceListQuery, keyof PageQuery>): Promise<CsvExport> {
+  return streamCsvExport(deps, exporter.id, readDevicesForExport(deps.db, scope.projectId, q, isoNow(deps.clock)), {
+    columns: ['device_id', 'user_email', 'user_id', 'is_trusted', 'is_blocked', 'last_ip', 'user_agent', 'first_seen', 'last_seen'],
+    item: toDevice,
+  });
 }
 
-export async function exportSessions(deps: Deps, scope: MonitorScope, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
-  const { rows, total } = await listLiveSessions(deps.db, scope.projectId, { ...q, ...EXPORT_PAGE }, isoNow(deps.clock));
-  return toCsv(rows, ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'], total);
+export function exportSessions(deps: Deps, scope: MonitorScope, exporter: Exporter, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
+  return streamCsvExport(deps, exporter.id, readLiveSessionsForExport(deps.db, scope.projectId, q, isoNow(deps.clock)), {
+    columns: ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'],
+    item: (row) => row,
+  });
 }

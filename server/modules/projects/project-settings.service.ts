@@ -73,6 +73,7 @@ export async function updateProjectSettings(
   info: RequestInfo,
 ): Promise<ProjectSettings> {
   const project = await requireProjectRole(deps, user, projectId, 'admin');
+  await deps.limiters.projectSettingsUpdatesPerUser.consume(user.id);
   const after = await withTransaction(deps, async (tx) => {
     const row = await findProjectSettings(tx.db, projectId);
     const before = toSettings(deps, projectId, row);

@@ -68,7 +68,7 @@ export const projectsRoutes = [
     params: ProjectParams,
     body: UpdateProjectInputSchema,
     response: { 200: ProjectSchema },
-    doc: { operationId: 'updateProject', tag: 'Projects', summary: 'Update a project', description: 'Fields left out stay as they are.', errors: [404] },
+    doc: { operationId: 'updateProject', tag: 'Projects', summary: 'Update a project', description: 'Fields left out stay as they are. At most 30 changes a minute per developer (429).', errors: [404, 429] },
     handler: ({ deps, caller, params, body }) => projects.updateProject(deps, caller.session.user, params.id, body, caller.info),
   }),
   defineRoute({

@@ -146,6 +146,7 @@ export async function createProject(deps: Deps, owner: UserRow, input: z.output<
 
 export async function updateProject(deps: Deps, owner: UserRow, id: string, input: z.output<typeof UpdateProjectInputSchema>, info: RequestInfo): Promise<Project> {
   const before = toProject(deps.config, await requireProjectRole(deps, owner, id, 'admin'));
+  await deps.limiters.projectUpdatesPerUser.consume(owner.id);
   const { is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, ...fields } = input;
   const lists = { redirect_uris, post_logout_redirect_uris, allowed_origins };
   const after = await withTransaction(deps, async (tx) => {

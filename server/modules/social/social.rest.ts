@@ -306,7 +306,8 @@ export const connectionRoutes: AnyRoute[] = [
       tag: 'Projects',
       summary: 'Add or change one of the project\'s sign-in providers',
       description:
-        'The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google\'s or Microsoft\'s); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer\'s `callback_url` at the provider.',
+        'The client secret is sealed at rest and never shown again; leave it out to keep the stored one. `issuer` is required for `oidc` (and overrides Google\'s or Microsoft\'s); `authorize_url`, `token_url` and `api_url` point GitHub at GitHub Enterprise. Register the answer\'s `callback_url` at the provider. At most 30 saves and removals a minute per developer (429).',
+      errors: [429],
     },
     handler: async ({ deps, caller, params, body }) => saveProjectConnection(deps, caller.session.user, params.id, params.provider, body, caller.info),
   }),
@@ -316,7 +317,7 @@ export const connectionRoutes: AnyRoute[] = [
     auth: 'projectMember',
     params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
     response: { 200: MessageSchema },
-    doc: { operationId: 'removeProjectConnection', tag: 'Projects', summary: 'Remove one of the project\'s sign-in providers' },
+    doc: { operationId: 'removeProjectConnection', tag: 'Projects', summary: 'Remove one of the project\'s sign-in providers', errors: [429] },
     handler: async ({ deps, caller, params }) => removeProjectConnection(deps, caller.session.user, params.id, params.provider, caller.info),
   }),
 ];

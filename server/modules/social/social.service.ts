@@ -504,6 +504,7 @@ export async function saveProjectConnection(
   info: RequestInfo,
 ): Promise<Connection> {
   const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
   if (!deps.config.connectionsAllowPrivate) requirePublicEndpoints(input);
   const existing = await findConnection(deps.db, project.id, provider);
   if (!input.client_secret && !existing) throw new AppError('UNPROCESSABLE_CONTENT', 'client_secret is required');
@@ -561,6 +562,7 @@ function requirePublicEndpoints(input: Pick<z.output<typeof SaveConnectionInputS
 
 export async function removeProjectConnection(deps: Deps, owner: UserRow, projectId: string, provider: SocialProvider, info: RequestInfo): Promise<{ message: string }> {
   const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
   const existing = await findConnection(deps.db, project.id, provider);
   if (!existing) throw new AppError('NOT_FOUND', 'Connection not found');
   const connection = toConnection(deps, project, existing);

@@ -52,8 +52,8 @@ export const webhookRoutes = [
       summary: 'Add a webhook',
       description:
         `${EVENTS} ` +
-        'Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed.',
-      errors: [409],
+        'Events are signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` answered here once (`whsec_…`): verify them with any Standard Webhooks library. Delivery is at least once, retried for about a day after a failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), with a 10 s timeout and no redirects followed. Creating, changing and deleting webhooks: at most 30 a minute per developer (429).',
+      errors: [409, 429],
     },
     handler: ({ deps, caller, params, body }) => webhooks.createWebhook(deps, caller.session.user, params.id, body, caller.info),
   }),
@@ -64,7 +64,7 @@ export const webhookRoutes = [
     params: WebhookParams,
     body: UpdateWebhookInputSchema,
     response: { 200: WebhookSchema },
-    doc: { operationId: 'updateWebhook', tag: 'Projects', summary: 'Change a webhook (fields left out stay as they are)', errors: [404] },
+    doc: { operationId: 'updateWebhook', tag: 'Projects', summary: 'Change a webhook (fields left out stay as they are)', errors: [404, 429] },
     handler: ({ deps, caller, params, body }) => webhooks.updateWebhook(deps, caller.session.user, params.id, params.webhook_id, body, caller.info),
   }),
   defineRoute({
@@ -73,7 +73,7 @@ export const webhookRoutes = [
     auth: 'projectMember',
     params: WebhookParams,
     response: { 200: MessageSchema },
-    doc: { operationId: 'deleteWebhook', tag: 'Projects', summary: 'Delete a webhook and its deliveries', errors: [404] },
+    doc: { operationId: 'deleteWebhook', tag: 'Projects', summary: 'Delete a webhook and its deliveries', errors: [404, 429] },
     handler: ({ deps, caller, params }) => webhooks.deleteWebhook(deps, caller.session.user, params.id, params.webhook_id, caller.info),
   }),
   defineRoute({
@@ -92,7 +92,7 @@ export const webhookRoutes = [
     auth: 'projectMember',
     params: DeliveryParams,
     response: { 201: WebhookDeliverySchema },
-    doc: { operationId: 'resendWebhookDelivery', tag: 'Projects', summary: "Send a delivery's event again (a new delivery)", errors: [404] },
+    doc: { operationId: 'resendWebhookDelivery', tag: 'Projects', summary: "Send a delivery's event again (a new delivery)", description: 'Resends and test events: at most 10 a minute per developer (429).', errors: [404, 429] },
     handler: ({ deps, caller, params }) => webhooks.resendWebhookDelivery(deps, caller.session.user, params.id, params.webhook_id, params.delivery_id),
   }),
   defineRoute({
@@ -101,7 +101,7 @@ export const webhookRoutes = [
     auth: 'projectMember',
     params: WebhookParams,
     response: { 201: z.object({ event_id: z.string() }) },
-    doc: { operationId: 'sendTestWebhook', tag: 'Projects', summary: 'Send a webhook.test event to this webhook', errors: [404, 409] },
+    doc: { operationId: 'sendTestWebhook', tag: 'Projects', summary: 'Send a webhook.test event to this webhook', description: 'Test events and resends: at most 10 a minute per developer (429).', errors: [404, 409, 429] },
     handler: ({ deps, caller, params }) => webhooks.sendTestWebhook(deps, caller.session.user, params.id, params.webhook_id),
   }),
 ];

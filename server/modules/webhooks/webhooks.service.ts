@@ -69,6 +69,7 @@ export async function createWebhook(
   info: RequestInfo,
 ): Promise<Webhook & { secret: string }> {
   const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.webhookChangesPerUser.consume(owner.id);
   requirePublicUrl(deps, input.url);
   if ((await listEndpoints(deps.db, project.id)).length >= MAX_WEBHOOKS_PER_PROJECT) {
     throw new AppError('CONFLICT', `A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks`);
@@ -103,6 +104,7 @@ export async function updateWebhook(
   info: RequestInfo,
 ): Promise<Webhook> {
   const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
+  await deps.limiters.webhookChangesPerUser.consume(owner.id);
   if (input.url) requirePublicUrl(deps, input.url);
   const before = toWebhook(endpoint);
   const now = isoNow(deps.clock);
@@ -126,6 +128,7 @@ export async function updateWebhook(
 
 export async function deleteWebhook(deps: Deps, owner: UserRow, projectId: string, id: string, info: RequestInfo): Promise<{ message: string }> {
   const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
+  await deps.limiters.webhookChangesPerUser.consume(owner.id);
   await withTransaction(deps, async (tx) => {
     if (!(await deleteEndpoint(tx.db, project.id, id))) throw new AppError('NOT_FOUND', WEBHOOK_NOT_FOUND);
     await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.deleted', target: { type: 'webhook', id, label: endpoint.url }, before: audited(toWebhook(endpoint)) });
@@ -153,6 +156,7 @@ export async function listWebhookDeliveries(deps: Deps, owner: UserRow, projectI
 /** Sends the delivery's event to its endpoint again, as a new delivery (attempts start afresh). */
 export async function resendWebhookDelivery(deps: Deps, owner: UserRow, projectId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
   const { endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
+  await deps.limiters.webhookSendsPerUser.consume(owner.id);
   const original = await findDelivery(deps.db, endpoint.id, deliveryId);
   if (!original) throw new AppError('NOT_FOUND', 'Delivery not found');
   const now = isoNow(deps.clock);
@@ -164,6 +168,7 @@ export async function resendWebhookDelivery(deps: Deps, owner: UserRow, projectI
 /** A `webhook.test` event to this endpoint only, whatever it subscribes to. */
 export async function sendTestWebhook(deps: Deps, owner: UserRow, projectId: string, id: string): Promise<{ event_id: string }> {
   const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
+  await deps.limiters.webhookSendsPerUser.consume(owner.id);
   if (endpoint.enabled !== 1) throw new AppError('CONFLICT', 'Turn the webhook on to send it a test event');
   const eventId = await emitWebhookEvent(deps, project.id, 'webhook.test', { message: 'A test event from AuthPlatform', webhook_id: endpoint.id }, { endpointId: endpoint.id });
   return { event_id: eventId! };
