@@ -86,6 +86,43 @@ describe('mail cannot be used as a weapon', () => {
     }
   });
 
+  it("one address's flood spends its own budget first, never its project's: the project's other end users still get in", async () => {
+    const quota = await createTestApp({
+      limits: {
+        projectSignups: { points: 5, durationS: 60 },
+        signupPerIp: { points: 2, durationS: 60 },
+        projectLogins: { points: 5, durationS: 60 },
+        loginPerIp: { points: 2, durationS: 60 },
+        projectPasswordResets: { points: 5, durationS: 60 },
+        forgotPerIp: { points: 2, durationS: 60 },
+        projectVerificationResends: { points: 5, durationS: 60 },
+        resendPerIp: { points: 2, durationS: 60 },
+      },
+    });
+    try {
+      const dev = await quota.signUpAndLogIn(uniqueEmail('flood-order'));
+      const project = (await quota.call('POST', '/api/v1/projects', { token: dev.access_token, body: { name: 'q' } })).json();
+      const { secret } = (await quota.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: dev.access_token, body: { name: 'k' } })).json();
+      const call = (path: string, body: unknown, ip: string) => quota.call('POST', `/public/api/v1${path}`, { body, headers: { 'x-api-key': secret, 'x-end-user-ip': ip } });
+      const calls: Array<[string, (i: number) => unknown]> = [
+        ['/auth/signup', (i) => ({ email: uniqueEmail(`flood-${i}`), password: STRONG_PASSWORD })],
+        ['/auth/login', () => ({ email: 'nobody@example.com', password: 'Wrong-Pass-1' })],
+        ['/auth/forgot-password', () => ({ email: 'nobody@example.com' })],
+        ['/auth/resend-verification', () => ({ email: 'nobody@example.com' })],
+      ];
+      for (const [path, body] of calls) {
+        const flooder = uniqueIp();
+        const statuses: number[] = [];
+        for (let i = 0; i < 10; i++) statuses.push((await call(path, body(i), flooder)).statusCode);
+        expect(statuses.filter((status) => status === 429), path).toHaveLength(8);
+        // Another end user of the project: the flood spent only the flooder's network's budget.
+        expect((await call(path, body(99), uniqueIp())).statusCode, path).not.toBe(429);
+      }
+    } finally {
+      await quota.close();
+    }
+  });
+
   it('refresh limits are kept per project: one project exhausting them leaves another untouched', async () => {
     const limited = await createTestApp({ limits: { refreshPerIp: { points: 2, durationS: 60 } } });
     try {

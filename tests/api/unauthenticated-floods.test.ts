@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import WebAuthnEmulator, { AuthenticatorEmulator, PasskeysCredentialsMemoryRepository } from 'nid-webauthn-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp, type TestAppOptions } from '../helpers/create-test-app.js';
+import { Secret, TOTP } from 'otpauth';
+import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp, type TestAppOptions } from '../helpers/create-test-app.js';
 import { trpcFailure } from '../helpers/trpc-client.js';
 
 /**
@@ -102,6 +103,27 @@ describe('a flood from one address', () => {
     expect(await trpcFailure(t.trpc({ ip }).api.passkeys.loginOptions.mutate({}))).toEqual({ status: 429, code: 'TOO_MANY_REQUESTS', message: TOO_MANY });
     // Another address starts as usual.
     expect((await t.call('POST', '/api/v1/auth/passkeys/login/options', { body: {}, ip: uniqueIp() })).statusCode).toBe(200);
+  });
+
+  it("3,000 passkey options for one waiting second step: 429 after 30, and one ceremony waiting (each replaces the one before)", async () => {
+    const email = uniqueEmail('mfa-flood');
+    const session = await t.signUpAndLogIn(email);
+    const device = new WebAuthnEmulator(new AuthenticatorEmulator({ credentialsRepository: new PasskeysCredentialsMemoryRepository() }));
+    const creation = await t.call('POST', '/api/v1/auth/passkeys/register/options', { token: session.access_token });
+    expect((await t.call('POST', '/api/v1/auth/passkeys/register/verify', { token: session.access_token, body: { response: device.createJSON(APP_URL, creation.json()) } })).statusCode).toBe(201);
+    const { secret } = (await t.call('POST', '/api/v1/auth/mfa/totp/setup', { token: session.access_token })).json();
+    expect((await t.call('POST', '/api/v1/auth/mfa/totp/confirm', { token: session.access_token, body: { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() } })).statusCode).toBe(200);
+    const { mfa_token } = (await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD }, ip: uniqueIp() })).json();
+
+    const ip = uniqueIp();
+    const answers = await flood(FLOOD, () => t.call('POST', '/api/v1/auth/mfa/passkey/options', { body: { mfa_token }, ip }));
+    expect(statusesOf(answers)).toEqual({ 200: 30, 429: FLOOD - 30 });
+    const waiting = await t.db.selectFrom('webauthn_challenges').select('challenge').where('purpose', '=', 'mfa').where('used_at', 'is', null).execute();
+    expect(waiting).toHaveLength(1);
+    // The options of the ceremony left waiting (the last to be stored) still answer the second step.
+    const options = answers.map((answer) => answer.json()).find((answer) => answer.challenge === waiting[0]!.challenge);
+    const done = await t.call('POST', '/api/v1/auth/mfa/verify', { body: { mfa_token, passkey_response: device.getJSON(APP_URL, options) }, ip });
+    expect(done.statusCode, done.body).toBe(200);
   });
 
   it('3,000 authorization requests at the hosted pages: a 429 page with Retry-After after 30, and 30 requests waiting', async () => {

@@ -140,8 +140,8 @@ async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attempt
  * verified one a notice that someone tried.
  */
 export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof SignUpInputSchema>, request: RequestInfo): Promise<{ message: string }> {
-  if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
   rejectWeakPassword(realm, input.password);
 
@@ -204,8 +204,8 @@ export async function signUpWithProvider(
   request: RequestInfo,
   linkIdentity: (tx: Deps, userId: string) => Promise<void>,
 ): Promise<UserRow | undefined> {
-  if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   const passwordHash = await deps.passwords.hash(randomToken());
   const now = isoNow(deps.clock);
   const id = newId();
@@ -291,8 +291,8 @@ export async function resendVerification(
   input: z.output<typeof ResendVerificationInputSchema>,
   request: RequestInfo,
 ): Promise<{ message: string }> {
-  if (realm.projectId) await deps.limiters.projectVerificationResends.consume(realm.projectId);
   await deps.limiters.resendPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectVerificationResends.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.resendPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
@@ -305,8 +305,8 @@ export async function resendVerification(
 
 /** Same answer for unknown addresses; a reset link is valid for one hour and works once. */
 export async function forgotPassword(deps: Deps, realm: Realm, input: z.output<typeof ForgotPasswordInputSchema>, request: RequestInfo): Promise<{ message: string }> {
-  if (realm.projectId) await deps.limiters.projectPasswordResets.consume(realm.projectId);
   await deps.limiters.forgotPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectPasswordResets.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.forgotPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);

@@ -126,8 +126,9 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
     }
   };
 
-  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
+  // The network's budget first: one address's flood must not spend what the project's other users share.
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
     return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
   }
@@ -185,8 +186,8 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
  * whose answer fails is a failed attempt with reason `passkey_failed`.
  */
 export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output<typeof PasskeyLoginInputSchema>, request: RequestInfo): Promise<LogInResult> {
-  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   const { user, verified } = await checkPasskey(deps, realm, input.response, { purpose: 'login' });
   if (!user) throw new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED);
   const attempt = attemptOf(deps, realm, user.email, input.device_fingerprint, request);
@@ -219,8 +220,8 @@ export interface ProviderSignIn {
 export async function logInWithProvider(deps: Deps, realm: Realm, signIn: ProviderSignIn, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
   const attempt: Attempt = { ...attemptOf(deps, realm, normalizeEmail(signIn.email), signIn.deviceFingerprint, request), method: signIn.provider };
   const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
-  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) {
     return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
   }

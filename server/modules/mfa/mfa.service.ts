@@ -154,12 +154,12 @@ export async function openMfaChallenge(deps: Deps, user: UserRow, deviceFingerpr
   return { mfa_required: true, mfa_token: token, methods: hasPasskey ? ['totp', 'recovery_code', 'passkey'] : ['totp', 'recovery_code'] };
 }
 
-/** Options for answering a waiting sign-in with a passkey instead of a code (the token is not charged). */
-export async function passkeyOptionsForSignIn(deps: Deps, realm: Realm, token: string) {
+/** Options for answering a waiting sign-in with a passkey instead of a code (the token is not charged; the passkey sign-in's budgets are). */
+export async function passkeyOptionsForSignIn(deps: Deps, realm: Realm, token: string, request: RequestInfo) {
   const challenge = await findLiveMfaChallenge(deps.db, sha256(token), isoNow(deps.clock), MFA_MAX_ATTEMPTS);
   const user = challenge ? await findUserById(deps.db, challenge.user_id) : undefined;
   if (!challenge || !user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
-  return passkeyMfaOptions(deps, realm, user, challenge.id);
+  return passkeyMfaOptions(deps, realm, user, challenge.id, request);
 }
 
 /** The live challenge of an mfa_token, charged one attempt; 401 when it is unknown, used, expired or out of attempts. */

@@ -52,6 +52,19 @@ export async function insertWebAuthnChallenge(db: Db, challenge: Omit<Insertable
   await db.insertInto('webauthn_challenges').values({ ...challenge, used_at: null }).execute();
 }
 
+/**
+ * A ceremony of an account (registration, step-up) or of a waiting sign-in (second factor): it takes
+ * the place of the owner's earlier ones of that purpose not yet answered, so asking again and again
+ * keeps one row waiting. `db` is a transaction holding the owner's lock (parallel asks would each see
+ * nothing to replace).
+ */
+export async function replaceOwnedWebAuthnChallenge(db: Db, challenge: Omit<Insertable<WebAuthnChallengesTable>, 'used_at'> & { user_id: string }): Promise<void> {
+  let earlier = db.deleteFrom('webauthn_challenges').where('purpose', '=', challenge.purpose).where('user_id', '=', challenge.user_id).where('used_at', 'is', null);
+  if (challenge.mfa_challenge_id) earlier = earlier.where('mfa_challenge_id', '=', challenge.mfa_challenge_id);
+  await earlier.execute();
+  await insertWebAuthnChallenge(db, challenge);
+}
+
 /** A realm's sign-in ceremonies still waiting for their answer (from one network, when it is named). */
 export async function countWaitingLoginCeremonies(db: Db, where: { projectId: string | null; network?: string }, now: string) {
   let query = db

@@ -151,7 +151,7 @@ export function passkeyRoutes(mount: AccountMount) {
         },
         { operationId: 'publicMfaPasskeyOptions', summary: "Answer an end user's second step with a passkey", errors: [400, 401] },
       ),
-      handler: ({ deps, caller, body }) => passkeyOptionsForSignIn(deps, caller.realm, body.mfa_token),
+      handler: ({ deps, caller, body }) => passkeyOptionsForSignIn(deps, caller.realm, body.mfa_token, caller.info),
     }),
   ];
 }

@@ -12,6 +12,7 @@ import type { Passkey, PasskeyCredentialSchema, PasskeyRegisterInputSchema, WebA
 import type { PasskeyRow, UserRow, WebAuthnPurpose } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
+import { lockUntilCommit, withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
@@ -31,6 +32,7 @@ import {
   insertWebAuthnChallenge,
   listPasskeys,
   recordPasskeyUse,
+  replaceOwnedWebAuthnChallenge,
   renamePasskey,
   spendWebAuthnChallenge,
 } from './passkeys.repo.js';
@@ -56,22 +58,26 @@ function transportsOf(row: PasskeyRow): AuthenticatorTransport[] | undefined {
   return row.transports ? (JSON.parse(row.transports) as AuthenticatorTransport[]) : undefined;
 }
 
+/** A ceremony of an account or of its waiting sign-in: one waits at a time (a new one replaces the earlier). */
 async function openCeremony(
   deps: Deps,
   challenge: string,
-  purpose: WebAuthnPurpose,
-  owner: { userId?: string; projectId: string | null; mfaChallengeId?: string },
+  purpose: Exclude<WebAuthnPurpose, 'login'>,
+  owner: { userId: string; projectId: string | null; mfaChallengeId?: string },
 ): Promise<void> {
   const now = deps.clock.now();
-  await insertWebAuthnChallenge(deps.db, {
-    id: newId(),
-    challenge,
-    purpose,
-    user_id: owner.userId ?? null,
-    project_id: owner.projectId,
-    mfa_challenge_id: owner.mfaChallengeId ?? null,
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + CEREMONY_TTL_S * 1000).toISOString(),
+  await withTransaction(deps, async (tx) => {
+    await lockUntilCommit(tx.db, deps.dialect, `ceremony:${purpose}:${owner.userId}`);
+    await replaceOwnedWebAuthnChallenge(tx.db, {
+      id: newId(),
+      challenge,
+      purpose,
+      user_id: owner.userId,
+      project_id: owner.projectId,
+      mfa_challenge_id: owner.mfaChallengeId ?? null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + CEREMONY_TTL_S * 1000).toISOString(),
+    });
   });
 }
 
@@ -207,8 +213,12 @@ async function ownPasskeyOptions(deps: Deps, realm: Realm, user: UserRow, ceremo
   return { ...options };
 }
 
-/** Options for a passkey as the second factor of a sign-in waiting in `mfaChallengeId`. */
-export function passkeyMfaOptions(deps: Deps, realm: Realm, user: UserRow, mfaChallengeId: string): Promise<WebAuthnOptions> {
+/**
+ * Options for a passkey as the second factor of a sign-in waiting in `mfaChallengeId`. Whoever holds
+ * the mfa_token may ask without a session: the passkey sign-in's budgets apply, and its one ceremony waits.
+ */
+export async function passkeyMfaOptions(deps: Deps, realm: Realm, user: UserRow, mfaChallengeId: string, request: RequestInfo): Promise<WebAuthnOptions> {
+  await chargePendingStart(deps, realm, request, LOGIN_CEREMONIES);
   return ownPasskeyOptions(deps, realm, user, { purpose: 'mfa', userId: user.id, mfaChallengeId });
 }
 

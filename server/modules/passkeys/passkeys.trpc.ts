@@ -61,5 +61,5 @@ export const passkeysRouter = router({
   mfaOptions: publicProcedure
     .input(inputParser(MfaPasskeyOptionsInputSchema))
     .output(WebAuthnOptionsSchema)
-    .mutation(({ ctx, input }) => passkeyOptionsForSignIn(ctx.deps, ctx.deps.platform, input.mfa_token)),
+    .mutation(({ ctx, input }) => passkeyOptionsForSignIn(ctx.deps, ctx.deps.platform, input.mfa_token, ctx.request)),
 });
