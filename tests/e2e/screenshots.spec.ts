@@ -32,9 +32,11 @@ async function useTheme(page: Page, theme: 'light' | 'dark') {
   await page.addInitScript((value) => window.localStorage.setItem('color-theme', value), theme);
 }
 
-/** Signs in through the API (no toast on the screenshots). */
+/** Signs up, verifies (two factors and passkeys need it) and signs in through the API (no toast on the screenshots). */
 async function signIn(page: Page, tag: string, email = uniqueEmail(tag)) {
   await signUpViaApi(page.request, { email, firstName: 'Jordan', lastName: 'Rivera' });
+  const token = linkIn(await waitForMail(email, /verif/i), '/verify-email').searchParams.get('token');
+  expect((await page.request.post('/trpc/auth.verifyEmail', { data: { token } })).ok()).toBe(true);
   const response = await page.request.post('/trpc/auth.logIn', {
     data: { email, password: PASSWORD, captcha_token: '', device_fingerprint: null },
   });
