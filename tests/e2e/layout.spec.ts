@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { signUpViaApi, signedInUser, logInViaUi, uniqueEmail } from './support';
+import { keepFocused, signUpViaApi, signedInUser, logInViaUi, uniqueEmail } from './support';
 
 test('theme toggle switches light/dark and survives a reload', async ({ page }) => {
   await page.goto('/');
@@ -141,13 +141,9 @@ test('API docs: public endpoints, and the copy hint disappears after 2 s', async
   await expect(endpoints.getByText('/public/api/v1/auth/signup')).toBeVisible();
   await expect(endpoints.getByText('/public/api/v1/profile')).toHaveCount(2);
   const card = page.getByRole('region', { name: 'Start the server' });
-  // The async clipboard refuses a document without focus, which a page of a parallel worker can lose
-  // between bringing it to the front and the click: the copy is tried again until it takes.
-  await expect(async () => {
-    await page.bringToFront();
-    await card.getByRole('button', { name: 'Copy Start the server script' }).click();
-    await expect(card.getByText('Copied!')).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 10_000 });
+  await keepFocused(page);
+  await card.getByRole('button', { name: 'Copy Start the server script' }).click();
+  await expect(card.getByText('Copied!')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('npm start');
   await expect(card.getByText('Copied!')).toBeHidden({ timeout: 3500 });
 });

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PASSWORD, field, linkIn, logInViaUi, signUpViaApi, signedInUser, toast, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, field, keepFocused, linkIn, logInViaUi, signUpViaApi, signedInUser, toast, uniqueEmail, waitForMail } from './support';
 
 /**
  * Projects, API keys, the public API and the figures they move, against the real server: a verified
@@ -63,6 +63,7 @@ test('a verified developer creates a project and a key; public calls move the fi
 }) => {
   test.setTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await keepFocused(page);
   await verifiedDeveloper(page, 'proj-flow');
 
   // The dashboard starts empty.

@@ -118,3 +118,12 @@ export async function expectTableFits(page: Page, table: string, action: string)
   expect(overflow.table!.scrollWidth, `${table} scrolls sideways`).toBeLessThanOrEqual(overflow.table!.clientWidth);
   expect(overflow.page.scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(overflow.page.clientWidth);
 }
+
+/**
+ * Keeps the page focused, as a person's window is while they click: the async clipboard refuses a
+ * document without focus, which a headless page can lose to another test's page at any moment.
+ */
+export async function keepFocused(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+}
