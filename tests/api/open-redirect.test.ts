@@ -101,18 +101,22 @@ describe('return_to after a sign-in with a provider on the platform', () => {
     expect(at.searchParams.get('social_error')).toBe('link_not_signed_in');
   });
 
-  it.each(HOSTILE_RETURN_TO)('%j is not carried to the sign-in page after a refusal', async (returnTo) => {
-    const bare = await createTestApp();
-    try {
+  describe('on a server without the provider (the start is refused)', () => {
+    // One app for every value: each app is a fresh database, which on PostgreSQL costs seconds.
+    let bare: TestApp;
+    beforeAll(async () => {
+      bare = await createTestApp();
+    });
+    afterAll(() => bare?.close());
+
+    it.each(HOSTILE_RETURN_TO)('%j is not carried to the sign-in page after a refusal', async (returnTo) => {
       const res = await bare.call('GET', `${PLATFORM_START}?return_to=${encodeURIComponent(returnTo)}`);
       const at = landing(res);
       expect(at.origin).toBe(APP_URL);
       expect(at.pathname).toBe('/login');
       expect(at.searchParams.get('social_error')).toBe('unavailable');
       expect(at.searchParams.get('return_to')).toBeNull();
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });
 
