@@ -42,11 +42,13 @@ function sqliteFileOf(config: Config, pgTool: string): string {
   return path.resolve(config.database.file);
 }
 
-/** Whether the master key `key` (base64, or none) opens the secrets sealed in the SQLite file. */
+/** Refuses unless the master key `key` (base64; null: none) opens the secrets sealed in the SQLite file, if it holds any. */
 async function requireMasterKeyOpens(databaseFile: string, key: string | null, whose: string): Promise<void> {
+  const bytes = key ? Buffer.from(key.trim(), 'base64') : randomBytes(32);
+  if (bytes.length !== 32) throw new BackupError(`${whose} is not a master key (32 bytes, base64)`);
   const db = openReadOnly(databaseFile);
   try {
-    const opens = await masterKeyOpensSealedSecrets({ db, secretBox: createSecretBox(key ? Buffer.from(key.trim(), 'base64') : randomBytes(32)) });
+    const opens = await masterKeyOpensSealedSecrets({ db, secretBox: createSecretBox(bytes) });
     if (opens === false) throw new BackupError(key ? `${whose} does not open the secrets sealed in this database` : `there is no master key (${whose}), and the database holds secrets sealed with one`);
   } finally {
     await db.destroy();
