@@ -42,6 +42,27 @@ describe.runIf(installed)('an instance whose Redis goes away and comes back', ()
     await redis?.kill();
   });
 
+  it('keeps a healthy subscription: its heartbeats are answered, and nothing is dropped or logged', async () => {
+    const { lines, logger } = recordingLogger();
+    const connection = await connectRedis(redis.url, logger);
+    const invalidations = await createInvalidations({ redis: connection, keyPrefix: `${randomUUID()}:` }, logger);
+    const events: string[] = [];
+    invalidations.subscribe('api-keys', () => events.push('dropped'));
+    const observer = new Redis(redis.url);
+    const pings = async () => Number(/cmdstat_ping:calls=(\d+)/.exec(await observer.info('commandstats'))?.[1] ?? 0);
+    try {
+      const before = await pings();
+      await until(async () => (await pings()) >= before + 2, 'two heartbeats');
+      expect(events).toEqual([]);
+      expect(lines).toEqual([]);
+      expect(connection.status).toBe('ready');
+    } finally {
+      observer.disconnect();
+      await invalidations.close();
+      connection.disconnect();
+    }
+  });
+
   it('logs the outage once and the return once', async () => {
     const { lines, logger } = recordingLogger();
     const connection = await connectRedis(redis.url, logger);
