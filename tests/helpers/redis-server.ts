@@ -27,6 +27,10 @@ export async function ownRedis(): Promise<OwnRedis> {
     async start() {
       const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
       child = started;
+      // Not left behind when the test process ends without its afterAll (a hook that timed out).
+      const killOnExit = () => started.kill('SIGKILL');
+      process.once('exit', killOnExit);
+      started.once('exit', () => process.off('exit', killOnExit));
       let output = '';
       await new Promise<void>((resolve, reject) => {
         started.stdout!.setEncoding('utf8').on('data', (text: string) => {
