@@ -15,6 +15,7 @@ const proxied = [
   '/api',
   '/public',
   '/health',
+  '/ready',
   '/metrics',
   '/.well-known',
   // A project's hosted pages are client routes; their browser API and OpenID Connect endpoints are the server's.

@@ -12,10 +12,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health check
-         * @description Answers 200 when the database answers, 503 when it does not. Never cached.
+         * Liveness
+         * @description Answers 200 while the process serves requests, whatever the database does (`status: degraded`, `database: unavailable` when it did not answer within half a second): a liveness probe. Use `/ready` to take an instance out of a load balancer. Never cached.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers 200 when this instance can serve requests, 503 while the database does not answer (`database: unavailable`) or has migrations of this version still to run (`migrations: pending`, with their names). A readiness probe. Never cached.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3805,6 +3825,19 @@ export interface components {
             };
             updated_at: string | null;
         };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            /** @enum {string} */
+            database: "ok" | "unavailable";
+            /**
+             * @description `unknown` while the database does not answer.
+             * @enum {string}
+             */
+            migrations: "ok" | "pending" | "unknown";
+            /** @description The migrations of this version the database has not run (npm run migrate, or a restart, runs them). */
+            pending_migrations: string[];
+        };
         RecoveryCodes: {
             recovery_codes: string[];
         };
@@ -4073,7 +4106,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Healthy */
+            /** @description The process answers */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4082,13 +4115,33 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer */
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: the database does not answer, or migrations are pending */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

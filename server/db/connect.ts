@@ -91,10 +91,21 @@ export interface ConnectOptions {
 
 const warnIdleConnectionError = (error: Error) => console.warn(`PostgreSQL closed an idle connection; it will be replaced: ${error.message}`);
 
+/**
+ * How long a query waits for a pooled connection, whether the pool is busy or PostgreSQL does not
+ * answer: past it the query fails (503, db/unavailable.ts), so a request never hangs on the database.
+ */
+export const POOL_CONNECTION_TIMEOUT_MS = 2_000;
+
 export function connectDatabase(target: DatabaseTarget, options: ConnectOptions = {}): { db: Db; dialect: Dialect } {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: POOL_CONNECTION_TIMEOUT_MS, keepAlive: true });
     pool.on('error', options.onIdleConnectionError ?? warnIdleConnectionError);
+    // pg-pool listens for errors only while a connection is idle in the pool. One lent out (a query
+    // just answered, a transaction between statements) that PostgreSQL closes would emit an error
+    // nobody handles, which ends the process; its query fails anyway, and the pool drops it when it
+    // comes back (no longer queryable).
+    pool.on('connect', (client) => client.on('error', ignoreLentConnectionError));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return { db, dialect: 'postgres' };
@@ -174,6 +185,8 @@ export function poolStatsReader(db: Db): (() => PoolStats) | null {
   const pool = pools.get(db);
   return pool ? () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) : null;
 }
+
+function ignoreLentConnectionError(): void {}
 
 /** One round trip to the database; throws when it does not answer. */
 export async function pingDatabase(db: Db): Promise<void> {

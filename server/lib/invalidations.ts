@@ -10,13 +10,21 @@ export type InvalidationTopic = 'api-keys' | 'project-settings';
 export const INVALIDATION_ACK_TIMEOUT_MS = 250;
 
 /**
+ * How often the subscription's connection is asked whether it is alive. It only listens, so one that
+ * dies without closing (a network partition, a balancer dropping idle connections) would otherwise go
+ * unnoticed, and every change after it unheard: with lib/redis.ts's socket timeout it is noticed within
+ * this and a second, and the connection made again (which drops the cached copies once subscribed).
+ */
+export const SUBSCRIPTION_HEARTBEAT_MS = 2_000;
+
+/**
  * Tells every instance that something they cache has changed: this one at once, the others over
  * Redis pub/sub when REDIS_URL is set (a single instance needs nothing more). Each instance that
  * receives the message drops its copies and confirms; `publish` resolves once every instance Redis
  * delivered it to has confirmed (or INVALIDATION_ACK_TIMEOUT_MS passed), so the change's answer goes
  * out only after no instance can serve the old copy. Each cache also bounds how long an entry lives,
- * which is what holds while Redis is away; a subscriber that reconnects drops everything, since it
- * may have missed messages.
+ * which is what holds while Redis is away; a subscriber that reconnects drops everything once it is
+ * subscribed again, since it may have missed messages.
  */
 export interface Invalidations {
   publish(topic: InvalidationTopic): Promise<void>;
@@ -49,13 +57,27 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
     if (pending.expected !== null && pending.confirmed >= pending.expected) pending.done();
   };
 
-  // A connection in subscriber mode can run no other command: a second one, kept only for this.
-  const listener = redis.duplicate({ lazyConnect: true });
+  // A connection in subscriber mode can run no other command: a second one, kept only for this. It
+  // subscribes itself each time it connects (not ioredis's autoResubscribe, which gives no word of when
+  // that is done): after a reconnection, what it caches is dropped only once the subscription is back,
+  // so a change published while it was away is covered by the drop, and one published after by a message.
+  const listener = redis.duplicate({ lazyConnect: true, autoResubscribe: false });
   listener.on('error', () => {}); // the main connection reports Redis outages
-  let connectedBefore = false;
-  listener.on('ready', () => {
-    if (connectedBefore) dropAll();
-    connectedBefore = true;
+  let subscribedBefore = false;
+  const subscribed = new Promise<void>((resolve, reject) => {
+    listener.on('ready', () => {
+      listener.subscribe(changes, confirmations).then(
+        () => {
+          if (subscribedBefore) dropAll();
+          subscribedBefore = true;
+          resolve();
+        },
+        (error: unknown) => {
+          // Redis went away again before answering: the next connection tries again.
+          if (!subscribedBefore) reject(error);
+        },
+      );
+    });
   });
   listener.on('message', (channel: string, message: string) => {
     if (channel === changes) {
@@ -78,7 +100,11 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
     }
   });
   await listener.connect();
-  await listener.subscribe(changes, confirmations);
+  await subscribed;
+  const heartbeat = setInterval(() => {
+    if (listener.status === 'ready') listener.ping().catch(() => {});
+  }, SUBSCRIPTION_HEARTBEAT_MS);
+  heartbeat.unref();
 
   return {
     async publish(topic) {
@@ -105,11 +131,13 @@ export async function createInvalidations(shared: { redis: Redis; keyPrefix: str
         await confirmed;
       } catch (error) {
         waiting.get(id)?.done();
-        logger.warn({ err: error, topic }, 'could not tell the other instances over Redis; their cached copies expire on their own');
+        // While Redis is away (logged once by lib/redis.ts) every instance drops its copies when it is back.
+        if (redis.status === 'ready') logger.warn({ err: error, topic }, 'could not tell the other instances over Redis; their cached copies expire on their own');
       }
     },
     subscribe,
     async close() {
+      clearInterval(heartbeat);
       await listener.quit().catch(() => listener.disconnect());
     },
   };

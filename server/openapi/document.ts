@@ -68,6 +68,9 @@ const DESCRIPTION = [
   '',
   'Every error answers `{"detail": "…"}` with its status. State-changing requests must be JSON (`Content-Type: application/json`), and,',
   'when a browser says where they come from, same-origin. On `/api/v1`, the access token may also come from the HttpOnly cookie that sign-in sets.',
+  '',
+  'Any operation may answer 503 `{"detail": "Service temporarily unavailable"}` with `Retry-After` (seconds) while the database cannot serve it',
+  '(a connection being replaced, a restart or failover, a lock held too long); send the request again after that many seconds.',
 ].join('\n');
 
 /** Object schemas exported from the schema modules, by the name their component gets. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiKeySchema, ProjectSchema } from '../../shared/schemas/projects.js';
 import { StepUpMethodSchema } from '../../shared/schemas/step-up.js';
-import type { Health } from '../modules/health/health.service.js';
+import type { Health, Readiness } from '../modules/health/health.service.js';
 
 /**
  * Zod schemas for the REST answers (and headers) that have no schema in shared/: the wrappers the
@@ -24,6 +24,13 @@ export const HealthSchema = z.object({
   database: z.enum(['ok', 'unavailable']),
   version: z.string(),
   uptime_s: z.number().int(),
+});
+
+export const ReadinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.enum(['ok', 'unavailable']),
+  migrations: z.enum(['ok', 'pending', 'unknown']).meta({ description: '`unknown` while the database does not answer.' }),
+  pending_migrations: z.array(z.string()).meta({ description: "The migrations of this version the database has not run (npm run migrate, or a restart, runs them)." }),
 });
 
 /** A public JSON Web Key (ES256, P-256) as published in a JWKS. */
@@ -71,7 +78,9 @@ export const OpenApiDocumentSchema = z.looseObject({
   paths: z.record(z.string(), z.unknown()),
 });
 
-// The health answer is built by a service with its own type; keep the two in step.
+// The health and readiness answers are built by a service with its own types; keep them in step.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const healthInSync: Same<z.infer<typeof HealthSchema>, Health> = true;
+const readinessInSync: Same<z.infer<typeof ReadinessSchema>, Readiness> = true;
 void healthInSync;
+void readinessInSync;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, answerableError } from '../errors.js';
+import { logUnavailable } from '../lib/outage-log.js';
 
 /** Fastify's own client errors, in words a caller can act on. */
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
@@ -13,13 +14,16 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
 /** The one place that turns errors into `{"detail": …}` answers. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.retryAfterS) reply.header('retry-after', String(error.retryAfterS));
-      return reply.code(error.httpStatus).send({ detail: error.detail, ...error.extra });
+    const known = answerableError(error);
+    if (known) {
+      if (known !== error) logUnavailable(app.log, error);
+      if (known.retryAfterS) reply.header('retry-after', String(known.retryAfterS));
+      return reply.code(known.httpStatus).send({ detail: known.detail, ...known.extra });
     }
-    const status = error.statusCode ?? 500;
+    const { statusCode, code, message } = error as FastifyError;
+    const status = statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const detail = FASTIFY_CLIENT_ERRORS[error.code] ?? (error.message || 'Bad Request');
+      const detail = FASTIFY_CLIENT_ERRORS[code] ?? (message || 'Bad Request');
       return reply.code(status).send({ detail });
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -69,7 +69,7 @@ const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> =
     return JSON.stringify(result.data);
   };
 
-const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/hosted/:project_key/api/'];
+const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/ready', '/hosted/:project_key/api/'];
 
 /**
  * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked

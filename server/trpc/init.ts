@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import type { Deps } from '../deps.js';
-import { AppError, trpcCodeOf } from '../errors.js';
+import { AppError, answerableError, trpcCodeOf } from '../errors.js';
+import { logUnavailable } from '../lib/outage-log.js';
 import type { ProjectRole } from '../../shared/schemas/teams.js';
 import { requireProjectRole, roleForReading } from '../modules/projects/project-access.js';
 import { PLATFORM_SCOPE } from '../modules/realms/realm.js';
@@ -28,8 +29,9 @@ const t = initTRPC.context<Context>().create({
 const domainErrors = t.middleware(async ({ next, ctx }) => {
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause;
-    if (cause instanceof AppError) {
+    const cause = answerableError(result.error.cause);
+    if (cause) {
+      if (cause !== result.error.cause) logUnavailable(ctx.deps.logger, result.error.cause);
       if (cause.retryAfterS) ctx.res.header('retry-after', String(cause.retryAfterS));
       throw new TRPCError({ code: trpcCodeOf(cause), message: cause.detail, cause });
     }

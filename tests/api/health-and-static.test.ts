@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../migrations/index.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { generateSigningKeyPem, signingKeyFromPem } from '../../server/lib/signing-keys.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const dirs: string[] = [];
+const migrationNames = Object.keys(migrations).sort();
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 async function appWithClient() {
@@ -22,16 +25,37 @@ async function appWithClient() {
   return { app, database };
 }
 
-describe('health', () => {
-  it('answers 503 when the database does not answer', async () => {
+describe('health and readiness', () => {
+  it('/health stays 200 while the database does not answer (liveness), /ready answers 503 naming it', async () => {
     const { app, database } = await appWithClient();
-    expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/health' })).json()).toMatchObject({ status: 'ok', database: 'ok' });
+    const ready = await app.inject({ url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'ok', pending_migrations: [] });
+    expect(ready.headers['cache-control']).toBe('no-store');
+
     await database.db.destroy();
     const down = await app.inject({ url: '/health' });
-    expect(down.statusCode).toBe(503);
+    expect(down.statusCode).toBe(200);
     expect(down.json()).toMatchObject({ status: 'degraded', database: 'unavailable' });
+    const notReady = await app.inject({ url: '/ready' });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toEqual({ status: 'not_ready', database: 'unavailable', migrations: 'unknown', pending_migrations: [] });
     await app.close();
     await database.drop().catch(() => {});
+  });
+
+  it('/ready answers 503 naming the migrations this version has that the database has not run', async () => {
+    const { app, database } = await appWithClient();
+    const latest = migrationNames.at(-1)!;
+    // As a database restored from a backup an older version made would be.
+    await sql`delete from kysely_migration where name = ${latest}`.execute(database.db);
+    const notReady = await app.inject({ url: '/ready' });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toEqual({ status: 'not_ready', database: 'ok', migrations: 'pending', pending_migrations: [latest] });
+    expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+    await app.close();
+    await database.drop();
   });
 });
 

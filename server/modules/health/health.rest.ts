@@ -1,26 +1,45 @@
 import type { z } from 'zod';
-import { HealthSchema, JwksSchema } from '../../openapi/schemas.js';
+import { HealthSchema, JwksSchema, ReadinessSchema } from '../../openapi/schemas.js';
 import { defineRoute } from '../../rest/route.js';
-import { checkHealth } from './health.service.js';
+import { checkHealth, checkReadiness } from './health.service.js';
 
 export const healthRoutes = [
   defineRoute({
     method: 'GET',
     url: '/health',
     auth: 'none',
-    response: { 200: HealthSchema, 503: HealthSchema },
+    response: { 200: HealthSchema },
     doc: {
       operationId: 'getHealth',
       tag: 'Health',
-      summary: 'Health check',
-      description: 'Answers 200 when the database answers, 503 when it does not. Never cached.',
-      responses: { 200: 'Healthy', 503: 'The database does not answer' },
+      summary: 'Liveness',
+      description:
+        'Answers 200 while the process serves requests, whatever the database does (`status: degraded`, `database: unavailable` when it did not answer within half a second): a liveness probe. Use `/ready` to take an instance out of a load balancer. Never cached.',
+      responses: { 200: 'The process answers' },
     },
     async handler({ deps, reply }) {
-      const health = await checkHealth(deps);
       reply.header('cache-control', 'no-store');
-      if (health.database !== 'ok') reply.code(503);
-      return health;
+      return checkHealth(deps);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/ready',
+    auth: 'none',
+    response: { 200: ReadinessSchema, 503: ReadinessSchema },
+    doc: {
+      operationId: 'getReadiness',
+      tag: 'Health',
+      summary: 'Readiness',
+      description:
+        'Answers 200 when this instance can serve requests, 503 while the database does not answer (`database: unavailable`) or has migrations of this version still to run (`migrations: pending`, with their names). A readiness probe. Never cached.',
+      responses: { 200: 'Ready', 503: 'Not ready: the database does not answer, or migrations are pending' },
+    },
+    async handler({ deps, reply }) {
+      const readiness = await checkReadiness(deps);
+      reply.header('cache-control', 'no-store');
+      if (readiness.status !== 'ready') reply.code(503);
+      return readiness;
     },
   }),
   defineRoute({

@@ -57,6 +57,11 @@ export async function findProjectByKey(db: Db, projectKey: string): Promise<Proj
   return db.selectFrom('projects').selectAll().where('project_key', '=', projectKey).executeTakeFirst();
 }
 
+/** One project's sealed signing key, to try a master key on; undefined when there is no project. */
+export async function findAnySealedSigningKey(db: Db): Promise<string | undefined> {
+  return (await db.selectFrom('projects').select('signing_key').limit(1).executeTakeFirst())?.signing_key;
+}
+
 export async function updateProject(db: Db, id: string, changes: Partial<ProjectsTable>): Promise<void> {
   await db.updateTable('projects').set(changes).where('id', '=', id).execute();
 }

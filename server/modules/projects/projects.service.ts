@@ -26,6 +26,7 @@ import {
   countProjectsByOwner,
   dailyStats,
   deleteProjectCascade,
+  findAnySealedSigningKey,
   findApiKey,
   insertApiKey,
   insertProject,
@@ -97,6 +98,22 @@ function requireVerified(owner: UserRow): void {
 }
 
 /** The projects the developer is on the team of, with their role on each. */
+/**
+ * Whether `secretBox`'s master key is the one this database's secrets were sealed with (a project's
+ * signing key is opened with it); null when the database has no project to tell by. For backups: a
+ * database restored without its master key has secrets nobody can open.
+ */
+export async function masterKeyOpensSealedSecrets(deps: Pick<Deps, 'db' | 'secretBox'>): Promise<boolean | null> {
+  const sealed = await findAnySealedSigningKey(deps.db);
+  if (sealed === undefined) return null;
+  try {
+    deps.secretBox.open(sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function listProjects(deps: Deps, user: UserRow): Promise<Project[]> {
   return (await listProjectsOfMember(deps.db, user.id)).map((row) => toProject(deps.config, row));
 }
