@@ -112,6 +112,12 @@ export interface OneTimeTokensTable {
   password_hash: string | null;
   /** change_email only: the address the account moves to. */
   new_email: string | null;
+  /** The app's sign-in (oauth_interactions) a hosted page's link continues, if any. */
+  interaction_id: string | null;
+  /** Or the hosted page it continues to (a checked path). */
+  return_to: string | null;
+  /** SHA-256 of the hosted flow cookie of the browser that asked for the link. */
+  flow_binding: string | null;
 }
 
 export interface DevicesTable {

@@ -1,6 +1,7 @@
-import { Button } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { SOCIAL_MESSAGES } from '../../../shared/schemas/social';
+import { BackToApp } from '../components/BackToApp';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { HostedPage } from '../components/HostedPage';
 import { StatusPanel } from '../components/StatusPanel';
@@ -12,9 +13,12 @@ export function LinkAccountPage() {
   const { api, paths } = useHosted();
   const state = useMailedToken(api.confirmIdentityLink, SOCIAL_MESSAGES.linkInvalid);
   const signIn = (
-    <Button component={Link} to={paths.page('sign-in')} replace mt="xs">
-      Sign in
-    </Button>
+    <Group justify="center" gap="sm" mt="xs">
+      <Button component={Link} to={paths.page('sign-in')} replace>
+        Sign in
+      </Button>
+      <BackToApp />
+    </Group>
   );
 
   return (
