@@ -19,6 +19,7 @@ import * as boundPendingRows from './2026_11_25_0300_bound_pending_rows.js';
 import * as categorizeWebhookErrors from './2026_11_25_0400_categorize_webhook_errors.js';
 import * as guardAuditLog from './2026_11_25_0401_guard_audit_log.js';
 import * as addLinkContinuations from './2026_11_26_0300_add_link_continuations.js';
+import * as addMailSecuredBy from './2026_11_26_0301_add_mail_secured_by.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0400_categorize_webhook_errors': categorizeWebhookErrors,
   '2026_11_25_0401_guard_audit_log': guardAuditLog,
   '2026_11_26_0300_add_link_continuations': addLinkContinuations,
+  '2026_11_26_0301_add_mail_secured_by': addMailSecuredBy,
 };

@@ -1430,10 +1430,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Render one of the project’s mails with a sample address and link
-         * @description The saved settings, with the unsaved names, colour and template of the body over them. Nothing is sent. Needs the admin role (403).
+         * Render one of the project’s mails exactly as it is sent, to your own address
+         * @description The subject, text and HTML that sending this mail to your address would send (the same templates, brand and link target; `sample-token` for the token), with the unsaved names, colour, "Secured by" choice and template of the body over the saved settings. Nothing is sent. Needs the admin role (403).
          */
         post: operations["previewProjectMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/settings/mail-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the previewed mail to your own address
+         * @description The mail mail-preview renders, sent to the signed-in developer. Needs the admin role (403); at most 5 a minute per developer (429).
+         */
+        post: operations["sendProjectTestMail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3662,6 +3682,7 @@ export interface components {
             mail_sender_name?: string | null;
             mail_product_name?: string | null;
             mail_accent_color?: string | null;
+            mail_secured_by?: boolean;
         };
         MailTemplate: {
             subject: string;
@@ -3807,6 +3828,7 @@ export interface components {
             mail_sender_name: string | null;
             mail_product_name: string | null;
             mail_accent_color: string | null;
+            mail_secured_by: boolean;
             mail_templates: {
                 verification: components["schemas"]["StoredMailTemplate"] | null;
                 password_reset: components["schemas"]["StoredMailTemplate"] | null;
@@ -3966,6 +3988,7 @@ export interface components {
             mail_sender_name?: string | null;
             mail_product_name?: string | null;
             mail_accent_color?: string | null;
+            mail_secured_by?: boolean;
             mail_templates?: components["schemas"]["MailTemplates"];
         };
         UpdateWebhookInput: {
@@ -9805,6 +9828,106 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sendProjectTestMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailPreviewInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

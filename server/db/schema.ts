@@ -452,6 +452,8 @@ export interface ProjectSettingsTable {
   mail_sender_name: string | null;
   mail_product_name: string | null;
   mail_accent_color: string | null;
+  /** The small "Secured by" line at the foot of its mails; null: on. */
+  mail_secured_by: Flag | null;
   /** JSON: { [kind]: { subject, text } }. */
   mail_templates: Generated<string>;
   updated_at: string;

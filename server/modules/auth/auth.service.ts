@@ -40,7 +40,7 @@ import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';
 import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { appLink, realmMail, sendAccountMail, sendCappedMail } from './account-mail.js';
+import { appLink, MAIL_LINK_PATHS, sendAccountMail, sendCappedMail } from './account-mail.js';
 import { listAttachments, removeAllAttachments, removePasskeysAndIdentities, type Attachments } from './attachments.repo.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
@@ -60,12 +60,11 @@ function rejectWeakPassword(realm: Realm, password: string): void {
 }
 
 /**
- * "Your password was changed", in the realm's brand or its own template (whose link opens the sign-in
- * page); `notice` says what else the change did to the account's ways in.
+ * "Your password was changed", in the realm's brand and template (whose link opens the sign-in page);
+ * `notice` says what else the change did to the account's ways in.
  */
 function passwordChangedNotice(realm: Realm, to: string, notice: readonly string[] = []) {
-  const link = appLink(realm, '/login');
-  return realmMail(realm, 'password_changed', to, link, (brand) => passwordChangedMail(to, brand, notice), notice);
+  return passwordChangedMail(to, appLink(realm, MAIL_LINK_PATHS.password_changed), realm.policy.mail, notice);
 }
 
 /**
@@ -135,8 +134,7 @@ async function issueOneTimeToken(
  */
 async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, continuation = NO_CONTINUATION): Promise<void> {
   const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash, null, continuation);
-  const link = appLink(realm, '/verify-email', token);
-  await sendCappedMail(deps, 'verification', realmMail(realm, 'verification', user.email, link, (brand) => verificationMail(user.email, link, brand)));
+  await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), realm.policy.mail));
 }
 
 /**
@@ -337,8 +335,7 @@ export async function forgotPassword(
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_active === 1) {
     const token = await issueOneTimeToken(deps, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null, continuation);
-    const link = appLink(realm, '/reset-password', token);
-    await sendCappedMail(deps, 'password_reset', realmMail(realm, 'password_reset', user.email, link, (brand) => passwordResetMail(user.email, link, brand)));
+    await sendCappedMail(deps, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), realm.policy.mail));
   }
   return { message: 'If an account exists for that email, a password reset link is on its way.' };
 }
