@@ -126,7 +126,7 @@ export function createHostedApi(projectKey: string) {
     passkeyLogIn: (input: { response: PasskeyAnswer; device_fingerprint: string }) => call<SignedIn>('POST', '/auth/passkeys/login/verify', input),
     logOut: () => call<Message>('POST', '/auth/logout', {}),
     signInProviders: () => call<{ providers: SignInProvider[] }>('GET', '/auth/oauth/providers'),
-    confirmIdentityLink: (token: string) => call<Message>('POST', '/auth/oauth/link', { token }),
+    confirmIdentityLink: (token: string) => call<Message & { return_to: string | null }>('POST', '/auth/oauth/link', { token }),
 
     verifyEmail: (token: string, deviceFingerprint: string | null) => call<LinkAnswer>('POST', '/auth/verify-email', { token, device_fingerprint: deviceFingerprint }),
     resendVerification: (email: string, captchaToken: string, continuation?: Continuation) =>

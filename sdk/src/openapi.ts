@@ -3592,6 +3592,10 @@ export interface components {
             created_at: string;
             last_used_at: string | null;
         };
+        IdentityLinked: {
+            message: string;
+            return_to: string | null;
+        };
         Invitation: {
             id: string;
             email: string;
@@ -6663,7 +6667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["IdentityLinked"];
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
@@ -15260,7 +15264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["IdentityLinked"];
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
@@ -18908,7 +18912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["IdentityLinked"];
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */

@@ -347,6 +347,8 @@ export interface IdentityLinkRequestsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Our page the sign-in that sent the link was going to (an app's waiting sign-in on the hosted pages), if any. */
+  return_to: string | null;
 }
 
 /** A change made by an admin or a developer: append-only (the database refuses updates and deletes). */

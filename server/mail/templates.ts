@@ -13,9 +13,11 @@ function layout(brand: MailBrand, title: string, paragraphs: string[], action?: 
   return mailPage(brand, title, `${body}${button}`);
 }
 
-function message(to: string, subject: string, paragraphs: string[], action?: Action, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+/** A notice in the brand: its subject names the product ("… – Shop"), its text and page end with the brand's sign-off. */
+function message(to: string, title: string, paragraphs: string[], action?: Action, brand: MailBrand = PLATFORM_BRAND): MailMessage {
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), signOffText(brand)].join('\n\n');
-  return { to, subject, text, html: layout(brand, subject, paragraphs, action), ...(brand.senderName && { fromName: brand.senderName }) };
+  const subject = `${title} – ${brand.productName}`;
+  return { to, subject, text, html: layout(brand, title, paragraphs, action), ...(brand.senderName && { fromName: brand.senderName }) };
 }
 
 /** The verification link: the brand's own template, else the built-in one (shared/mail-templates.ts). */

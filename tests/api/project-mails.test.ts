@@ -89,6 +89,19 @@ describe("a project's end-user mails", () => {
     }
   });
 
+  it('name the project in the subject of the notices too (someone tried to sign up, a new sign-in)', async () => {
+    const shop = await createProject({});
+    const email = uniqueEmail('notices');
+    const verification = await sendKind(shop, 'verification', email);
+    expect((await api(shop, '/auth/verify-email', { token: new URL(verification.link!).searchParams.get('token') })).statusCode).toBe(200);
+    const before = t.mail.messages.length;
+    expect((await api(shop, '/auth/signup', { email, password: STRONG_PASSWORD })).statusCode).toBe(201);
+    const notice = await t.mail.waitFor(email, /tried to sign up/i, { after: before });
+    expect(notice.subject).toBe('Someone tried to sign up with your email – Shop');
+    expect(notice.from).toContain('Shop');
+    expect(notice.text.replace('Secured by AuthPlatform', '')).not.toContain('AuthPlatform');
+  });
+
   it('may leave out the "Secured by" line, and then never name AuthPlatform', async () => {
     const shop = await createProject({});
     const settings = await t.call('PATCH', `/api/v1/projects/${shop.id}/settings`, { token: developer.token, body: { mail_secured_by: false } });

@@ -91,6 +91,16 @@ describe('the reset link of an app sign-in', () => {
   });
 });
 
+describe('the link that connects a provider to an existing account', () => {
+  it('signs in and goes on where the sign-in with the provider was going (the app’s waiting request)', async () => {
+    const continueAt = `/hosted/${KEY}/authorize/continue?interaction=int_7`;
+    mockServer({ 'POST /auth/oauth/link': () => ({ message: 'Connected', return_to: continueAt }) });
+    renderApp(`/hosted/${KEY}/link-account?token=tok`);
+    const link = await screen.findByRole('link', { name: 'Sign in to continue to Shop' }, LOADED);
+    expect(link.getAttribute('href')).toBe(`/hosted/${KEY}/sign-in?return_to=${encodeURIComponent(continueAt)}`);
+  });
+});
+
 describe('"check your e-mail"', () => {
   it('after sign-up names the address, and resends to it carrying the app sign-in', async () => {
     const { callsTo } = mockServer({
