@@ -1405,7 +1405,7 @@ export interface paths {
         };
         /**
          * The project's rules for its end users
-         * @description Each rule as it applies now: the platform's (`PASSWORD_MIN_LENGTH`, the common-password check, `ACCESS_TOKEN_TTL`, `REFRESH_TOKEN_TTL`, `BLOCK_VPN`, unverified end users may sign in, the platform's name in mails) until the project sets its own. The captcha secret is never answered (`captcha_secret_set`).
+         * @description Each rule as it applies now: the platform's (`PASSWORD_MIN_LENGTH`, the common-password check, `ACCESS_TOKEN_TTL`, `REFRESH_TOKEN_TTL`, `BLOCK_VPN`, unverified end users may sign in; mails in the project's own name, colour and logo with a "Secured by" line) until the project sets its own. The captcha secret is never answered (`captcha_secret_set`).
          */
         get: operations["getProjectSettings"];
         put?: never;

@@ -5,7 +5,7 @@ import { AccentColorSchema } from './projects.js';
 /**
  * The rules a project sets for its own end users. A project that never changed them follows the
  * platform's (PASSWORD_MIN_LENGTH, the common-password list, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL,
- * BLOCK_VPN, unverified end users may sign in, the platform's name in mails).
+ * BLOCK_VPN, unverified end users may sign in), and its mails carry its own name, colour and logo.
  */
 
 /** A longer minimum could never be met: passwords are at most PASSWORD_MAX_BYTES bytes (bcrypt's input). */
