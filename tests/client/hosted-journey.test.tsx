@@ -54,6 +54,21 @@ describe('the verification link of an app sign-in', () => {
     expect(assign).toHaveBeenCalledWith(`/hosted/${KEY}/authorize/continue?interaction=int_9`);
   });
 
+  it('goes back only to a page of the project’s hosted pages, whatever return_to it is answered', async () => {
+    mockServer({
+      'POST /auth/verify-email': verified({ kind: 'signed_in', interaction: null, return_to: 'https://evil.example/' }),
+      'GET /profile': () => sampleUser,
+      'GET /auth/sessions': () => ({ sessions: [] }),
+      'GET /auth/passkeys': () => ({ passkeys: [] }),
+      'GET /auth/identities': () => ({ identities: [], has_password: true, passkeys: 0, available: [] }),
+    });
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const { user } = renderApp(`/hosted/${KEY}/verify-email?token=tok`);
+    await user.click(await screen.findByRole('button', { name: 'Continue to Shop' }, LOADED));
+    await waitFor(() => expect(currentPath()).toBe(`/hosted/${KEY}/account`));
+    expect(assign).not.toHaveBeenCalled();
+  });
+
   it('opened in another browser: signs in there, keeping the request and the address', async () => {
     mockServer({ 'POST /auth/verify-email': verified({ kind: 'sign_in', email: 'ada@example.com', interaction: 'int_9', return_to: null }) });
     renderApp(`/hosted/${KEY}/verify-email?token=tok`);

@@ -1,6 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import type { LinkNext } from '../../../shared/schemas/hosted';
+import { safeReturnTo } from '../../auth/redirect';
 import { useHosted } from '../HostedContext';
 import { useSignedIn } from '../useSignedIn';
 import { BackToApp } from './BackToApp';
@@ -15,7 +16,9 @@ import { StatusPanel } from './StatusPanel';
 export function LinkNextStep({ next, done }: { next: Exclude<LinkNext, null>; done: string }) {
   const { project, paths } = useHosted();
   const navigate = useNavigate();
-  const continues = next.kind === 'expired' ? { interaction: null, return_to: null } : { interaction: next.interaction, return_to: next.return_to };
+  // The server checked the return_to it stored; the page checks it again, as every navigation it makes.
+  const continues =
+    next.kind === 'expired' ? { interaction: null, return_to: null } : { interaction: next.interaction, return_to: safeReturnTo(next.return_to, `${paths.base}/`) };
   const signedIn = useSignedIn(continues.interaction, continues.return_to);
 
   if (next.kind === 'second_factor') {
