@@ -9,11 +9,11 @@ import { BackToSignIn } from '../components/BackToSignIn';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
+import { ResendMail } from '../components/ResendMail';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { useContinuation } from '../useInteraction';
-import { ResendMail } from '../components/ResendMail';
 
 export function ForgotPasswordPage() {
   const { api } = useHosted();

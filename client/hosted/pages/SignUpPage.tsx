@@ -12,11 +12,11 @@ import { TOASTS } from '../../messages';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
+import { ResendMail } from '../components/ResendMail';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { useContinuation } from '../useInteraction';
-import { ResendMail } from '../components/ResendMail';
 import { useHostedSignInProviders } from '../useSignInProviders';
 
 /** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */

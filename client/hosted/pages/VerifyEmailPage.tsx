@@ -1,11 +1,12 @@
 import { useRef, useState } from 'react';
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router-dom';
 import { EmailField } from '../../components/EmailField';
 import { ForgotPasswordFormSchema, resolver } from '../../forms';
 import { getDeviceFingerprint } from '../../lib/fingerprint';
 import { MESSAGES, TOASTS } from '../../messages';
+import { BackToApp } from '../components/BackToApp';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { FormAlert } from '../components/FormAlert';
 import { LinkNextStep } from '../components/LinkNextStep';
@@ -31,9 +32,13 @@ export function VerifyEmailPage() {
           kind="success"
           title="Email verified!"
           actions={
-            <Button component={Link} to={paths.page('sign-in')} state={{ message: MESSAGES.emailVerifiedRedirect }} replace mt="xs">
-              Continue to sign in
-            </Button>
+            // A link that carries no app's sign-in (one asked for through an app's own backend) still leads back to the app.
+            <Group justify="center" gap="sm" mt="xs">
+              <Button component={Link} to={paths.page('sign-in')} state={{ message: MESSAGES.emailVerifiedRedirect }} replace>
+                Continue to sign in
+              </Button>
+              <BackToApp />
+            </Group>
           }
         >
           Your account is ready.
