@@ -51,6 +51,7 @@ export const SETTINGS_TEXTS = {
   templateSaved: 'Mail template saved',
   templateRestored: 'Built-in mail restored',
   previewFailed: 'Failed to render the preview',
+  testMailFailed: 'Failed to send the test mail',
   readOnly: 'You are a viewer on this project: these settings are shown, and only its owners and admins can change them.',
 } as const;
 

@@ -18,6 +18,9 @@ import * as addExportIndexes from './2026_11_25_0200_add_export_indexes.js';
 import * as boundPendingRows from './2026_11_25_0300_bound_pending_rows.js';
 import * as categorizeWebhookErrors from './2026_11_25_0400_categorize_webhook_errors.js';
 import * as guardAuditLog from './2026_11_25_0401_guard_audit_log.js';
+import * as addLinkContinuations from './2026_11_26_0300_add_link_continuations.js';
+import * as addMailSecuredBy from './2026_11_26_0301_add_mail_secured_by.js';
+import * as addIdentityLinkReturnTo from './2026_11_26_0302_add_identity_link_return_to.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +43,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0300_bound_pending_rows': boundPendingRows,
   '2026_11_25_0400_categorize_webhook_errors': categorizeWebhookErrors,
   '2026_11_25_0401_guard_audit_log': guardAuditLog,
+  '2026_11_26_0300_add_link_continuations': addLinkContinuations,
+  '2026_11_26_0301_add_mail_secured_by': addMailSecuredBy,
+  '2026_11_26_0302_add_identity_link_return_to': addIdentityLinkReturnTo,
 };

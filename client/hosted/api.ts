@@ -4,7 +4,7 @@ import type {
   LogInResponseSchema,
   SignUpInput,
 } from '../../shared/schemas/auth';
-import type { HostedProject } from '../../shared/schemas/hosted';
+import type { HostedProject, LinkAnswer } from '../../shared/schemas/hosted';
 import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../shared/schemas/mfa';
 import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/schemas/passkeys';
 import type { OwnSession } from '../../shared/schemas/sessions';
@@ -19,6 +19,11 @@ export type CaptchaConfig = z.infer<typeof CaptchaConfigSchema>;
 type PasskeyAnswer = PasskeyLoginInput['response'];
 type Message = { message: string };
 export type Identities = z.infer<typeof IdentitiesSchema>;
+/** The app's sign-in a form serves, which the mails it asks for carry along (see useContinuation). */
+export interface Continuation {
+  interaction: string | null;
+  return_to: string | null;
+}
 
 /** A refused call: the server's `{"detail": …}` and its status (and Retry-After on 429, the proofs a step-up refusal asks for). */
 export class HostedApiError extends Error {
@@ -111,8 +116,8 @@ export function createHostedApi(projectKey: string) {
     /** The project's own captcha when it set one, else the platform's. */
     captchaConfig: () => call<CaptchaConfig>('GET', '/captcha/config'),
 
-    signUp: (input: Pick<SignUpInput, 'email' | 'password' | 'first_name' | 'last_name' | 'captcha_token' | 'device_fingerprint'>) =>
-      call<Message>('POST', '/auth/signup', input),
+    signUp: (input: Pick<SignUpInput, 'email' | 'password' | 'first_name' | 'last_name' | 'captcha_token' | 'device_fingerprint'>, continuation: Continuation) =>
+      call<Message>('POST', '/auth/signup', { ...input, ...continuation }),
     logIn: (input: { email: string; password: string; captcha_token: string; device_fingerprint: string }) => call<SignInAnswer>('POST', '/auth/login', input),
     verifyMfa: (input: { mfa_token: string; code: string } | { mfa_token: string; passkey_response: PasskeyAnswer }) =>
       call<SignedIn>('POST', '/auth/mfa/verify', input),
@@ -121,19 +126,29 @@ export function createHostedApi(projectKey: string) {
     passkeyLogIn: (input: { response: PasskeyAnswer; device_fingerprint: string }) => call<SignedIn>('POST', '/auth/passkeys/login/verify', input),
     logOut: () => call<Message>('POST', '/auth/logout', {}),
     signInProviders: () => call<{ providers: SignInProvider[] }>('GET', '/auth/oauth/providers'),
-    confirmIdentityLink: (token: string) => call<Message>('POST', '/auth/oauth/link', { token }),
+    confirmIdentityLink: (token: string) => call<Message & { return_to: string | null }>('POST', '/auth/oauth/link', { token }),
 
-    verifyEmail: (token: string) => call<Message>('POST', '/auth/verify-email', { token }),
-    resendVerification: (email: string, captchaToken: string) => call<Message>('POST', '/auth/resend-verification', { email, captcha_token: captchaToken }),
-    forgotPassword: (email: string, captchaToken: string) => call<Message>('POST', '/auth/forgot-password', { email, captcha_token: captchaToken }),
-    resetPassword: (token: string, newPassword: string, keepSignInMethods = false) =>
-      call<Message>('POST', '/auth/reset-password', { token, new_password: newPassword, keep_sign_in_methods: keepSignInMethods }),
+    verifyEmail: (token: string, deviceFingerprint: string | null) => call<LinkAnswer>('POST', '/auth/verify-email', { token, device_fingerprint: deviceFingerprint }),
+    resendVerification: (email: string, captchaToken: string, continuation?: Continuation) =>
+      call<Message>('POST', '/auth/resend-verification', { email, captcha_token: captchaToken, ...continuation }),
+    forgotPassword: (email: string, captchaToken: string, continuation?: Continuation) =>
+      call<Message>('POST', '/auth/forgot-password', { email, captcha_token: captchaToken, ...continuation }),
+    resetPassword: (input: { token: string; newPassword: string; keepSignInMethods: boolean; deviceFingerprint: string | null }) =>
+      call<LinkAnswer>('POST', '/auth/reset-password', {
+        token: input.token,
+        new_password: input.newPassword,
+        keep_sign_in_methods: input.keepSignInMethods,
+        device_fingerprint: input.deviceFingerprint,
+      }),
     confirmEmailChange: (token: string) => call<Message>('POST', '/auth/confirm-email-change', { token }),
 
     profile: () => session<User>('GET', '/profile'),
     updateProfile: (input: { first_name: string | null; last_name: string | null }) => session<User>('PUT', '/profile', input),
     changePassword: (currentPassword: string, newPassword: string) =>
       session<Message>('POST', '/auth/change-password', { current_password: currentPassword, new_password: newPassword }),
+    /** Without the password, the server asks for a step-up (HostedStepUp). */
+    changeEmail: (newEmail: string, password?: string) => session<Message>('POST', '/auth/change-email', { new_email: newEmail, ...(password ? { password } : {}) }),
+    deleteAccount: (password?: string) => session<Message>('POST', '/auth/delete-account', password ? { password } : {}),
 
     sessions: () => session<{ sessions: OwnSession[] }>('GET', '/auth/sessions'),
     revokeSession: (sessionId: string) => session<Message>('DELETE', `/auth/sessions/${id(sessionId)}`),

@@ -153,6 +153,8 @@ const REASONS: Record<string, string> = {
 /** How an attempt signed in, when not with a password or passkey: the provider's name ('github' → 'GitHub'). */
 export function signInMethodLabel(method: string | null | undefined): string | null {
   if (!method) return null;
+  // A sign-in made by a mailed link (the verification or reset link of an app's sign-in on the hosted pages).
+  if (method === 'email') return 'Mailed link';
   return Object.hasOwn(SOCIAL_PROVIDER_NAMES, method) ? SOCIAL_PROVIDER_NAMES[method as SocialProvider] : method;
 }
 

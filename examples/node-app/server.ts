@@ -39,6 +39,15 @@ interface SignedIn {
 }
 /** This demo keeps its sessions in memory, keyed by an HttpOnly cookie. */
 const sessions = new Map<string, Pending | SignedIn>();
+/**
+ * Sign-ins started and not yet back, by their state, for ten minutes: a sign-in the user finished from a
+ * mailed link opened in another browser (the verification or reset mail) comes back there, without this
+ * browser's cookie. Finding it by its state costs the cookie's protection against a callback link
+ * someone else sends (login CSRF), so the page names the account that signed in; an app that does not
+ * want that keeps the cookie check only and tells the user to go back to the tab they started in.
+ */
+const startedByState = new Map<string, Pending>();
+const STARTED_TTL_MS = 10 * 60 * 1000;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (body: string) =>
@@ -80,6 +89,8 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
   if (url.pathname === '/login') {
     const pending: Pending = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce() };
     sessions.set(session.id, pending);
+    startedByState.set(pending.state, pending);
+    setTimeout(() => startedByState.delete(pending.state), STARTED_TTL_MS).unref();
     const authorize = oidc.buildAuthorizationUrl(config, {
       redirect_uri: `${appUrl}/callback`,
       scope: 'openid email profile',
@@ -92,13 +103,15 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
   }
 
   if (url.pathname === '/callback') {
-    const pending = session.value && 'verifier' in session.value ? session.value : undefined;
+    const state = url.searchParams.get('state') ?? '';
+    const pending = session.value && 'verifier' in session.value ? session.value : startedByState.get(state);
     if (!pending) return redirect(response, '/');
+    startedByState.delete(pending.state);
     try {
       const tokens = await oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: pending.verifier, expectedState: pending.state, expectedNonce: pending.nonce });
       const claims = tokens.claims()!;
       sessions.set(session.id, { accessToken: tokens.access_token, idToken: tokens.id_token!, name: String(claims.name ?? ''), email: String(claims.email ?? '') });
-      return redirect(response, '/');
+      return redirect(response, '/', { 'set-cookie': cookie(session.id) });
     } catch (error) {
       sessions.delete(session.id);
       return send(response, 400, page(`<p role="alert">Sign-in failed: ${escape(error instanceof Error ? error.message : String(error))}</p><p><a href="/login">Try again</a></p>`));

@@ -112,6 +112,12 @@ export interface OneTimeTokensTable {
   password_hash: string | null;
   /** change_email only: the address the account moves to. */
   new_email: string | null;
+  /** The app's sign-in (oauth_interactions) a hosted page's link continues, if any. */
+  interaction_id: string | null;
+  /** Or the hosted page it continues to (a checked path). */
+  return_to: string | null;
+  /** SHA-256 of the hosted flow cookie of the browser that asked for the link. */
+  flow_binding: string | null;
 }
 
 export interface DevicesTable {
@@ -341,6 +347,8 @@ export interface IdentityLinkRequestsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Our page the sign-in that sent the link was going to (an app's waiting sign-in on the hosted pages), if any. */
+  return_to: string | null;
 }
 
 /** A change made by an admin or a developer: append-only (the database refuses updates and deletes). */
@@ -446,6 +454,8 @@ export interface ProjectSettingsTable {
   mail_sender_name: string | null;
   mail_product_name: string | null;
   mail_accent_color: string | null;
+  /** The small "Secured by" line at the foot of its mails; null: on. */
+  mail_secured_by: Flag | null;
   /** JSON: { [kind]: { subject, text } }. */
   mail_templates: Generated<string>;
   updated_at: string;

@@ -93,6 +93,8 @@ export const DEFAULT_LIMITS = {
   connectionChangesPerUser: { points: 30, durationS: 60, detail: 'Too many sign-in connection changes. Try again later.' },
   /** Webhook test events and resends, per developer: each makes this server send a request to an address the developer chose. */
   webhookSendsPerUser: { points: 10, durationS: 60, detail: 'Too many test events and resends. Try again later.' },
+  /** Test mails of a project's end-user mails, per developer: each goes to the developer's own address. */
+  mailTestsPerUser: { points: 5, durationS: 60, detail: 'Too many test mails. Try again later.' },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;

@@ -1,18 +1,29 @@
 import type { MailTemplate, MailTemplateKind } from '../../shared/schemas/project-settings.js';
 import { PRODUCT_NAME } from '../../shared/constants.js';
 
-/** Whose name and colour a realm's mails carry, and the templates a project wrote itself. */
+/** Whose name, colour and logo a realm's mails carry, and the templates a project wrote itself. */
 export interface MailBrand {
   productName: string;
   /** The From display name; null keeps MAIL_FROM's. */
   senderName: string | null;
   accentColor: string;
+  /** An https image at the top of the HTML part; null for none. */
+  logoUrl: string | null;
+  /** The small "Secured by {PRODUCT_NAME}" line at the foot (a project's mails; never the platform's own). */
+  securedBy: boolean;
   templates: Partial<Record<MailTemplateKind, MailTemplate>>;
 }
 
 export const DEFAULT_ACCENT_COLOR = '#228be6';
 
-export const PLATFORM_BRAND: MailBrand = Object.freeze({ productName: PRODUCT_NAME, senderName: null, accentColor: DEFAULT_ACCENT_COLOR, templates: Object.freeze({}) });
+export const PLATFORM_BRAND: MailBrand = Object.freeze({
+  productName: PRODUCT_NAME,
+  senderName: null,
+  accentColor: DEFAULT_ACCENT_COLOR,
+  logoUrl: null,
+  securedBy: false,
+  templates: Object.freeze({}),
+});
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -23,9 +34,22 @@ export function safeColor(value: string): string {
   return /^#[0-9a-f]{6}$/i.test(value) ? value : DEFAULT_ACCENT_COLOR;
 }
 
-/** The page around every mail's body: its title, the body's HTML, the brand's name at the foot. */
+/** Only an https address reaches an img src (a logo over http would be mixed content, or a tracking beacon in the clear). */
+function safeLogo(value: string | null): string | null {
+  return value && /^https:\/\/[^\s"'<>]+$/i.test(value) ? value : null;
+}
+
+/** How every mail's text part ends: the brand's sign-off, and the "Secured by" line when it has one. */
+export function signOffText(brand: MailBrand): string {
+  return [`— ${brand.productName}`, ...(brand.securedBy ? [`Secured by ${PRODUCT_NAME}`] : [])].join('\n\n');
+}
+
+/** The page around every mail's body: the logo, its title, the body's HTML, the sign-off and the "Secured by" line. */
 export function mailPage(brand: MailBrand, title: string, bodyHtml: string): string {
+  const logo = safeLogo(brand.logoUrl);
+  const header = logo ? `<p style="margin:0 0 16px"><img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.productName)}" style="max-height:40px;max-width:200px"></p>` : '';
+  const securedBy = brand.securedBy ? `<p style="color:#888;font-size:12px;margin:24px 0 0">Secured by ${escapeHtml(PRODUCT_NAME)}</p>` : '';
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
-<h1 style="font-size:20px;border-bottom:3px solid ${safeColor(brand.accentColor)};padding-bottom:8px">${escapeHtml(title)}</h1>${bodyHtml}
-<p style="color:#888;font-size:12px">${escapeHtml(brand.productName)}</p></body></html>`;
+${header}<h1 style="font-size:20px;border-bottom:3px solid ${safeColor(brand.accentColor)};padding-bottom:8px">${escapeHtml(title)}</h1>${bodyHtml}
+<p style="margin:24px 0 0">— ${escapeHtml(brand.productName)}</p>${securedBy}</body></html>`;
 }

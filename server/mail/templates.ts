@@ -1,5 +1,6 @@
-import { escapeHtml, mailPage, PLATFORM_BRAND, safeColor, type MailBrand } from './branding.js';
+import { escapeHtml, mailPage, PLATFORM_BRAND, safeColor, signOffText, type MailBrand } from './branding.js';
 import type { MailMessage } from './mailer.js';
+import { templateMail } from './template-mail.js';
 
 type Action = { label: string; url: string };
 
@@ -12,23 +13,16 @@ function layout(brand: MailBrand, title: string, paragraphs: string[], action?: 
   return mailPage(brand, title, `${body}${button}`);
 }
 
-function message(to: string, subject: string, paragraphs: string[], action?: Action, brand: MailBrand = PLATFORM_BRAND): MailMessage {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${brand.productName}`].join('\n\n');
-  return { to, subject, text, html: layout(brand, subject, paragraphs, action), ...(brand.senderName && { fromName: brand.senderName }) };
+/** A notice in the brand: its subject names the product ("… – Shop"), its text and page end with the brand's sign-off. */
+function message(to: string, title: string, paragraphs: string[], action?: Action, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), signOffText(brand)].join('\n\n');
+  const subject = `${title} – ${brand.productName}`;
+  return { to, subject, text, html: layout(brand, title, paragraphs, action), ...(brand.senderName && { fromName: brand.senderName }) };
 }
 
-export function verificationMail(to: string, url: string, brand?: MailBrand): MailMessage {
-  return message(
-    to,
-    'Verify your email address',
-    [
-      'Welcome! Please confirm your email address to finish setting up your account.',
-      'This link expires in 24 hours and works once.',
-      'If you did not create an account, do not click the link: someone else typed your address, and the link would confirm their password.',
-    ],
-    { label: 'Verify email', url },
-    brand,
-  );
+/** The verification link: the brand's own template, else the built-in one (shared/mail-templates.ts). */
+export function verificationMail(to: string, url: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  return templateMail('verification', to, url, brand);
 }
 
 export function signupAttemptMail(to: string, loginUrl: string, resetUrl: string, brand?: MailBrand): MailMessage {
@@ -45,29 +39,13 @@ export function signupAttemptMail(to: string, loginUrl: string, resetUrl: string
   );
 }
 
-export function passwordResetMail(to: string, url: string, brand?: MailBrand): MailMessage {
-  return message(
-    to,
-    'Reset your password',
-    ['We received a request to reset your password.', 'This link expires in 1 hour and works once. If you did not ask for it, ignore this message.'],
-    { label: 'Reset password', url },
-    brand,
-  );
+export function passwordResetMail(to: string, url: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  return templateMail('password_reset', to, url, brand);
 }
 
-/** `notice`: what the change also did to the account's other ways in (a reset's removals), one paragraph each. */
-export function passwordChangedMail(to: string, brand?: MailBrand, notice: readonly string[] = []): MailMessage {
-  return message(
-    to,
-    'Your password was changed',
-    [
-      'The password of your account was just changed and every other session was signed out.',
-      ...notice,
-      'If this was not you, reset your password right away.',
-    ],
-    undefined,
-    brand,
-  );
+/** `signInUrl`: where to sign in; `notice`: what the change also did to the account's other ways in (a reset's removals), one paragraph each. */
+export function passwordChangedMail(to: string, signInUrl: string, brand: MailBrand = PLATFORM_BRAND, notice: readonly string[] = []): MailMessage {
+  return templateMail('password_changed', to, signInUrl, brand, notice);
 }
 
 /**

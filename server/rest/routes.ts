@@ -11,6 +11,7 @@ import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modul
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
 import { projectSettingsRoutes } from '../modules/projects/project-settings.rest.js';
+import { hostedFlowRoutes } from '../modules/hosted/hosted-flow.rest.js';
 import { hostedProjectRoutes } from '../modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from '../modules/public-api/public.rest.js';
 import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
@@ -52,9 +53,12 @@ export const REST_ROUTES: readonly AnyRoute[] = [
  * and operation ids; apps reach their end users through OpenID Connect or the public API instead.
  */
 function hostedRoutes(): AnyRoute[] {
+  // The routes that mail a link or use one have hosted versions of their own, which carry the app's sign-in along.
+  const ownVersion = (route: AnyRoute) => hostedFlowRoutes.some((own) => own.method === route.method && own.url === route.url);
   const routes = [
     ...hostedProjectRoutes,
-    ...accountRoutes(HOSTED_ACCOUNTS),
+    ...hostedFlowRoutes,
+    ...accountRoutes(HOSTED_ACCOUNTS).filter((route) => !ownVersion(route)),
     ...passwordChangeRoutes(HOSTED_ACCOUNTS),
     ...emailChangeRoutes(HOSTED_ACCOUNTS),
     ...stepUpRoutes(HOSTED_ACCOUNTS),

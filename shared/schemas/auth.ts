@@ -120,8 +120,9 @@ export const ConfirmEmailChangeInputSchema = z.object({
 });
 
 /** The current password: a signed-in session alone cannot delete the account. */
+/** The password, or (left out) a recent step-up: an account without a password can delete itself too. */
 export const DeleteAccountInputSchema = z.object({
-  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }),
+  password: z.string({ error: VALIDATION.currentPasswordRequired }).min(1, { error: VALIDATION.currentPasswordRequired }).max(1024, { error: 'Incorrect password' }).optional(),
 });
 
 export const CaptchaConfigSchema = z.object({

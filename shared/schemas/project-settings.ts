@@ -5,7 +5,7 @@ import { AccentColorSchema } from './projects.js';
 /**
  * The rules a project sets for its own end users. A project that never changed them follows the
  * platform's (PASSWORD_MIN_LENGTH, the common-password list, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL,
- * BLOCK_VPN, unverified end users may sign in, the platform's name in mails).
+ * BLOCK_VPN, unverified end users may sign in), and its mails carry its own name, colour and logo.
  */
 
 /** A longer minimum could never be met: passwords are at most PASSWORD_MAX_BYTES bytes (bcrypt's input). */
@@ -35,6 +35,7 @@ export const SETTINGS_MESSAGES = {
   captchaKeysRequired: 'A captcha provider needs its site key and secret',
   unknownPlaceholder: `Templates may use only ${MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}`,
   linkRequired: 'This mail needs its {{link}}',
+  testMailSent: 'Test mail sent to',
   updated: 'Settings saved',
 } as const;
 
@@ -98,6 +99,8 @@ export const ProjectSettingsSchema = z.object({
   mail_sender_name: z.string().nullable(),
   mail_product_name: z.string().nullable(),
   mail_accent_color: z.string().nullable(),
+  /** The small "Secured by" line at the foot of the mails (on unless turned off). */
+  mail_secured_by: z.boolean(),
   mail_templates: z.object({
     verification: StoredMailTemplateSchema.nullable(),
     password_reset: StoredMailTemplateSchema.nullable(),
@@ -138,13 +141,15 @@ export const UpdateProjectSettingsInputSchema = z.object({
   mail_sender_name: MailTextSchema('mail_sender_name', 100).optional(),
   mail_product_name: MailTextSchema('mail_product_name', 100).optional(),
   mail_accent_color: AccentColorSchema.optional(),
+  mail_secured_by: z.boolean({ error: 'mail_secured_by must be true or false' }).optional(),
   mail_templates: MailTemplatesSchema.optional(),
 });
 export type UpdateProjectSettingsInput = z.input<typeof UpdateProjectSettingsInputSchema>;
 
 /**
- * A sample of one mail as the project's end users would get it. The optional fields preview changes
- * not saved yet (the editor's); left out, the saved settings apply.
+ * One mail exactly as the project's end users would get it, rendered for the caller's own address (a
+ * sample token in its link). The optional fields preview changes not saved yet (the editor's); left
+ * out, the saved settings apply; a null template is the built-in mail.
  */
 export const MailPreviewInputSchema = z.object({
   kind: z.enum(MAIL_TEMPLATE_KINDS, { error: `kind must be one of ${MAIL_TEMPLATE_KINDS.join(', ')}` }),
@@ -152,6 +157,7 @@ export const MailPreviewInputSchema = z.object({
   mail_sender_name: MailTextSchema('mail_sender_name', 100).optional(),
   mail_product_name: MailTextSchema('mail_product_name', 100).optional(),
   mail_accent_color: AccentColorSchema.optional(),
+  mail_secured_by: z.boolean({ error: 'mail_secured_by must be true or false' }).optional(),
 });
 
 export const MailPreviewSchema = z.object({

@@ -125,6 +125,9 @@ export const ConfirmIdentityLinkInputSchema = z.object({
   token: z.string({ error: SOCIAL_MESSAGES.linkInvalid }).min(1, { error: SOCIAL_MESSAGES.linkInvalid }).max(200, { error: SOCIAL_MESSAGES.linkInvalid }),
 });
 
+/** The provider is connected; `return_to`: the page of ours the sign-in that sent the link was going to (an app's waiting sign-in), to sign in and go on to. */
+export const IdentityLinkedSchema = z.object({ message: z.string(), return_to: z.string().nullable() });
+
 const EndpointSchema = (name: string) =>
   z
     .string({ error: `${name} must be a URL` })

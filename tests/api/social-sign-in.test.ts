@@ -267,6 +267,19 @@ describe('an address that already has an account', () => {
     expect((await me(cookieOf(signedIn, 'access_token')!)).id).toBe(owner.user.id);
   });
 
+  it('keeps where the sign-in was going with the mailed link, so its page can sign in and go on there (issue 25)', async () => {
+    const email = uniqueEmail('owner-going-on');
+    await t.signUpAndLogIn(email);
+    gitHubUser(email);
+    const before = t.mail.messages.length;
+    const refused = await platformSignIn('github', `?return_to=${encodeURIComponent('/projects?tab=settings')}`);
+    expect(redirectOf(refused).searchParams.get('return_to')).toBe('/projects?tab=settings');
+    const link = new URL((await t.mail.waitFor(email, /connect github/i, { after: before })).link!);
+    expect([...link.searchParams.keys()]).toEqual(['token']);
+    const confirmed = await t.call('POST', '/api/v1/auth/oauth/link', { body: { token: link.searchParams.get('token') } });
+    expect(confirmed.json()).toEqual({ message: SOCIAL_MESSAGES.linked, return_to: '/projects?tab=settings' });
+  });
+
   it('is refused without a mail when the provider has not verified the address', async () => {
     const email = uniqueEmail('owner-unverified');
     const owner = await t.signUpAndLogIn(email);

@@ -8,7 +8,7 @@ import { currentPath, renderApp, sampleUser, vi } from './utils';
 /** Sign-in with a provider on a project's hosted pages, against a mocked hosted API (as in hosted-pages.test.tsx). */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null };
 const API = `/hosted/${KEY}/api/v1`;
 
 type Routes = Record<string, (body: Record<string, unknown> | undefined) => unknown>;
@@ -52,7 +52,7 @@ describe('hosted sign-in with a provider', () => {
     mockServer();
     const assign = watchNavigation();
     const { user } = renderApp(`/hosted/${KEY}/sign-in?interaction=int_1`);
-    await user.click(await screen.findByRole('button', { name: 'Continue with GitHub' }));
+    await user.click(await screen.findByRole('button', { name: 'Continue with GitHub' }, { timeout: 5000 }));
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     const { path, params } = startedAt(assign);
     expect(path).toBe(`${API}/auth/oauth/github/authorize`);

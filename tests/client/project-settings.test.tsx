@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
+import { BUILT_IN_MAIL_TEMPLATES } from '../../shared/mail-templates';
 import type { ProjectSettings } from '../../shared/schemas/project-settings';
 import { callsTo, renderApp, sampleProject, sampleUser, trpcError } from './utils';
 
@@ -19,6 +20,7 @@ const defaults: ProjectSettings = {
   mail_sender_name: null,
   mail_product_name: null,
   mail_accent_color: null,
+  mail_secured_by: true,
   mail_templates: { verification: null, password_reset: null, password_changed: null },
   updated_at: null,
 };
@@ -45,6 +47,7 @@ function renderSettings({ role = 'owner', settings = defaults, update }: Options
         const { template } = input as { template: { subject: string } | null };
         return { from_name: 'Acme Team', to: 'jane.doe@example.com', subject: template?.subject.replace('{{product_name}}', 'Acme') ?? 'Verify', text: 'x', html: '<p>Rendered body</p>' };
       },
+      'projectSettings.sendTestMail': () => ({ message: 'Test mail sent to ada@example.com' }),
     },
   });
 }
@@ -155,6 +158,21 @@ describe('Project end-user settings', () => {
       changes: { mail_templates: { password_reset: { subject: 'New password for {{product_name}}' } } },
     });
     expect(await card.findByText('Custom template')).toBeTruthy();
+  });
+
+  it('starts the editor from the built-in mail, sends a test mail, and turns the "Secured by" line off', async () => {
+    const { user, calls } = renderSettings();
+    const card = await mailsCard();
+    expect(card.getByText(/they carry the project's name \(Acme Storefront\)/)).toBeTruthy();
+    expect((card.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement).value).toBe(BUILT_IN_MAIL_TEMPLATES.verification.subject);
+    expect((card.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe(BUILT_IN_MAIL_TEMPLATES.verification.text);
+    await user.click(card.getByRole('button', { name: 'Send test mail' }));
+    expect(await screen.findByText('Test mail sent to ada@example.com', {}, SLOW)).toBeTruthy();
+    expect(callsTo(calls, 'projectSettings.sendTestMail')[0]?.input).toMatchObject({ projectId: 'p_1', kind: 'verification', template: BUILT_IN_MAIL_TEMPLATES.verification, mail_secured_by: true });
+
+    await user.click(card.getByRole('switch', { name: /Secured by AuthPlatform/ }));
+    await user.click(card.getByRole('button', { name: 'Save mail settings' }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toMatchObject({ projectId: 'p_1', changes: { mail_secured_by: false } }));
   });
 
   it('shows a viewer everything, disabled, with a note', async () => {

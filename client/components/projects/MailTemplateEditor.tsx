@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconEye } from '@tabler/icons-react';
+import { IconEye, IconSend } from '@tabler/icons-react';
+import { BUILT_IN_MAIL_TEMPLATES } from '../../../shared/mail-templates';
 import { MAIL_PLACEHOLDERS, MailTemplateSchema, type MailPreview, type MailTemplateKind, type ProjectSettings } from '../../../shared/schemas/project-settings';
 import { resolver } from '../../forms';
 import { notify } from '../../lib/notify';
@@ -15,19 +16,21 @@ const KINDS: { value: MailTemplateKind; label: string }[] = [
   { value: 'password_changed', label: 'Password changed' },
 ];
 
-const STARTERS: Record<MailTemplateKind, { subject: string; text: string }> = {
-  verification: { subject: 'Confirm your {{product_name}} account', text: 'Hello,\n\nConfirm {{email}} to finish setting up your {{product_name}} account:\n\n{{link}}\n\nThe link expires in 24 hours.' },
-  password_reset: { subject: 'Reset your {{product_name}} password', text: 'Hello,\n\nSomeone asked to reset the password of {{email}}. If it was you, open:\n\n{{link}}\n\nThe link expires in 1 hour. If it was not you, ignore this message.' },
-  password_changed: { subject: 'Your {{product_name}} password was changed', text: 'Hello,\n\nThe password of {{email}} was just changed. If this was not you, reset it right away at {{link}}.' },
-};
+// The editor starts from the very text the server sends when the project has no template of its own.
+const STARTERS = BUILT_IN_MAIL_TEMPLATES;
 
-type Unsaved = Pick<ProjectSettings, 'mail_sender_name' | 'mail_product_name' | 'mail_accent_color'>;
+type Unsaved = Pick<ProjectSettings, 'mail_sender_name' | 'mail_product_name' | 'mail_accent_color' | 'mail_secured_by'>;
 
-/** One mail kind at a time: a custom subject and text with placeholders, saved or restored to the built-in, and a rendered preview. */
+/**
+ * One mail kind at a time: a custom subject and text with placeholders, saved or restored to the
+ * built-in, a preview that is exactly the mail sent (to the developer's own address), and "Send test
+ * mail" that sends it there.
+ */
 export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { projectId: string; settings: ProjectSettings; brand: Unsaved; readOnly: boolean }) {
   const utils = trpc.useUtils();
   const update = trpc.projectSettings.update.useMutation();
   const previewMail = trpc.projectSettings.previewMail.useMutation();
+  const sendTestMail = trpc.projectSettings.sendTestMail.useMutation();
   const [kind, setKind] = useState<MailTemplateKind>('verification');
   const [preview, setPreview] = useState<MailPreview | null>(null);
   const stored = settings.mail_templates[kind];
@@ -59,10 +62,17 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
     }
   };
 
+  const sendTest = async (template: { subject: string; text: string }) => {
+    try {
+      notify.success((await sendTestMail.mutateAsync({ projectId, kind, template, ...brand })).message);
+    } catch (error) {
+      notifyFailure(SETTINGS_TEXTS.testMailFailed, error);
+    }
+  };
+
   const onSave = form.onSubmit((values) => void save(values));
-  const onPreview = () => {
-    const checked = form.validate();
-    if (!checked.hasErrors) void render(form.getValues());
+  const checked = (then: (template: { subject: string; text: string }) => Promise<void>) => () => {
+    if (!form.validate().hasErrors) void then(form.getValues());
   };
 
   return (
@@ -74,8 +84,9 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
         </Badge>
       </Group>
       <Text size="xs" c="dimmed">
-        Placeholders: {MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}. Values are escaped in the HTML part; the link becomes a link. Verification and reset mails
-        need {'{{link}}'}.
+        Placeholders: {MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}. Values are escaped in the HTML part; a paragraph of only {'{{link}}'} becomes the
+        button, any other {'{{link}}'} a link. Verification and reset mails need {'{{link}}'}. Every mail ends with the sign-off and, unless turned off, the
+        &ldquo;Secured by&rdquo; line.
       </Text>
       <form onSubmit={onSave} noValidate>
         <Stack gap="sm">
@@ -88,8 +99,13 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
               </Button>
             )}
             {!readOnly && (
-              <Button variant="default" leftSection={<IconEye size={16} />} onClick={onPreview} loading={previewMail.isPending}>
+              <Button variant="default" leftSection={<IconEye size={16} />} onClick={checked(render)} loading={previewMail.isPending}>
                 Preview
+              </Button>
+            )}
+            {!readOnly && (
+              <Button variant="default" leftSection={<IconSend size={16} />} onClick={checked(sendTest)} loading={sendTestMail.isPending}>
+                Send test mail
               </Button>
             )}
             {!readOnly && (
@@ -108,6 +124,12 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
                 From:{' '}
               </Text>
               {preview.from_name}
+            </Text>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <Text span c="dimmed">
+                To:{' '}
+              </Text>
+              {preview.to}
             </Text>
             <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
               {preview.subject}

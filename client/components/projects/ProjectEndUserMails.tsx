@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, ColorInput, Divider, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, ColorInput, Divider, Fieldset, Group, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '../../../shared/constants';
@@ -21,16 +21,17 @@ const oneLine = (label: string) =>
     .refine((value) => !/[<>"]/.test(value), { error: `${label} may not contain <, > or "` });
 
 const BrandingFormSchema = z.object({ senderName: oneLine('Sender name'), productName: oneLine('Product name'), accentColor: AccentColorSchema });
-type BrandingValues = { senderName: string; productName: string; accentColor: string };
+type BrandingValues = { senderName: string; productName: string; accentColor: string; securedBy: boolean };
 
 const brandingOf = (settings: ProjectSettings): BrandingValues => ({
   senderName: settings.mail_sender_name ?? '',
   productName: settings.mail_product_name ?? '',
   accentColor: settings.mail_accent_color ?? '',
+  securedBy: settings.mail_secured_by,
 });
 
 /** The verification, reset and notice mails the project's end users get: whose name and colour they carry, and their own wording. */
-export function ProjectEndUserMails({ projectId, settings, readOnly }: { projectId: string; settings: ProjectSettings; readOnly: boolean }) {
+export function ProjectEndUserMails({ projectId, projectName, settings, readOnly }: { projectId: string; projectName: string; settings: ProjectSettings; readOnly: boolean }) {
   const utils = trpc.useUtils();
   const update = trpc.projectSettings.update.useMutation();
   const form = useForm<BrandingValues>({ mode: 'controlled', initialValues: brandingOf(settings), validate: resolver(BrandingFormSchema) });
@@ -46,7 +47,12 @@ export function ProjectEndUserMails({ projectId, settings, readOnly }: { project
     try {
       const next = await update.mutateAsync({
         projectId,
-        changes: { mail_sender_name: values.senderName || null, mail_product_name: values.productName || null, mail_accent_color: values.accentColor || null },
+        changes: {
+          mail_sender_name: values.senderName || null,
+          mail_product_name: values.productName || null,
+          mail_accent_color: values.accentColor || null,
+          mail_secured_by: values.securedBy,
+        },
       });
       utils.projectSettings.get.setData({ projectId }, next);
       notify.success(SETTINGS_TEXTS.mailsSaved);
@@ -57,7 +63,12 @@ export function ProjectEndUserMails({ projectId, settings, readOnly }: { project
 
   // The preview shows the names and colour being edited, saved or not.
   const values = form.getValues();
-  const brand = { mail_sender_name: values.senderName || null, mail_product_name: values.productName || null, mail_accent_color: /^#[0-9a-f]{6}$/i.test(values.accentColor) ? values.accentColor : null };
+  const brand = {
+    mail_sender_name: values.senderName || null,
+    mail_product_name: values.productName || null,
+    mail_accent_color: /^#[0-9a-f]{6}$/i.test(values.accentColor) ? values.accentColor : null,
+    mail_secured_by: values.securedBy,
+  };
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="end-user-mails-heading">
@@ -65,17 +76,23 @@ export function ProjectEndUserMails({ projectId, settings, readOnly }: { project
         End-user mails
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">
-        The verification, password reset and notice mails this project&apos;s users receive. Left empty, they carry {PRODUCT_NAME}&apos;s name.
+        The verification, password reset and notice mails this project&apos;s users receive. Left empty, they carry the project&apos;s name ({projectName}), its
+        accent colour and its logo.
       </Text>
       {readOnly && <ReadOnlyNote />}
       <Stack gap="lg">
         <form onSubmit={onSave} noValidate>
           <Fieldset variant="unstyled" disabled={readOnly}>
             <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-              <TextInput label="Sender name" description="The From name; the address stays the platform's." placeholder={PRODUCT_NAME} {...form.getInputProps('senderName')} />
-              <TextInput label="Product name" description="Signs each mail; {{product_name}}." placeholder={PRODUCT_NAME} {...form.getInputProps('productName')} />
-              <ColorInput label="Accent colour" description="Buttons and links." placeholder="#228be6" format="hex" {...form.getInputProps('accentColor')} />
+              <TextInput label="Sender name" description="The From name; the address stays the platform's." placeholder={projectName} {...form.getInputProps('senderName')} />
+              <TextInput label="Product name" description="Signs each mail; {{product_name}}." placeholder={projectName} {...form.getInputProps('productName')} />
+              <ColorInput label="Accent colour" description="Buttons and links." placeholder="The project's colour" format="hex" {...form.getInputProps('accentColor')} />
             </SimpleGrid>
+            <Switch
+              mt="md"
+              label={`Show "Secured by ${PRODUCT_NAME}" at the foot of each mail`}
+              {...form.getInputProps('securedBy', { type: 'checkbox' })}
+            />
             {!readOnly && (
               <Group justify="flex-end" gap="sm" mt="md">
                 <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>

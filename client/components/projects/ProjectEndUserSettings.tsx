@@ -23,7 +23,7 @@ export function ProjectEndUserSettings({ project }: { project: Project }) {
   return (
     <Stack gap="lg">
       <ProjectEndUserRules projectId={project.id} settings={settings.data} readOnly={readOnly} />
-      <ProjectEndUserMails projectId={project.id} settings={settings.data} readOnly={readOnly} />
+      <ProjectEndUserMails projectId={project.id} projectName={project.name} settings={settings.data} readOnly={readOnly} />
     </Stack>
   );
 }

@@ -1,14 +1,14 @@
 import { Anchor } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { useHosted } from '../HostedContext';
-import { useInteraction } from '../useInteraction';
+import { useContinuation } from '../useInteraction';
 
 /** The "Back to sign in" link under a card, keeping a pending app sign-in. */
 export function BackToSignIn({ label = 'Back to sign in' }: { label?: string }) {
   const { paths } = useHosted();
-  const interaction = useInteraction();
+  const continuation = useContinuation();
   return (
-    <Anchor component={Link} to={paths.page('sign-in', { interaction })} size="sm">
+    <Anchor component={Link} to={paths.page('sign-in', { ...continuation })} size="sm">
       {label}
     </Anchor>
   );

@@ -37,8 +37,9 @@ export function HostedShell({
       </Container>
       <Box component="main" id="main" style={{ flex: 1 }}>
         <Container size={size} px="md" pt={{ base: 16, sm: 40 }} pb="xl">
-          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md" mb="lg">
-            <Stack gap={6} ta={plain ? 'left' : 'center'} style={{ flex: 1, minWidth: 0 }}>
+          {/* The actions go under the title when both do not fit side by side (a phone). */}
+          <Group justify="space-between" align="flex-start" wrap="wrap" gap="md" mb="lg">
+            <Stack gap={6} ta={plain ? 'left' : 'center'} style={{ flex: '1 1 16rem', minWidth: 0 }}>
               <Title order={1} fz={{ base: 24, sm: 28 }}>
                 {title}
               </Title>

@@ -1,7 +1,8 @@
-import { Button } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { ACCOUNT_TEXTS } from '../../messages';
+import { BackToApp } from '../components/BackToApp';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { HostedPage } from '../components/HostedPage';
 import { StatusPanel } from '../components/StatusPanel';
@@ -25,9 +26,12 @@ export function ConfirmEmailChangePage() {
           kind="success"
           title="Email address changed"
           actions={
-            <Button component={Link} to={paths.page('account')} mt="xs">
-              Continue
-            </Button>
+            <Group justify="center" gap="sm" mt="xs">
+              <Button component={Link} to={paths.page('account')}>
+                Continue
+              </Button>
+              <BackToApp />
+            </Group>
           }
         >
           Your other sessions were signed out. From now on, sign in with the new address.

@@ -9,12 +9,15 @@ import { BackToSignIn } from '../components/BackToSignIn';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
+import { ResendMail } from '../components/ResendMail';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
+import { useContinuation } from '../useInteraction';
 
 export function ForgotPasswordPage() {
   const { api } = useHosted();
+  const continuation = useContinuation();
   const captcha = useRef<CaptchaHandle>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { submitting, error, submit } = useFormSubmit(TOASTS.resetEmailFailed, () => captcha.current?.reset());
@@ -24,7 +27,7 @@ export function ForgotPasswordPage() {
   const onSubmit = form.onSubmit((values) =>
     submit(async () => {
       const email = values.email.trim();
-      await api.forgotPassword(email, (await captcha.current?.token()) ?? '');
+      await api.forgotPassword(email, (await captcha.current?.token()) ?? '', continuation);
       setSentTo(email);
     }),
   );
@@ -34,9 +37,12 @@ export function ForgotPasswordPage() {
       <HostedPage documentTitle="Check your email" title="Check your email" footer={<BackToSignIn />}>
         <CheckYourMail
           actions={
-            <Button variant="default" onClick={() => setSentTo(null)}>
-              Try again
-            </Button>
+            <Stack gap="xs" align="center" w="100%">
+              <ResendMail email={sentTo} send={(captchaToken) => api.forgotPassword(sentTo, captchaToken, continuation)} fallback={TOASTS.resetEmailFailed} />
+              <Button variant="subtle" size="compact-sm" onClick={() => setSentTo(null)}>
+                Try again
+              </Button>
+            </Stack>
           }
         >
           <ResetLinkSentText email={sentTo} />

@@ -67,7 +67,8 @@ export function SignInPage() {
     );
   }
 
-  const keep = { interaction };
+  // The app's sign-in goes along to sign-up and forgot password.
+  const keep = { interaction, return_to: returnTo };
   return (
     <HostedPage
       documentTitle="Sign in"

@@ -12,24 +12,26 @@ import { TOASTS } from '../../messages';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
+import { ResendMail } from '../components/ResendMail';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
-import { useInteraction } from '../useInteraction';
+import { useContinuation } from '../useInteraction';
 import { useHostedSignInProviders } from '../useSignInProviders';
 
 /** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */
 export function SignUpPage() {
   const { api, paths, project } = useHosted();
-  const interaction = useInteraction();
+  const continuation = useContinuation();
+  const { interaction } = continuation;
   const captcha = useRef<CaptchaHandle>(null);
   const { submitting, error, submit } = useFormSubmit(TOASTS.signupFailed, () => captcha.current?.reset());
   // The server's answer is the same whether or not the address had an account: say what happens next, in the end user's words.
   const [sent, setSent] = useState<string | null>(null);
-  const signInLink = paths.page('sign-in', { interaction });
+  const signInLink = paths.page('sign-in', { ...continuation });
   const providers = useHostedSignInProviders();
   const [captchaReady, setCaptchaReady] = useState(true);
-  const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: paths.afterSignIn(interaction), ...proof }));
+  const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: continuation.return_to ?? paths.afterSignIn(interaction), ...proof }));
 
   const form = useForm({
     mode: 'controlled',
@@ -47,7 +49,7 @@ export function SignUpPage() {
         last_name: values.lastName.trim() || null,
         captcha_token: (await captcha.current?.token()) ?? '',
         device_fingerprint: await getDeviceFingerprint(),
-      });
+      }, continuation);
       setSent(email);
     }),
   );
@@ -64,16 +66,28 @@ export function SignUpPage() {
   if (sent) {
     return (
       <HostedPage documentTitle="Check your email" title="Check your email" footer={footer}>
-        <CheckYourMail>
+        <CheckYourMail
+          actions={
+            <Stack gap="xs" align="center" w="100%">
+              <ResendMail email={sent} send={(captchaToken) => api.resendVerification(sent, captchaToken, continuation)} fallback={TOASTS.resendFailed} />
+              <Button variant="subtle" size="compact-sm" onClick={() => setSent(null)}>
+                Use a different address
+              </Button>
+            </Stack>
+          }
+        >
           <Text>
             We sent a verification link to{' '}
-            <Text span fw={700}>
+            <Text span fw={700} style={{ overflowWrap: 'anywhere' }}>
               {sent}
             </Text>
-            . Open it to verify your address, then sign in.
+            .{' '}
+            {interaction || continuation.return_to
+              ? `Open it, in this browser or another, to verify your address and continue to ${project.name}.`
+              : 'Open it to verify your address, then sign in.'}
           </Text>
           <Text size="sm" c="dimmed">
-            Didn&apos;t get it? Check your spam folder. The link works once and expires after 24 hours.
+            Didn&apos;t get it? Check your spam folder, or send it again. The link works once and expires after 24 hours.
           </Text>
         </CheckYourMail>
       </HostedPage>

@@ -1,12 +1,15 @@
 import { useRef, useState } from 'react';
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router-dom';
 import { EmailField } from '../../components/EmailField';
 import { ForgotPasswordFormSchema, resolver } from '../../forms';
+import { getDeviceFingerprint } from '../../lib/fingerprint';
 import { MESSAGES, TOASTS } from '../../messages';
+import { BackToApp } from '../components/BackToApp';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { FormAlert } from '../components/FormAlert';
+import { LinkNextStep } from '../components/LinkNextStep';
 import { HostedPage } from '../components/HostedPage';
 import { StatusPanel } from '../components/StatusPanel';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
@@ -17,19 +20,25 @@ import { useMailedToken } from '../useMailedToken';
 /** The link of the verification mail: verifies once, or offers a new link. */
 export function VerifyEmailPage() {
   const { api, paths } = useHosted();
-  const state = useMailedToken(api.verifyEmail, TOASTS.verifyFailed);
+  const state = useMailedToken(async (token) => api.verifyEmail(token, await getDeviceFingerprint()), TOASTS.verifyFailed);
+  const next = state.kind === 'success' ? state.answer.next : null;
 
   return (
     <HostedPage documentTitle="Email verification" title="Email verification" footer={<BackToSignIn />}>
       {state.kind === 'loading' && <StatusPanel kind="loading" title="Verifying your email…" />}
-      {state.kind === 'success' && (
+      {next && <LinkNextStep next={next} done="Email verified!" />}
+      {state.kind === 'success' && !next && (
         <StatusPanel
           kind="success"
           title="Email verified!"
           actions={
-            <Button component={Link} to={paths.page('sign-in')} state={{ message: MESSAGES.emailVerifiedRedirect }} replace mt="xs">
-              Continue to sign in
-            </Button>
+            // A link that carries no app's sign-in (one asked for through an app's own backend) still leads back to the app.
+            <Group justify="center" gap="sm" mt="xs">
+              <Button component={Link} to={paths.page('sign-in')} state={{ message: MESSAGES.emailVerifiedRedirect }} replace>
+                Continue to sign in
+              </Button>
+              <BackToApp />
+            </Group>
           }
         >
           Your account is ready.

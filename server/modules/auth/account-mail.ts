@@ -1,8 +1,5 @@
 import { sendInBackground, type Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
-import type { MailTemplateKind } from '../../../shared/schemas/project-settings.js';
-import type { MailBrand } from '../../mail/branding.js';
-import { renderCustomMail } from '../../mail/custom-template.js';
 import type { MailMessage } from '../../mail/mailer.js';
 import { mayMail, type MailPreferences, type MailTemplate } from '../../mail/preferences.js';
 import type { Realm } from '../realms/realm.js';
@@ -17,28 +14,14 @@ import { normalizeEmail } from '../users/users.repo.js';
 export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'project_invitation';
 
 /** Links are built from APP_URL (or the project's website_url) only, never from request headers. */
-export function appLink(realm: Realm, path: string, token?: string): string {
+export function appLink(realm: Pick<Realm, 'linkBase'>, path: string, token?: string): string {
   const url = new URL(path.replace(/^\//, ''), `${realm.linkBase.replace(/\/+$/, '')}/`);
   if (token) url.searchParams.set('token', token);
   return url.toString();
 }
 
-/**
- * One of the mails a project may write itself: its template when it has one for `kind` (placeholders
- * filled in, then `notice`, which the built-in mail says in its own place), else the built-in mail in the realm's brand.
- */
-export function realmMail(
-  realm: Realm,
-  kind: MailTemplateKind,
-  to: string,
-  link: string,
-  builtIn: (brand: MailBrand) => MailMessage,
-  notice: readonly string[] = [],
-): MailMessage {
-  const brand = realm.policy.mail;
-  const template = brand.templates[kind];
-  return template ? renderCustomMail(to, template, { product_name: brand.productName, email: to, link }, brand, notice) : builtIn(brand);
-}
+/** Where each link of the mails a project may rewrite points (under the realm's link base). */
+export const MAIL_LINK_PATHS = { verification: '/verify-email', password_reset: '/reset-password', password_changed: '/login' } as const;
 
 /**
  * Sends a mail of a capped kind: an address receives at most mailPerRecipient of each kind per hour,

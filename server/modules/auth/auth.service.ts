@@ -40,14 +40,15 @@ import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';
 import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { appLink, realmMail, sendAccountMail, sendCappedMail } from './account-mail.js';
+import { appLink, MAIL_LINK_PATHS, sendAccountMail, sendCappedMail } from './account-mail.js';
 import { listAttachments, removeAllAttachments, removePasskeysAndIdentities, type Attachments } from './attachments.repo.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
+import { continuationColumns, continuationOfRow, NO_CONTINUATION, type LinkContinuation, type ProvenLink } from './link-continuation.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
 import { clearSignInFailures } from './sign-in.service.js';
 
-export { clearSignInFailures, logIn, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
+export { clearSignInFailures, logIn, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
 const LINK_USED = { verify: 'This verification link has already been used', reset: 'This reset link has already been used' };
 
@@ -59,12 +60,11 @@ function rejectWeakPassword(realm: Realm, password: string): void {
 }
 
 /**
- * "Your password was changed", in the realm's brand or its own template (whose link opens the sign-in
- * page); `notice` says what else the change did to the account's ways in.
+ * "Your password was changed", in the realm's brand and template (whose link opens the sign-in page);
+ * `notice` says what else the change did to the account's ways in.
  */
 function passwordChangedNotice(realm: Realm, to: string, notice: readonly string[] = []) {
-  const link = appLink(realm, '/login');
-  return realmMail(realm, 'password_changed', to, link, (brand) => passwordChangedMail(to, brand, notice), notice);
+  return passwordChangedMail(to, appLink(realm, MAIL_LINK_PATHS.password_changed), realm.policy.mail, notice);
 }
 
 /**
@@ -110,6 +110,7 @@ async function issueOneTimeToken(
   ttlS: number,
   passwordHash: string | null = null,
   newEmail: string | null = null,
+  continuation: LinkContinuation = NO_CONTINUATION,
 ): Promise<string> {
   const token = randomToken();
   const issuedAt = deps.clock.now();
@@ -122,15 +123,18 @@ async function issueOneTimeToken(
     created_at: issuedAt.toISOString(),
     password_hash: passwordHash,
     new_email: newEmail,
+    ...continuationColumns(continuation),
   });
   return token;
 }
 
-/** A verification link bound to the password of the sign-up attempt it confirms (none for an account made by a provider). */
-async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null): Promise<void> {
-  const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash);
-  const link = appLink(realm, '/verify-email', token);
-  await sendCappedMail(deps, 'verification', realmMail(realm, 'verification', user.email, link, (brand) => verificationMail(user.email, link, brand)));
+/**
+ * A verification link bound to the password of the sign-up attempt it confirms (none for an account
+ * made by a provider), and to the app's sign-in it continues, if any.
+ */
+async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, continuation = NO_CONTINUATION): Promise<void> {
+  const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash, null, continuation);
+  await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), realm.policy.mail));
 }
 
 /**
@@ -139,7 +143,13 @@ async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attempt
  * attempt's password (whoever proves the mailbox decides which password the account keeps), a
  * verified one a notice that someone tried.
  */
-export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof SignUpInputSchema>, request: RequestInfo): Promise<{ message: string }> {
+export async function signUp(
+  deps: Deps,
+  realm: Realm,
+  input: z.output<typeof SignUpInputSchema>,
+  request: RequestInfo,
+  continuation = NO_CONTINUATION,
+): Promise<{ message: string }> {
   await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
@@ -171,7 +181,7 @@ export async function signUp(deps: Deps, realm: Realm, input: z.output<typeof Si
   });
 
   const user = created ? await findUserById(deps.db, id) : await findUserByEmail(deps.db, realm.projectId, input.email);
-  if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash);
+  if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash, continuation);
   else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), realm.policy.mail));
   if (created) await recordSignup(deps, realm);
   return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
@@ -247,6 +257,12 @@ export async function signUpWithProvider(
  * the account to someone else: everything attached before goes too, and the owner is told what.
  */
 export async function verifyEmail(deps: Deps, realm: Realm, input: z.output<typeof VerifyEmailInputSchema>, request: RequestInfo): Promise<{ message: string }> {
+  const { message } = await spendVerificationLink(deps, realm, input, request);
+  return { message };
+}
+
+/** verifyEmail, answering also whose address the link proved and what it continues (the hosted pages go on from there). */
+export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.output<typeof VerifyEmailInputSchema>, request: RequestInfo): Promise<ProvenLink> {
   await deps.limiters.verifyPerIp.consume(realmKey(realm, request.network));
   const token = await findOneTimeToken(deps.db, realm.projectId, 'verify_email', sha256(input.token));
   const now = isoNow(deps.clock);
@@ -266,7 +282,7 @@ export async function verifyEmail(deps: Deps, realm: Realm, input: z.output<type
     return { account, removed: removed ? describeRemoved(removed, ended) : [] };
   });
   if (secured.removed.length > 0) sendAccountMail(deps, secured.account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured.removed, realm.policy.mail));
-  return { message: MESSAGES.emailVerified };
+  return { message: MESSAGES.emailVerified, userId: token.user_id, continuation: continuationOfRow(token) };
 }
 
 /**
@@ -290,6 +306,7 @@ export async function resendVerification(
   realm: Realm,
   input: z.output<typeof ResendVerificationInputSchema>,
   request: RequestInfo,
+  continuation = NO_CONTINUATION,
 ): Promise<{ message: string }> {
   await deps.limiters.resendPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectVerificationResends.consume(realm.projectId);
@@ -298,22 +315,27 @@ export async function resendVerification(
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_verified === 0 && user.is_active === 1) {
     const ownPassword = user.password_set === 1 ? user.password_hash : null;
-    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword);
+    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword, continuation);
   }
   return { message: MESSAGES.verificationSent };
 }
 
 /** Same answer for unknown addresses; a reset link is valid for one hour and works once. */
-export async function forgotPassword(deps: Deps, realm: Realm, input: z.output<typeof ForgotPasswordInputSchema>, request: RequestInfo): Promise<{ message: string }> {
+export async function forgotPassword(
+  deps: Deps,
+  realm: Realm,
+  input: z.output<typeof ForgotPasswordInputSchema>,
+  request: RequestInfo,
+  continuation = NO_CONTINUATION,
+): Promise<{ message: string }> {
   await deps.limiters.forgotPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectPasswordResets.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.forgotPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_active === 1) {
-    const token = await issueOneTimeToken(deps, user.id, 'reset_password', PASSWORD_RESET_TTL_S);
-    const link = appLink(realm, '/reset-password', token);
-    await sendCappedMail(deps, 'password_reset', realmMail(realm, 'password_reset', user.email, link, (brand) => passwordResetMail(user.email, link, brand)));
+    const token = await issueOneTimeToken(deps, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null, continuation);
+    await sendCappedMail(deps, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), realm.policy.mail));
   }
   return { message: 'If an account exists for that email, a password reset link is on its way.' };
 }
@@ -329,6 +351,12 @@ export async function forgotPassword(deps: Deps, realm: Realm, input: z.output<t
  * app too, whatever was asked. The password-changed mail says what was removed or kept.
  */
 export async function resetPassword(deps: Deps, realm: Realm, input: z.output<typeof ResetPasswordInputSchema>): Promise<{ message: string }> {
+  const { message } = await spendResetLink(deps, realm, input);
+  return { message };
+}
+
+/** resetPassword, answering also whose password was set and what the link continues. */
+export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<typeof ResetPasswordInputSchema>): Promise<ProvenLink> {
   const token = await findOneTimeToken(deps.db, realm.projectId, 'reset_password', sha256(input.token));
   const now = isoNow(deps.clock);
   if (!token) throw new AppError('BAD_REQUEST', VALIDATION.resetTokenInvalid);
@@ -355,7 +383,7 @@ export async function resetPassword(deps: Deps, realm: Realm, input: z.output<ty
     await clearSignInFailures(deps, realm, reset.user.email);
     sendAccountMail(deps, reset.user, 'passwordChangedMail', passwordChangedNotice(realm, reset.user.email, reset.notice));
   }
-  return { message: MESSAGES.passwordResetSuccess };
+  return { message: MESSAGES.passwordResetSuccess, userId: token.user_id, continuation: continuationOfRow(token) };
 }
 
 /** What the password-changed mail of a reset adds: the ways in it removed, or kept as the owner asked. */

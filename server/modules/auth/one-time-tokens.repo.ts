@@ -12,6 +12,9 @@ export async function insertOneTimeToken(
     created_at: string;
     password_hash: string | null;
     new_email?: string | null;
+    interaction_id?: string | null;
+    return_to?: string | null;
+    flow_binding?: string | null;
   },
 ): Promise<void> {
   await db.insertInto('one_time_tokens').values(token).execute();

@@ -162,7 +162,7 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
   const user = await findUserById(deps.db, challenge.user_id);
   // A token from another realm (another project, or the platform) does not exist here.
   if (!user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
-  // After a provider the first factor is the provider's ('fed', and the attempt names it), else the password.
+  // After a provider the first factor is the provider's ('fed', and the attempt names it), after a mailed link the mailbox, else the password.
   const attempt: Attempt = { ...attemptOf(deps, realm, user.email, challenge.device_fingerprint, request), method: challenge.first_factor };
   if (user.is_active !== 1) return refuse(deps, realm, attempt, request, 'account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   try {
@@ -177,7 +177,7 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
     throw error;
   }
   if (!(await complete())) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
-  return startSignedInSession(deps, realm, user, attempt, request, [challenge.first_factor ? 'fed' : 'pwd', input.passkey_response ? 'hwk' : 'otp', 'mfa']);
+  return startSignedInSession(deps, realm, user, attempt, request, [firstFactorAmr(challenge.first_factor), input.passkey_response ? 'hwk' : 'otp', 'mfa']);
 }
 
 /**
@@ -197,6 +197,35 @@ export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output
   if (user.is_active !== 1) return fail('account_inactive', new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   if (!mayStartUnverified(realm, user)) return fail('email_unverified', new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
   return startSignedInSession(deps, realm, user, attempt, request, ['hwk']);
+}
+
+/** The first factor a mailed link stands for (its `amr` value, and the second step's `first_factor`). */
+export const MAILED_LINK_FACTOR = 'email';
+
+/**
+ * Signs in the account whose address a mailed link just proved, in the browser that asked for the
+ * link (the hosted pages check that): the limits, VPN policy, deactivation, blocked devices and
+ * attempt record of a password sign-in. The link proves the mailbox only, so an account with two
+ * factors answers the second step's challenge, never a session.
+ */
+export async function logInWithMailedLink(deps: Deps, realm: Realm, userId: string, deviceFingerprint: string | null, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
+  await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
+  if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
+  const user = await findUserById(deps.db, userId);
+  if (!user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', INCORRECT_CREDENTIALS);
+  const attempt: Attempt = { ...attemptOf(deps, realm, user.email, deviceFingerprint, request), method: MAILED_LINK_FACTOR };
+  const fail = (reason: FailureReason, error: AppError) => refuse(deps, realm, attempt, request, reason, user.id, error);
+  if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
+  if (user.is_active !== 1) return fail('account_inactive', new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (!mayStartUnverified(realm, user)) return fail('email_unverified', new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
+  if (hasSecondFactor(user)) return openMfaChallenge(deps, user, deviceFingerprint, MAILED_LINK_FACTOR);
+  return startSignedInSession(deps, realm, user, attempt, request, [MAILED_LINK_FACTOR]);
+}
+
+/** The `amr` value of a waiting second step's first factor: the password, a mailed link, or a provider. */
+function firstFactorAmr(firstFactor: string | null): string {
+  if (firstFactor === null) return 'pwd';
+  return firstFactor === MAILED_LINK_FACTOR ? MAILED_LINK_FACTOR : 'fed';
 }
 
 /** What a provider vouched for, to sign in with (social sign-in). */

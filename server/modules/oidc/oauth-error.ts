@@ -28,7 +28,14 @@ export class AuthorizationPageError extends Error {
     readonly title: string,
     readonly description: string,
     readonly status = 400,
+    /** Ways on from the page (back to the app, a fresh start), when there are safe ones. */
+    readonly actions: readonly PageAction[] = [],
   ) {
     super(description);
   }
+}
+
+export interface PageAction {
+  label: string;
+  href: string;
 }

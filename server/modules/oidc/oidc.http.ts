@@ -57,7 +57,7 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
           const page = error instanceof AuthorizationPageError ? error : error instanceof AppError ? pageOf(error) : null;
           if (!page) throw error;
           if (error instanceof AppError && error.retryAfterS) reply.header('retry-after', String(error.retryAfterS));
-          return reply.code(page.status).type('text/html; charset=utf-8').send(errorPage(page.title, page.description));
+          return reply.code(page.status).type('text/html; charset=utf-8').send(errorPage(page.title, page.description, page.actions));
         }
       };
 

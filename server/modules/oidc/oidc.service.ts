@@ -7,7 +7,7 @@ import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { hostedPagesUrlOf, issuerOf } from '../projects/project-urls.js';
-import { urlListOf } from '../projects/projects.service.js';
+import { appHomeOf, urlListOf } from '../projects/projects.service.js';
 import type { Realm } from '../realms/realm.js';
 import {
   liveSessionDetails,
@@ -93,6 +93,21 @@ export async function authorize(deps: Deps, provider: Provider, params: Params, 
 
 export const INTERACTION_EXPIRED = 'This sign-in request has expired. Go back to the app and sign in again.';
 
+/** The page of a sign-in request that is over: back to the app to start again, or sign in to the project's account page. */
+function interactionExpired(deps: Deps, project: ProjectRow): AuthorizationPageError {
+  const home = appHomeOf(project);
+  const actions = [
+    ...(home ? [{ label: `Back to ${project.name}`, href: home }] : []),
+    { label: 'Sign in', href: `${hostedPagesUrlOf(deps.config, project.project_key)}/sign-in` },
+  ];
+  return new AuthorizationPageError('Sign-in request expired', INTERACTION_EXPIRED, 400, actions);
+}
+
+/** Whether an app's sign-in is still waiting for the hosted pages (a mailed link that continues it checks first). */
+export async function interactionIsWaiting(deps: Deps, provider: Provider, interactionId: string): Promise<boolean> {
+  return interactionId.length <= 100 && (await findInteraction(deps.db, interactionId, provider.project.id, isoNow(deps.clock))) !== undefined;
+}
+
 /**
  * Back from the hosted sign-in: the request is answered with a code once the hosted session is
  * there and, for prompt=login, create or max_age, made after the request began.
@@ -100,7 +115,7 @@ export const INTERACTION_EXPIRED = 'This sign-in request has expired. Go back to
 export async function continueAuthorization(deps: Deps, provider: Provider, interactionId: string, session: SessionDetails | null): Promise<string> {
   const { project } = provider;
   const interaction = interactionId.length <= 100 ? await findInteraction(deps.db, interactionId, project.id, isoNow(deps.clock)) : undefined;
-  if (!interaction) throw new AuthorizationPageError('Sign-in request expired', INTERACTION_EXPIRED);
+  if (!interaction) throw interactionExpired(deps, project);
   const request = JSON.parse(interaction.params) as AuthorizationRequest;
   const mustBeNew = request.prompt.includes('login') || request.prompt.includes('create');
   const fresh = session && !(mustBeNew && session.authenticatedAt < interaction.created_at) && !signedInTooLongAgo(deps, request, session);

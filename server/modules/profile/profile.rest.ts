@@ -32,11 +32,11 @@ export const profileRoutes = [
       operationId: 'deleteAccount',
       tag: 'Profile',
       summary: 'Delete the account',
-      description: 'Needs the current password (401 otherwise). Deletes the account, its projects with their end users, its sessions, and clears the cookies.',
+      description: 'Needs the current password (401 otherwise), or without one a recent step-up (401 step_up_required). Deletes the account, its projects with their end users, its sessions, and clears the cookies.',
       errors: [404, 429],
     },
     async handler({ deps, caller, body, reply }) {
-      const result = await deleteAccount(deps, caller.session.user, body, caller.info);
+      const result = await deleteAccount(deps, caller.session, body, caller.info);
       clearAuthCookies(reply, deps.config);
       return result;
     },

@@ -9,7 +9,8 @@ import { AppError } from '../../errors.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
-import { endIdleSessions } from '../sessions/sessions.service.js';
+import { endIdleSessions, type Authenticated } from '../sessions/sessions.service.js';
+import { requireRecentProof } from '../sessions/step-up.js';
 import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
 import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
@@ -38,19 +39,21 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
 }
 
 /**
- * Deletes the signed-in account for good, once its current password is given (a session alone is not
- * enough), in one transaction: the projects it is the only owner of, with their end users, keys and
+ * Deletes the signed-in account for good, once its current password is given or, without one, after a
+ * recent step-up (a session alone is not enough), in one transaction: the projects it is the only owner of, with their end users, keys and
  * analytics (shared projects pass to another owner), its sessions, devices and tokens (foreign keys),
  * and its login history. A project's end user deleting theirs sends user.deleted to the project's
  * webhooks in the same transaction.
  */
 export async function deleteAccount(
   deps: Deps,
-  user: UserRow,
+  auth: Authenticated,
   input: z.output<typeof DeleteAccountInputSchema>,
   request: RequestInfo,
 ): Promise<{ message: string }> {
-  await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
+  const { user } = auth;
+  if (input.password === undefined) await requireRecentProof(deps, auth);
+  else await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await withTransaction(deps, async (tx) => {
     if (user.project_id === null) await leaveAllProjects(tx, user.id);
     await deleteUser(tx, user.id);

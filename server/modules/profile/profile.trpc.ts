@@ -16,7 +16,7 @@ export const profileRouter = router({
 /** Account procedures the client calls under `auth.*` (merged there in trpc/router.ts) that belong to this area. */
 export const accountRouter = router({
   deleteAccount: authedProcedure.input(inputParser(DeleteAccountInputSchema)).output(MessageSchema).mutation(async ({ ctx, input }) => {
-    const result = await deleteAccount(ctx.deps, ctx.auth.user, input, ctx.request);
+    const result = await deleteAccount(ctx.deps, ctx.auth, input, ctx.request);
     clearAuthCookies(ctx.res, ctx.deps.config);
     return result;
   }),

@@ -12,7 +12,8 @@ import { findProjectSettings } from './project-settings.repo.js';
 import { projectPolicy } from './realm-policy.js';
 import { createApiUsage } from './api-usage.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
-import { findLiveApiKeyWithProject, findProjectByKey, findProjectWithOwnerStateByKey } from './projects.repo.js';
+import { mailLinkBaseOf } from './projects.service.js';
+import { findLiveApiKeyWithProject, findProjectById, findProjectByKey, findProjectWithOwnerStateByKey } from './projects.repo.js';
 
 export const INVALID_API_KEY = 'Invalid API key';
 
@@ -85,16 +86,18 @@ export function createProjectRealms(
     });
   };
 
-  const settingsOf = async (projectId: string): Promise<CachedSettings> => settings.get(projectId) ?? loadSettings(projectId);
-  const loadSettings = async (projectId: string): Promise<CachedSettings> => {
+  // Kept per project with what its mails take from the project itself (name, colour, logo): a change of
+  // either drops the copies (settingsChanged).
+  const settingsOf = async (project: ProjectRow): Promise<CachedSettings> => settings.get(project.id) ?? loadSettings(project);
+  const loadSettings = async (project: ProjectRow): Promise<CachedSettings> => {
     const startedAt = settingsGeneration;
-    const row = await findProjectSettings(deps.db, projectId);
+    const row = await findProjectSettings(deps.db, project.id);
     const own = captchaOf(row);
     const entry = {
-      api: projectPolicy(deps.platform.policy, row, { own, fallback: noCaptcha }),
-      hosted: projectPolicy(deps.platform.policy, row, { own, fallback: deps.captcha }),
+      api: projectPolicy(deps.platform.policy, project, row, { own, fallback: noCaptcha }),
+      hosted: projectPolicy(deps.platform.policy, project, row, { own, fallback: deps.captcha }),
     };
-    if (settingsGeneration === startedAt) settings.set(projectId, entry);
+    if (settingsGeneration === startedAt) settings.set(project.id, entry);
     return entry;
   };
 
@@ -123,15 +126,14 @@ export function createProjectRealms(
     return signer;
   };
 
-  // Without a website of its own, a project's mail links open its hosted pages, so they always work.
   const realmWith = (project: ProjectRow, policy: RealmPolicy): Realm => ({
     projectId: project.id,
     accessTokens: signerFor(project),
-    linkBase: project.website_url ?? hostedPagesUrlOf(deps.config, project.project_key),
+    linkBase: mailLinkBaseOf(deps.config, project),
     relyingParty: project.website_url ? relyingPartyAt(project.website_url, project.name) : null,
     policy,
   });
-  const realmOf = async (project: ProjectRow): Promise<Realm> => realmWith(project, (await settingsOf(project.id)).api);
+  const realmOf = async (project: ProjectRow): Promise<Realm> => realmWith(project, (await settingsOf(project)).api);
 
   const requireAvailable = (project: ProjectRow, ownerIsActive: boolean) => {
     if (project.is_active !== 1) throw new AppError('FORBIDDEN', 'This project is inactive');
@@ -152,7 +154,7 @@ export function createProjectRealms(
       requireAvailable(project, found.ownerIsActive);
       const written = usage.record(project.id, apiKeyId);
       if (written) await written;
-      const projectSettings = settings.get(project.id) ?? (await loadSettings(project.id));
+      const projectSettings = settings.get(project.id) ?? (await loadSettings(project));
       if (found.realm?.settings !== projectSettings) found.realm = { settings: projectSettings, realm: realmWith(project, projectSettings.api) };
       return { realm: found.realm.realm, project, apiKeyId };
     },
@@ -168,12 +170,16 @@ export function createProjectRealms(
         linkBase: hostedPages,
         // The hosted pages run at APP_URL, so their passkeys belong to its host.
         relyingParty: relyingPartyAt(deps.config.appUrl, project.name),
-        policy: (await settingsOf(project.id)).hosted,
+        policy: (await settingsOf(project)).hosted,
       };
       return { realm, project };
     },
 
-    mailBrandOf: async (projectId) => (projectId === null ? deps.platform.policy.mail : (await settingsOf(projectId)).api.mail),
+    async mailBrandOf(projectId) {
+      if (projectId === null) return deps.platform.policy.mail;
+      const project = await findProjectById(deps.db, projectId);
+      return project ? (await settingsOf(project)).api.mail : deps.platform.policy.mail;
+    },
 
     apiKeysChanged: () => deps.invalidations.publish('api-keys'),
     settingsChanged: () => deps.invalidations.publish('project-settings'),

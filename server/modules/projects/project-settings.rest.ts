@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MailPreviewInputSchema, MailPreviewSchema, ProjectSettingsSchema, UpdateProjectSettingsInputSchema } from '../../../shared/schemas/project-settings.js';
 import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
 import * as settings from './project-settings.service.js';
@@ -19,7 +20,7 @@ export const projectSettingsRoutes = [
       tag: 'Projects',
       summary: "The project's rules for its end users",
       description:
-        "Each rule as it applies now: the platform's (`PASSWORD_MIN_LENGTH`, the common-password check, `ACCESS_TOKEN_TTL`, `REFRESH_TOKEN_TTL`, `BLOCK_VPN`, unverified end users may sign in, the platform's name in mails) until the project sets its own. The captcha secret is never answered (`captcha_secret_set`).",
+        "Each rule as it applies now: the platform's (`PASSWORD_MIN_LENGTH`, the common-password check, `ACCESS_TOKEN_TTL`, `REFRESH_TOKEN_TTL`, `BLOCK_VPN`, unverified end users may sign in; mails in the project's own name, colour and logo with a \"Secured by\" line) until the project sets its own. The captcha secret is never answered (`captcha_secret_set`).",
     },
     handler: ({ deps, caller, params }) => settings.getProjectSettings(deps, caller.session.user, params.id),
   }),
@@ -50,10 +51,27 @@ export const projectSettingsRoutes = [
     doc: {
       operationId: 'previewProjectMail',
       tag: 'Projects',
-      summary: 'Render one of the project’s mails with a sample address and link',
-      description: 'The saved settings, with the unsaved names, colour and template of the body over them. Nothing is sent. Needs the admin role (403).',
+      summary: 'Render one of the project’s mails exactly as it is sent, to your own address',
+      description:
+        'The subject, text and HTML that sending this mail to your address would send (the same templates, brand and link target; `sample-token` for the token), with the unsaved names, colour, "Secured by" choice and template of the body over the saved settings. Nothing is sent. Needs the admin role (403).',
       errors: [403, 404],
     },
     handler: ({ deps, caller, params, body }) => settings.previewProjectMail(deps, caller.session.user, params.id, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: `${BASE}/mail-test`,
+    auth: 'projectMember',
+    params: ProjectParams,
+    body: MailPreviewInputSchema,
+    response: { 200: MessageSchema },
+    doc: {
+      operationId: 'sendProjectTestMail',
+      tag: 'Projects',
+      summary: 'Send the previewed mail to your own address',
+      description: 'The mail mail-preview renders, sent to the signed-in developer. Needs the admin role (403); at most 5 a minute per developer (429).',
+      errors: [403, 404, 429],
+    },
+    handler: ({ deps, caller, params, body }) => settings.sendTestMail(deps, caller.session.user, params.id, body),
   }),
 ];

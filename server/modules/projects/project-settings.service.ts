@@ -9,26 +9,28 @@ import {
   type ProjectSettings,
   type UpdateProjectSettingsInputSchema,
 } from '../../../shared/schemas/project-settings.js';
-import type { Deps } from '../../deps.js';
-import type { ProjectSettingsRow, UserRow } from '../../db/schema.js';
+import { BUILT_IN_MAIL_TEMPLATES } from '../../../shared/mail-templates.js';
+import { sendInBackground, type Deps } from '../../deps.js';
+import type { ProjectRow, ProjectSettingsRow, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { renderCustomMail } from '../../mail/custom-template.js';
 import type { MailMessage } from '../../mail/mailer.js';
-import { passwordChangedMail, passwordResetMail, verificationMail } from '../../mail/templates.js';
+import { renderTemplateMail } from '../../mail/template-mail.js';
+import { appLink, MAIL_LINK_PATHS } from '../auth/account-mail.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
-import { hostedPagesUrlOf } from './project-urls.js';
 import { requireProjectRole } from './project-access.js';
+import { mailLinkBaseOf } from './projects.service.js';
 import { findProjectSettings, saveProjectSettings } from './project-settings.repo.js';
 import { mailTemplatesOf, projectBrand, projectPolicy } from './realm-policy.js';
 
 type Templates = ProjectSettings['mail_templates'];
 
 /** The answer: every rule as it applies now (the platform's where the project set none); never the captcha secret. */
-function toSettings(deps: Deps, projectId: string, row: ProjectSettingsRow | undefined): ProjectSettings {
-  const policy = projectPolicy(deps.platform.policy, row, { own: null, fallback: deps.captcha });
+function toSettings(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | undefined): ProjectSettings {
+  const projectId = project.id;
+  const policy = projectPolicy(deps.platform.policy, project, row, { own: null, fallback: deps.captcha });
   const stored = mailTemplatesOf(row?.mail_templates);
   return {
     project_id: projectId,
@@ -44,6 +46,7 @@ function toSettings(deps: Deps, projectId: string, row: ProjectSettingsRow | und
     mail_sender_name: row?.mail_sender_name ?? null,
     mail_product_name: row?.mail_product_name ?? null,
     mail_accent_color: row?.mail_accent_color ?? null,
+    mail_secured_by: policy.mail.securedBy,
     mail_templates: Object.fromEntries(MAIL_TEMPLATE_KINDS.map((kind) => [kind, stored[kind] ?? null])) as Templates,
     updated_at: row?.updated_at ?? null,
   };
@@ -56,8 +59,8 @@ function audited(settings: ProjectSettings): Record<string, unknown> {
 }
 
 export async function getProjectSettings(deps: Deps, user: UserRow, projectId: string): Promise<ProjectSettings> {
-  await requireProjectRole(deps, user, projectId, 'viewer');
-  return toSettings(deps, projectId, await findProjectSettings(deps.db, projectId));
+  const project = await requireProjectRole(deps, user, projectId, 'viewer');
+  return toSettings(deps, project, await findProjectSettings(deps.db, projectId));
 }
 
 /**
@@ -76,11 +79,11 @@ export async function updateProjectSettings(
   await deps.limiters.projectSettingsUpdatesPerUser.consume(user.id);
   const after = await withTransaction(deps, async (tx) => {
     const row = await findProjectSettings(tx.db, projectId);
-    const before = toSettings(deps, projectId, row);
+    const before = toSettings(deps, project, row);
     const next = nextRow(deps, projectId, row, before, input);
     next.updated_at = isoNow(deps.clock);
     await saveProjectSettings(tx.db, next);
-    const updated = toSettings(deps, projectId, next);
+    const updated = toSettings(deps, project, next);
     const changes = changedFields(audited(before), audited(updated));
     if (input.captcha_secret) changes.after.captcha_secret = '(changed)';
     if (Object.keys(changes.after).length > 0) {
@@ -138,44 +141,47 @@ function nextRow(
     mail_sender_name: keep('mail_sender_name', input.mail_sender_name),
     mail_product_name: keep('mail_product_name', input.mail_product_name),
     mail_accent_color: keep('mail_accent_color', input.mail_accent_color),
+    mail_secured_by: keep('mail_secured_by', flag(input.mail_secured_by)),
     mail_templates: JSON.stringify(storedTemplates),
     updated_at: row?.updated_at ?? '',
   };
 }
 
-const SAMPLE_RECIPIENT = 'jane.doe@example.com';
+/** The token a preview's link carries in place of the one a real mail would. */
+export const SAMPLE_TOKEN = 'sample-token';
 
 /**
- * One mail as the project's end users would get it, to a sample address with a sample link: the
- * saved settings, with the input's unsaved ones (names, colour, template) over them.
+ * One mail exactly as `send` would send it to `to`: the project's saved brand with the input's unsaved
+ * names, colour, "Secured by" choice and template over it, the same rendering (template-mail.ts) and
+ * the same link target (mailLinkBaseOf), with SAMPLE_TOKEN for the token.
  */
+function composeMail(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | undefined, input: z.output<typeof MailPreviewInputSchema>, to: string): MailMessage {
+  const saved = projectBrand(project, row);
+  const defaults = projectBrand(project, undefined);
+  const brand = {
+    ...saved,
+    productName: input.mail_product_name === undefined ? saved.productName : (input.mail_product_name ?? defaults.productName),
+    senderName: input.mail_sender_name === undefined ? saved.senderName : (input.mail_sender_name ?? defaults.senderName),
+    accentColor: input.mail_accent_color === undefined ? saved.accentColor : (input.mail_accent_color ?? defaults.accentColor),
+    securedBy: input.mail_secured_by ?? saved.securedBy,
+  };
+  const template = (input.template === undefined ? brand.templates[input.kind] : input.template) ?? BUILT_IN_MAIL_TEMPLATES[input.kind];
+  const token = input.kind === 'password_changed' ? undefined : SAMPLE_TOKEN;
+  const link = appLink({ linkBase: mailLinkBaseOf(deps.config, project) }, MAIL_LINK_PATHS[input.kind], token);
+  return renderTemplateMail(input.kind, template, to, link, brand);
+}
+
+/** One of the project's mails as its end users get it, rendered for the caller's own address (what "Send test mail" sends). */
 export async function previewProjectMail(deps: Deps, user: UserRow, projectId: string, input: z.output<typeof MailPreviewInputSchema>): Promise<MailPreview> {
   const project = await requireProjectRole(deps, user, projectId, 'admin');
-  const row = await findProjectSettings(deps.db, projectId);
-  const saved = projectBrand(row);
-  const brand = {
-    productName: input.mail_product_name === undefined ? saved.productName : (input.mail_product_name ?? projectBrand(undefined).productName),
-    senderName: input.mail_sender_name === undefined ? saved.senderName : input.mail_sender_name,
-    accentColor: input.mail_accent_color === undefined ? saved.accentColor : (input.mail_accent_color ?? projectBrand(undefined).accentColor),
-    templates: saved.templates,
-  };
-  const template = input.template === undefined ? brand.templates[input.kind] : input.template;
-  const hosted = hostedPagesUrlOf(deps.config, project.project_key);
-  const link = `${hosted}${SAMPLE_PATHS[input.kind]}`;
-  const mail: MailMessage = template
-    ? renderCustomMail(SAMPLE_RECIPIENT, template, { product_name: brand.productName, email: SAMPLE_RECIPIENT, link }, brand)
-    : BUILT_IN[input.kind](SAMPLE_RECIPIENT, link, brand);
+  const mail = composeMail(deps, project, await findProjectSettings(deps.db, projectId), input, user.email);
   return { from_name: mail.fromName ?? deps.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html };
 }
 
-const SAMPLE_PATHS: Record<MailTemplateKind, string> = {
-  verification: '/verify-email?token=sample-token',
-  password_reset: '/reset-password?token=sample-token',
-  password_changed: '/login',
-};
-
-const BUILT_IN: Record<MailTemplateKind, (to: string, link: string, brand: ReturnType<typeof projectBrand>) => MailMessage> = {
-  verification: (to, link, brand) => verificationMail(to, link, brand),
-  password_reset: (to, link, brand) => passwordResetMail(to, link, brand),
-  password_changed: (to, _link, brand) => passwordChangedMail(to, brand),
-};
+/** Sends the previewed mail to the caller's own address (a few a minute per developer). */
+export async function sendTestMail(deps: Deps, user: UserRow, projectId: string, input: z.output<typeof MailPreviewInputSchema>): Promise<{ message: string }> {
+  const project = await requireProjectRole(deps, user, projectId, 'admin');
+  await deps.limiters.mailTestsPerUser.consume(user.id);
+  sendInBackground(deps, composeMail(deps, project, await findProjectSettings(deps.db, projectId), input, user.email));
+  return { message: `${SETTINGS_MESSAGES.testMailSent} ${user.email}` };
+}

@@ -1,3 +1,4 @@
+import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MailPreviewInputSchema, MailPreviewSchema, ProjectSettingsSchema, UpdateProjectSettingsInputSchema } from '../../../shared/schemas/project-settings.js';
 import { ProjectIdInputSchema } from '../../../shared/schemas/projects.js';
 import { inputParser } from '../../lib/validate.js';
@@ -20,5 +21,12 @@ export const projectSettingsRouter = router({
     .mutation(({ ctx, input }) => {
       const { projectId, ...preview } = input;
       return settings.previewProjectMail(ctx.deps, ctx.auth.user, projectId, preview);
+    }),
+  sendTestMail: projectProcedure()
+    .input(inputParser(ProjectIdInputSchema.extend(MailPreviewInputSchema.shape)))
+    .output(MessageSchema)
+    .mutation(({ ctx, input }) => {
+      const { projectId, ...preview } = input;
+      return settings.sendTestMail(ctx.deps, ctx.auth.user, projectId, preview);
     }),
 });

@@ -53,6 +53,10 @@ export async function countProjectsByOwner(db: Db, ownerId: string): Promise<num
   return Number(row.n);
 }
 
+export async function findProjectById(db: Db, id: string): Promise<ProjectRow | undefined> {
+  return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function findProjectByKey(db: Db, projectKey: string): Promise<ProjectRow | undefined> {
   return db.selectFrom('projects').selectAll().where('project_key', '=', projectKey).executeTakeFirst();
 }

@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/schemas/projects.js';
 import type { Deps } from '../../deps.js';
 import type { Config } from '../../config.js';
-import type { ApiKeyRow, UserRow } from '../../db/schema.js';
+import type { ApiKeyRow, ProjectRow, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
@@ -46,6 +46,31 @@ const MAX_PROJECTS_PER_OWNER = 50;
 const MAX_KEYS_PER_PROJECT = 20;
 
 /** Stored as JSON text; a broken value reads as empty rather than failing every project screen. */
+/**
+ * Where a project's mail links point, so they always open a page that can finish the flow: its hosted
+ * pages when it uses them (it registered a redirect URI: hosted sign-in is configured), else its
+ * website (its own pages post the token back through the public API), else the hosted pages.
+ */
+export function mailLinkBaseOf(config: Pick<Config, 'appUrl'>, project: Pick<ProjectRow, 'website_url' | 'redirect_uris' | 'project_key'>): string {
+  if (project.website_url && urlListOf(project.redirect_uris).length === 0) return project.website_url;
+  return hostedPagesUrlOf(config, project.project_key);
+}
+
+/**
+ * Where "Back to the app" goes from the hosted pages: the project's website, else the origin of its
+ * last registered redirect URI (where its app runs); null when it has neither.
+ */
+export function appHomeOf(project: Pick<ProjectRow, 'website_url' | 'redirect_uris'>): string | null {
+  if (project.website_url) return project.website_url;
+  const last = urlListOf(project.redirect_uris).at(-1);
+  if (!last) return null;
+  try {
+    return `${new URL(last).origin}/`;
+  } catch {
+    return null;
+  }
+}
+
 export function urlListOf(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
@@ -180,8 +205,10 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
     }
     return updated;
   });
-  // Its keys' cached lookups carry the project (active or not, its website as the relying party).
+  // Its keys' cached lookups carry the project (active or not, its website as the relying party), and
+  // its cached settings the name, colour and logo of its mails.
   await deps.projectRealms.apiKeysChanged();
+  await deps.projectRealms.settingsChanged();
   return after;
 }
 

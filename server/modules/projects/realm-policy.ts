@@ -1,7 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants.js';
 import type { MailTemplate, MailTemplateKind } from '../../../shared/schemas/project-settings.js';
 import type { Config } from '../../config.js';
-import type { ProjectSettingsRow } from '../../db/schema.js';
+import type { ProjectRow, ProjectSettingsRow } from '../../db/schema.js';
 import { PLATFORM_BRAND, type MailBrand } from '../../mail/branding.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import type { RealmPolicy } from '../realms/realm.js';
@@ -30,12 +30,20 @@ export function mailTemplatesOf(json: string | undefined): Partial<Record<MailTe
   }
 }
 
-/** A project's mails: its names and colour where it set them, the platform's (as before settings existed) elsewhere. */
-export function projectBrand(row: ProjectSettingsRow | undefined): MailBrand {
+/** What of a project its mails carry by default. */
+export type BrandedProject = Pick<ProjectRow, 'name' | 'accent_color' | 'logo_url'>;
+
+/**
+ * A project's mails are in its own name: the names, colour and templates its settings give, else its
+ * name (From and signature), its accent colour and its logo; the "Secured by" line unless turned off.
+ */
+export function projectBrand(project: BrandedProject, row: ProjectSettingsRow | undefined): MailBrand {
   return {
-    productName: row?.mail_product_name ?? PLATFORM_BRAND.productName,
-    senderName: row?.mail_sender_name ?? null,
-    accentColor: row?.mail_accent_color ?? PLATFORM_BRAND.accentColor,
+    productName: row?.mail_product_name ?? project.name,
+    senderName: row?.mail_sender_name ?? project.name,
+    accentColor: row?.mail_accent_color ?? project.accent_color ?? PLATFORM_BRAND.accentColor,
+    logoUrl: project.logo_url,
+    securedBy: row?.mail_secured_by !== 0,
     templates: mailTemplatesOf(row?.mail_templates),
   };
 }
@@ -47,6 +55,7 @@ export function projectBrand(row: ProjectSettingsRow | undefined): MailBrand {
  */
 export function projectPolicy(
   platform: RealmPolicy,
+  project: BrandedProject,
   row: ProjectSettingsRow | undefined,
   captcha: { own: CaptchaVerifier | null; fallback: CaptchaVerifier },
 ): RealmPolicy {
@@ -59,6 +68,6 @@ export function projectPolicy(
     captcha: captcha.own ?? captcha.fallback,
     blockVpn: row?.vpn_policy ? row.vpn_policy === 'block' : platform.blockVpn,
     allowUnverifiedSignIn: flag(row?.allow_unverified_sign_in, platform.allowUnverifiedSignIn),
-    mail: projectBrand(row),
+    mail: projectBrand(project, row),
   });
 }

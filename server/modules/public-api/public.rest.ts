@@ -86,11 +86,11 @@ export function endUserProfileRoutes(mount: AccountMount) {
         operationId: 'publicDeleteAccount',
         tag: 'Public API',
         summary: "Delete the end user's account",
-        description: "Needs the end user's current password (401 otherwise). Deletes the account with its sessions, devices and login history; the project's webhooks get `user.deleted`.",
+        description: "Needs the end user's current password (401 otherwise), or without one a recent step-up (401 step_up_required). Deletes the account with its sessions, devices and login history; the project's webhooks get `user.deleted`.",
         errors: [404, 429],
       },
       async handler({ deps, caller, body, request, reply }) {
-        const result = await deleteAccount(deps, caller.session.user, body, caller.info);
+        const result = await deleteAccount(deps, caller.session, body, caller.info);
         cookies?.clear(reply, request, deps.config);
         return result;
       },

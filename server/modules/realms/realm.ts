@@ -11,7 +11,10 @@ export interface Realm {
   projectId: string | null;
   /** Signs and verifies this realm's access tokens (the platform's key, or the project's own). */
   accessTokens: AccessTokens;
-  /** Base of the links in this realm's mails: APP_URL, or the project's website_url. */
+  /**
+   * Base of the links in this realm's mails: APP_URL; a project's hosted pages, or its website_url when
+   * it has one and does not use its hosted sign-in (mailLinkBaseOf); always the hosted pages on the hosted pages.
+   */
   linkBase: string;
   /** Where this realm's passkeys belong (WebAuthn relying party); null when it has no web address. */
   relyingParty: RelyingParty | null;

@@ -7,6 +7,7 @@ import {
   ApiSocialSignInQuerySchema,
   ApiSocialSignInSchema,
   ConfirmIdentityLinkInputSchema,
+  IdentityLinkedSchema,
   ConnectionSchema,
   ConnectionsSchema,
   IdentitiesSchema,
@@ -133,7 +134,7 @@ export function socialRoutes(mount: AccountMount): AnyRoute[] {
       url: `${m.prefix}/auth/oauth/link`,
       auth: m.anonymous,
       body: ConfirmIdentityLinkInputSchema,
-      response: { 200: MessageSchema },
+      response: { 200: IdentityLinkedSchema },
       doc: m.doc(
         { operationId: 'confirmIdentityLink', tag: 'Auth', summary: 'Connect a provider to an existing account with the link mailed to its address', errors: [400, 409, 429] },
         { operationId: 'publicConfirmIdentityLink', summary: "Connect a provider to an end user's existing account with the link mailed to its address", errors: [400, 409, 429] },

@@ -277,7 +277,7 @@ export async function completeSocialCallback(
       await linkToAccount(deps, target.realm, row.user_id, profile);
       return { kind: 'linked', provider, returnTo: row.return_to };
     }
-    const answer = await signInWithProfile(deps, target.realm, profile, row.device_fingerprint, request);
+    const answer = await signInWithProfile(deps, target.realm, profile, row.device_fingerprint, request, row.return_to);
     return 'mfa_token' in answer ? { kind: 'mfa', challenge: answer, returnTo: row.return_to } : { kind: 'signed_in', result: answer, returnTo: row.return_to };
   } catch (error) {
     if (error instanceof AppError) return failed(socialErrorCodeOf(error));
@@ -312,7 +312,14 @@ export async function exchangeSocialSignInCode(
  * prove it (a mailed link when the provider verified the address; otherwise signing in and connecting
  * the provider from the security settings).
  */
-async function signInWithProfile(deps: Deps, realm: Realm, profile: ProviderProfile, deviceFingerprint: string | null, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
+async function signInWithProfile(
+  deps: Deps,
+  realm: Realm,
+  profile: ProviderProfile,
+  deviceFingerprint: string | null,
+  request: RequestInfo,
+  returnTo: string | null = null,
+): Promise<LogInResult | MfaChallenge> {
   return logInWithProvider(
     deps,
     realm,
@@ -321,13 +328,14 @@ async function signInWithProfile(deps: Deps, realm: Realm, profile: ProviderProf
       email: profile.email ?? `${profile.provider}:${profile.subject}`,
       providerMfa: profile.mfa,
       deviceFingerprint,
-      findOrCreateUser: () => accountOf(deps, realm, profile, request),
+      findOrCreateUser: () => accountOf(deps, realm, profile, request, returnTo),
     },
     request,
   );
 }
 
-async function accountOf(deps: Deps, realm: Realm, profile: ProviderProfile, request: RequestInfo): Promise<UserRow> {
+/** `returnTo`: where the sign-in was going (one of our pages), kept with a mailed link so its page can go on there. */
+async function accountOf(deps: Deps, realm: Realm, profile: ProviderProfile, request: RequestInfo, returnTo: string | null): Promise<UserRow> {
   const now = isoNow(deps.clock);
   const known = await findIdentityWithUser(deps.db, realm.projectId, profile.provider, profile.subject);
   if (known) {
@@ -344,7 +352,7 @@ async function accountOf(deps: Deps, realm: Realm, profile: ProviderProfile, req
     if (!owner) throw new SocialSignInError('provider_error');
   }
   if (!profile.emailVerified) throw new SocialSignInError('link_required');
-  await mailLinkRequest(deps, realm, owner, profile);
+  await mailLinkRequest(deps, realm, owner, profile, returnTo);
   throw new SocialSignInError('link_sent');
 }
 
@@ -362,7 +370,7 @@ function identityRow(realm: Realm, profile: ProviderProfile, userId: string, now
   };
 }
 
-async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile: ProviderProfile): Promise<void> {
+async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile: ProviderProfile, returnTo: string | null): Promise<void> {
   const token = randomToken();
   const now = deps.clock.now();
   await insertLinkRequest(deps.db, {
@@ -374,6 +382,7 @@ async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile
     email: profile.email!,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + IDENTITY_LINK_TTL_S * 1000).toISOString(),
+    return_to: returnTo,
   });
   const name = SOCIAL_PROVIDER_NAMES[profile.provider];
   await sendCappedMail(deps, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), realm.policy.mail));
@@ -399,7 +408,7 @@ async function linkToAccount(deps: Deps, realm: Realm, userId: string, profile: 
  * account whose address was unverified until now was set up by whoever typed it, not by this proof:
  * its password, its other ways in, its pending changes and its sessions go first, and the owner is told.
  */
-export async function confirmIdentityLink(deps: Deps, realm: Realm, token: string, request: RequestInfo): Promise<{ message: string }> {
+export async function confirmIdentityLink(deps: Deps, realm: Realm, token: string, request: RequestInfo): Promise<{ message: string; return_to: string | null }> {
   await deps.limiters.verifyPerIp.consume(realmKey(realm, request.network));
   const link = await findLinkRequest(deps.db, sha256(token));
   const now = isoNow(deps.clock);
@@ -428,7 +437,7 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
   const { user, removed } = linked;
   if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
   if (user && removed.length > 0) sendAccountMail(deps, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, realm.policy.mail));
-  return { message: SOCIAL_MESSAGES.linked };
+  return { message: SOCIAL_MESSAGES.linked, return_to: link.return_to };
 }
 
 function toIdentity(row: UserIdentityRow, names: Map<SocialProvider, string>): Identity {

@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { IconTrash } from '@tabler/icons-react';
+import { useStepUp } from '../../components/account/StepUp';
+import { PasswordField } from '../../components/PasswordField';
+import { StepUpCancelled } from '../../lib/step-up';
+import { DELETE_CONFIRM_WORD, TOASTS, VALIDATION } from '../../messages';
+import { hostedErrorMessage } from '../api';
+import { FormAlert } from '../components/FormAlert';
+import { IDENTITIES_KEY, useHosted } from '../HostedContext';
+import { AccountSection } from './AccountSection';
+
+/**
+ * Deletes the end user's account for good: the word DELETE and the password, or for an account without
+ * one a proof in the step-up dialog. `onDeleted` leaves the page (the session is gone with the account).
+ */
+export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
+  const { api, project } = useHosted();
+  const stepUp = useStepUp();
+  const methods = useQuery({ queryKey: IDENTITIES_KEY, queryFn: api.identities });
+  const hasPassword = methods.data?.has_password ?? true;
+  const [confirming, setConfirming] = useState(false);
+  const [word, setWord] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const matches = word === DELETE_CONFIRM_WORD;
+
+  const onDelete = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!matches || (hasPassword && !password)) return;
+    setError(null);
+    setDeleting(true);
+    try {
+      await stepUp.guard(() => api.deleteAccount(hasPassword ? password : undefined));
+      onDeleted();
+    } catch (failure) {
+      if (!(failure instanceof StepUpCancelled)) setError(hostedErrorMessage(failure, TOASTS.deleteAccountFailed));
+      setDeleting(false);
+    }
+  };
+
+  const cancel = () => {
+    setConfirming(false);
+    setWord('');
+    setPassword('');
+    setTouched(false);
+    setError(null);
+  };
+
+  return (
+    <AccountSection title="Delete account" description={`Permanently delete your ${project.name} account and everything in it. This cannot be undone.`}>
+      {!confirming ? (
+        <Group>
+          <Button color="red" variant="outline" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
+            Delete account
+          </Button>
+        </Group>
+      ) : (
+        <form onSubmit={(event) => void onDelete(event)} noValidate aria-label="Delete account">
+          <Stack gap="sm" maw={420}>
+            {error && <FormAlert>{error}</FormAlert>}
+            <Text size="sm">{hasPassword ? 'Enter your password to confirm it is you.' : 'You will be asked to confirm it is you.'}</Text>
+            <TextInput
+              label={`Type ${DELETE_CONFIRM_WORD} to confirm`}
+              value={word}
+              onChange={(event) => setWord(event.currentTarget.value)}
+              onBlur={() => setTouched(true)}
+              error={(touched || word.length > 0) && !matches ? VALIDATION.deleteConfirm : undefined}
+              autoComplete="off"
+              data-autofocus
+            />
+            {hasPassword && (
+              <PasswordField
+                label="Current password"
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                error={touched && !password ? VALIDATION.currentPasswordRequired : undefined}
+                autoComplete="current-password"
+              />
+            )}
+            <Group gap="sm">
+              <Button type="submit" color="red" disabled={!matches} loading={deleting}>
+                Permanently delete account
+              </Button>
+              <Button variant="default" onClick={cancel} disabled={deleting}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </AccountSection>
+  );
+}
