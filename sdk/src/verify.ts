@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
 import { normalizeAppUrl } from './client.js';
 
 export interface VerifyAccessTokenOptions {
@@ -33,8 +33,9 @@ export interface VerifiedAccessToken {
 
 /**
  * `expired`: a genuine token past its expiry (refresh it). `invalid`: not a token of this project
- * (forged, altered, another project's or the platform's, malformed). `unavailable`: the project's
- * keys could not be fetched, so nothing can be said about the token.
+ * (forged, altered, another project's or the platform's, malformed), or no project has the key it was
+ * checked against (a mistyped project key). `unavailable`: the project's keys could not be fetched
+ * (the platform did not answer, or answered with an error), so nothing can be said about the token.
  */
 export type AccessTokenErrorCode = 'expired' | 'invalid' | 'unavailable';
 
@@ -62,6 +63,16 @@ const REFUSALS = [
   errors.JOSENotSupported,
 ];
 
+/** The platform answered that no project has the key: no token can be this project's. */
+class UnknownProjectError extends Error {}
+
+/** fetch, except that a 404 for the key set says the project key is unknown (jose only says "not 200"). */
+const fetchKeySet = async (url: string, init: RequestInit): Promise<Response> => {
+  const response = await fetch(url, init);
+  if (response.status === 404) throw new UnknownProjectError(`No project has the key in ${url}`);
+  return response;
+};
+
 // One key set per URL for the life of the process: jose keeps the fetched keys and refetches only
 // when a token names an unknown kid (at most every 30 s) or they are 10 minutes old.
 const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -69,7 +80,7 @@ const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 function keySetAt(url: string): ReturnType<typeof createRemoteJWKSet> {
   let keySet = keySets.get(url);
   if (!keySet) {
-    keySet = createRemoteJWKSet(new URL(url));
+    keySet = createRemoteJWKSet(new URL(url), { [customFetch]: fetchKeySet });
     keySets.set(url, keySet);
   }
   return keySet;
@@ -98,6 +109,7 @@ export async function verifyAccessToken(token: string, options: VerifyAccessToke
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw new AccessTokenError('expired', 'The access token has expired', { cause: error });
     if (REFUSALS.some((refusal) => error instanceof refusal)) throw new AccessTokenError('invalid', 'Invalid access token', { cause: error });
+    if (error instanceof UnknownProjectError) throw new AccessTokenError('invalid', `Invalid access token: no project has the key ${options.projectKey}`, { cause: error });
     throw new AccessTokenError('unavailable', `Could not get the project's signing keys from ${jwksUrl}`, { cause: error });
   }
   if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new AccessTokenError('invalid', 'Invalid access token');

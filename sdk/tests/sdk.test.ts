@@ -161,8 +161,14 @@ describe('verifyAccessToken', () => {
     expect(tolerated.userId).toBe(session.user.id);
   });
 
+  it('calls a token invalid when checked against a project key that no project has (a typo)', async () => {
+    expect(await verifyFails(session.access_token, 'pk_unknown')).toBe('invalid');
+    const typo = `${shop.projectKey.slice(0, -1)}${shop.projectKey.endsWith('x') ? 'y' : 'x'}`;
+    const error = await verifyAccessToken(session.access_token, { appUrl, projectKey: typo }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'AccessTokenError', code: 'invalid', message: `Invalid access token: no project has the key ${typo}` });
+  });
+
   it("says when the project's keys cannot be had, rather than calling the token invalid", async () => {
-    expect(await verifyFails(session.access_token, 'pk_unknown')).toBe('unavailable');
     const closed = `http://127.0.0.1:${await freePort()}`;
     const error = await verifyAccessToken(session.access_token, { appUrl: closed, projectKey: shop.projectKey }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'AccessTokenError', code: 'unavailable' });
