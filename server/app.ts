@@ -8,7 +8,8 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { PRODUCT_NAME } from '../shared/constants.js';
 import type { Config } from './config.js';
-import { poolStatsReader, type Db, type Dialect } from './db/connect.js';
+import { lookupChangesOf, poolStatsReader, type Db, type Dialect } from './db/connect.js';
+import { listenForLookupChanges } from './db/lookup-changes.js';
 import type { Deps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { PRETTY_TRANSPORT, prettyLogs } from './lib/logging.js';
@@ -131,6 +132,19 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     startedAt: clock.now(),
   };
   const deps: Deps = { ...base, projectRealms: createProjectRealms(base, { captchaTokens: projectCaptchaTokens }), webhooks: createWebhookDispatcher(base) };
+
+  // PostgreSQL: the request path's lookups are remembered while their tables' changes are heard
+  // (db/lookup-changes.ts); this instance's own changes reach the others before their callers go on.
+  const lookupChanges = lookupChangesOf(options.db);
+  if (lookupChanges) {
+    const listener = listenForLookupChanges(lookupChanges, app.log);
+    deps.invalidations.subscribe('lookups', () => (lookupChanges.generation += 1));
+    lookupChanges.announce = () => deps.invalidations.publish('lookups');
+    app.addHook('onClose', async () => {
+      lookupChanges.announce = null;
+      await listener.close();
+    });
+  }
 
   // The hosted pages may show any project's own captcha, so their policy allows every remote provider's origins.
   const securityOptions = (providers: CaptchaProvider[]) => {

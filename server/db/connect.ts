@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
+import { trackWrites, type LookupChanges } from './lookup-changes.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -105,9 +106,14 @@ export function connectDatabase(target: DatabaseTarget, options: ConnectOptions 
     // just answered, a transaction between statements) that PostgreSQL closes would emit an error
     // nobody handles, which ends the process; its query fails anyway, and the pool drops it when it
     // comes back (no longer queryable).
-    pool.on('connect', (client) => client.on('error', ignoreLentConnectionError));
+    const changes: LookupChanges = { databaseUrl: target.url, generation: 0, listening: false, lastPayload: '', announce: null };
+    pool.on('connect', (client) => {
+      client.on('error', ignoreLentConnectionError);
+      trackWrites(client, changes);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
+    lookupChanges.set(db, changes);
     return { db, dialect: 'postgres' };
   }
   // The writer first: it creates the file (and its directory) and puts it in WAL mode. An in-memory
@@ -138,6 +144,12 @@ const pools = new WeakMap<Db, pg.Pool>();
 const readConnections = new WeakMap<Db, ReadConnection>();
 const localWrites = new WeakMap<ReadConnection, LocalWrites>();
 const writeConnections = new WeakMap<Db, WriteConnection>();
+const lookupChanges = new WeakMap<Db, LookupChanges>();
+
+/** What a PostgreSQL database's remembered lookups are checked against (lookup-changes.ts); none for SQLite or a transaction. */
+export function lookupChangesOf(db: Db): LookupChanges | undefined {
+  return lookupChanges.get(db);
+}
 
 /**
  * A second connection to the same SQLite file, for reads only (`query_only`). Kysely serialises

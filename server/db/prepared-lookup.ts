@@ -1,6 +1,7 @@
-import type { Compilable } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import type { Statement } from 'better-sqlite3';
-import { localWritesOf, readConnectionOf, type Db, type LocalWrites, type ReadConnection } from './connect.js';
+import { localWritesOf, lookupChangesOf, readConnectionOf, type Db, type LocalWrites, type ReadConnection } from './connect.js';
+import { readsOnlyWatched, type LookupChanges } from './lookup-changes.js';
 import { prepareStatement } from './prepared-statement.js';
 
 interface RowReader {
@@ -98,21 +99,58 @@ function readRow(reader: ReadConnection, sql: string, parameters: unknown[]): Re
   return values === null ? undefined : found.toObject(values);
 }
 
+/** PostgreSQL's remembered rows of one statement, by parameters, and the generation they belong to. */
+interface RememberedRows {
+  rows: Map<string, Record<string, unknown> | null>;
+  generation: number;
+}
+
+/**
+ * One row from PostgreSQL, answered again while nothing it read from can have changed (see
+ * LookupChanges). A read that overlapped a change is answered but not remembered: its row may be from
+ * before the change. Each answer is a fresh object.
+ */
+async function readPostgresRow(db: Db, changes: LookupChanges, remembered: RememberedRows, query: CompiledQuery, parameters: unknown[]) {
+  if (remembered.generation !== changes.generation || remembered.rows.size >= MAX_REMEMBERED_ROWS) {
+    remembered.rows.clear();
+    remembered.generation = changes.generation;
+  }
+  const key = parameters.join('\u0000');
+  const known = remembered.rows.get(key);
+  if (known !== undefined) return known === null ? undefined : { ...known };
+  const startedAt = changes.generation;
+  const row = (await db.executeQuery<Record<string, unknown>>({ ...query, parameters })).rows[0];
+  if (changes.listening && changes.generation === startedAt && remembered.generation === startedAt) remembered.rows.set(key, row ? { ...row } : null);
+  return row;
+}
+
 /**
  * A single-row query on the request path (the session behind an access token, the project behind
  * an API key), compiled once per database (prepareStatement). On a SQLite file it runs on the
  * read connection (readConnectionOf); inside a transaction it runs on the transaction, so a unit
  * of work sees its own writes. Arguments must be strings, and the statement must not depend on
  * anything but them and the database (no clock: compare times with the row's columns instead).
+ * On PostgreSQL its rows are remembered only if it reads nothing but the tables whose changes are
+ * watched (lookup-changes.ts), and only while they are.
  */
 export function preparedLookup<A extends string[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Promise<R | undefined> {
   const statement = prepareStatement(build);
+  const remembered = new WeakMap<LookupChanges, RememberedRows>();
+  const rememberable = new Map<string, boolean>();
   return async (db, ...args) => {
     if (db.isTransaction) return (await db.executeQuery(build(db, ...args).compile())).rows[0];
     const { query, bind } = statement.compiled(db);
     const parameters = bind(args);
     const reader = readConnectionOf(db);
     if (reader) return readRow(reader, query.sql, parameters) as R | undefined;
+    const changes = lookupChangesOf(db);
+    let watched = rememberable.get(query.sql);
+    if (watched === undefined) rememberable.set(query.sql, (watched = readsOnlyWatched(query.sql)));
+    if (changes?.listening && watched) {
+      let rows = remembered.get(changes);
+      if (!rows) remembered.set(changes, (rows = { rows: new Map(), generation: changes.generation }));
+      return (await readPostgresRow(db, changes, rows, query, parameters)) as R | undefined;
+    }
     return (await db.executeQuery<R>({ ...query, parameters })).rows[0];
   };
 }

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
 /** What an instance may keep in memory and must drop when another changes it. */
-export type InvalidationTopic = 'api-keys' | 'project-settings';
+export type InvalidationTopic = 'api-keys' | 'project-settings' | 'lookups';
 
 /** How long a change waits for the other instances to confirm they dropped their copies. */
 export const INVALIDATION_ACK_TIMEOUT_MS = 250;

@@ -23,6 +23,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Runs on that app's database (through connections of its own) instead of a fresh one, as a second instance of one deployment would. */
   sameDatabaseAs?: TestApp;
+  /** With sameDatabaseAs on PostgreSQL: reach that database at this URL instead (through a relay a test controls). */
+  databaseUrl?: string;
 }
 
 export interface TestApp {
@@ -60,7 +62,8 @@ export function uniqueEmail(tag = 'user'): string {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const mail = await new SmtpCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-test-'));
-  const database = options.sameDatabaseAs ? secondConnection(options.sameDatabaseAs.target) : await createTestDatabase();
+  const sameTarget = options.sameDatabaseAs && (options.databaseUrl ? { kind: 'postgres' as const, url: options.databaseUrl } : options.sameDatabaseAs.target);
+  const database = sameTarget ? secondConnection(sameTarget) : await createTestDatabase();
   // A second instance of one deployment holds the same keys: the master key (data/keys) and the platform's signing key.
   const firstKeys = options.sameDatabaseAs && path.join(options.sameDatabaseAs.deps.config.dataDir, 'keys');
   if (firstKeys && fs.existsSync(firstKeys)) fs.cpSync(firstKeys, path.join(dataDir, 'keys'), { recursive: true });
