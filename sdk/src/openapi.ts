@@ -626,7 +626,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out one of your sessions
-         * @description Its refresh token stops working and its access token is refused from the next request. Another account's session, or one already ended, is 404 like an unknown id.
+         * @description Its refresh token stops working and its access token is refused from the next request; signing out the calling session also clears its cookies. Another account's session, or one already ended, is 404 like an unknown id.
          */
         delete: operations["revokeSession"];
         options?: never;

@@ -416,3 +416,40 @@ describe('the OpenAPI document', () => {
     });
   });
 });
+
+describe('signing out the session one is using from the list', () => {
+  /** The cookies a response clears (set empty with an expiry in the past). */
+  const clearedBy = (res: { cookies: Array<{ name: string; value: string; expires?: Date; maxAge?: number }> }) =>
+    res.cookies.filter((cookie) => cookie.value === '' || cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now())).map((cookie) => cookie.name).sort();
+
+  it('clears its cookies over REST, and leaves them when another session is signed out', async () => {
+    const email = uniqueEmail('delete-current');
+    await t.signUpAndLogIn(email);
+    const other = await signIn(PLATFORM, email, FIREFOX_WINDOWS);
+    const login = await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD } });
+    const cookies = Object.fromEntries(login.cookies.map((cookie) => [cookie.name, cookie.value]));
+    expect(Object.keys(cookies).sort()).toEqual(['access_token', 'refresh_token']);
+    const sessions = (await t.call('GET', '/api/v1/auth/sessions', { cookies })).json().sessions as Array<{ id: string; current: boolean }>;
+    const current = sessions.find((s) => s.current)!;
+    const otherId = await idOf(PLATFORM, other.access_token);
+
+    const revokedOther = await t.call('DELETE', `/api/v1/auth/sessions/${otherId}`, { cookies });
+    expect(revokedOther.statusCode).toBe(200);
+    expect(clearedBy(revokedOther)).toEqual([]);
+
+    const revokedCurrent = await t.call('DELETE', `/api/v1/auth/sessions/${current.id}`, { cookies });
+    expect(revokedCurrent.statusCode).toBe(200);
+    expect(clearedBy(revokedCurrent)).toEqual(['access_token', 'refresh_token']);
+  });
+
+  it('clears its cookies over tRPC', async () => {
+    const email = uniqueEmail('delete-current-trpc');
+    await t.signUpAndLogIn(email);
+    const tab = t.trpc();
+    await tab.api.auth.logIn.mutate({ email, password: STRONG_PASSWORD, captcha_token: '', device_fingerprint: null });
+    expect(Object.keys(tab.cookies).sort()).toEqual(['access_token', 'refresh_token']);
+    const { sessions } = await tab.api.auth.listSessions.query();
+    await tab.api.auth.revokeSession.mutate({ id: sessions.find((s) => s.current)!.id });
+    expect(tab.cookies).toEqual({});
+  });
+});

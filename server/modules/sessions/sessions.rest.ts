@@ -12,7 +12,7 @@ import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own
  * cookie), or a project's end user (X-API-Key and the end user's bearer token).
  */
 export function ownSessionRoutes(mount: AccountMount) {
-  const { prefix, signedIn: auth, doc } = accountMountOf(mount);
+  const { prefix, signedIn: auth, doc, cookies } = accountMountOf(mount);
 
   return [
     defineRoute({
@@ -43,13 +43,15 @@ export function ownSessionRoutes(mount: AccountMount) {
           operationId: 'revokeSession',
           tag: 'Auth',
           summary: 'Sign out one of your sessions',
-          description: "Its refresh token stops working and its access token is refused from the next request. Another account's session, or one already ended, is 404 like an unknown id.",
+          description:
+            "Its refresh token stops working and its access token is refused from the next request; signing out the calling session also clears its cookies. Another account's session, or one already ended, is 404 like an unknown id.",
           errors: [404],
         },
         { operationId: 'publicRevokeSession', summary: "Sign out one of an end user's sessions", errors: [404] },
       ),
-      async handler({ deps, caller, params }) {
+      async handler({ deps, caller, params, request, reply }) {
         await revokeOwnSession(deps, caller.session, params.id);
+        if (params.id === caller.session.sessionId) cookies?.clear(reply, request, deps.config);
         return { message: MESSAGES.sessionRevoked };
       },
     }),

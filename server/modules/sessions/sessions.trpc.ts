@@ -2,6 +2,7 @@ import { MESSAGES } from '../../../shared/messages.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { OwnSessionListSchema, RevokedSessionsSchema, SessionIdInputSchema } from '../../../shared/schemas/sessions.js';
 import { inputParser } from '../../lib/validate.js';
+import { clearAuthCookies } from '../../plugins/auth-cookies.js';
 import { authedProcedure, router } from '../../trpc/init.js';
 import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own-sessions.service.js';
 
@@ -14,6 +15,7 @@ export const ownSessionsRouter = router({
     .output(MessageSchema)
     .mutation(async ({ ctx, input }) => {
       await revokeOwnSession(ctx.deps, ctx.auth, input.id);
+      if (input.id === ctx.auth.sessionId) clearAuthCookies(ctx.res, ctx.deps.config);
       return { message: MESSAGES.sessionRevoked };
     }),
 
