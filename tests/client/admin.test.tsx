@@ -178,13 +178,15 @@ describe('AdminPage', () => {
     expect(await screen.findByText('Failed to unlock user')).toBeTruthy();
   });
 
-  it('lists login attempts with VPN/Proxy badges, result, reason and provider, Unknown country and the DB-IP link', async () => {
+  it('lists login attempts with Hosting/Proxy badges, result, reason and provider, Unknown country and the DB-IP link', async () => {
     const { user } = renderAdmin();
     await user.click(await screen.findByRole('tab', { name: 'Login Attempts' }));
     const table = await screen.findByRole('table', { name: 'Login attempts' });
     const failed = within(table).getByRole('row', { name: /ada@example.com/ });
     expect(within(failed).getByText('203.0.113.7')).toBeTruthy();
-    expect(within(failed).getByText('VPN')).toBeTruthy();
+    // is_vpn: a hosting network (8.8.8.8 is Google's), not necessarily a VPN.
+    expect(within(failed).getByText('Hosting')).toBeTruthy();
+    expect(within(failed).queryByText('VPN')).toBeNull();
     expect(within(failed).getByText('Proxy')).toBeTruthy();
     expect(within(failed).getByText('Failed')).toBeTruthy();
     expect(within(failed).getByText('Wrong password')).toBeTruthy();
@@ -195,7 +197,7 @@ describe('AdminPage', () => {
     // Signed in with a provider: its name beside the result (a password sign-in has none).
     expect(within(ok).getByText('GitHub')).toBeTruthy();
     expect(within(failed).queryByText('GitHub')).toBeNull();
-    expect(within(ok).queryByText('VPN')).toBeNull();
+    expect(within(ok).queryByText('Hosting')).toBeNull();
     expect(within(ok).getByText('Germany (DE)')).toBeTruthy();
 
     const link = screen.getByRole('link', { name: 'IP Geolocation by DB-IP' });

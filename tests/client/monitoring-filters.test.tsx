@@ -59,12 +59,12 @@ describe('monitoring list filters and export', () => {
     expect(await screen.findByText('No login attempts match these filters.')).toBeTruthy();
   });
 
-  it('filters login attempts by VPN, country and a range of days, on the list and on its export', async () => {
+  it('filters login attempts by network (hosting, VPN or proxy), country and a range of days, on the list and on its export', async () => {
     const { user, calls } = renderApp('/admin?tab=attempts', { user: admin, handlers: handlers('admin') });
     expect(await screen.findByText('No login attempts yet.')).toBeTruthy();
 
-    await user.click(screen.getByRole('textbox', { name: 'VPN' }));
-    await user.click(await screen.findByRole('option', { name: 'VPN or proxy', hidden: true }));
+    await user.click(screen.getByRole('textbox', { name: 'Network' }));
+    await user.click(await screen.findByRole('option', { name: 'Hosting, VPN or proxy', hidden: true }));
     await waitFor(() => expect(lastInput(calls, 'admin.loginAttempts')).toEqual({ page: 1, per_page: 10, vpn: 'true' }));
 
     // A country filters once both letters are in, whatever their case.

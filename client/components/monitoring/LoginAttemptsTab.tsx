@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
 import type { LoginAttempt } from '../../../shared/schemas/admin';
 import { countryLabel, failureReasonLabel, formatDateTime, signInMethodLabel } from '../../lib/format';
 import { useMonitor } from './context';
@@ -22,9 +22,15 @@ export function DbIpAttribution() {
 }
 
 const NETWORKS = [
-  { value: 'true', label: 'VPN or proxy' },
+  { value: 'true', label: 'Hosting, VPN or proxy' },
   { value: 'false', label: 'Neither' },
 ];
+
+/**
+ * `is_vpn` says the address belongs to a hosting network (a datacenter, a cloud, a VPN provider's
+ * servers): where VPN exits live, but also where bots and scripts run. The badge says what is known.
+ */
+const HOSTING_HINT = 'The address belongs to a hosting network: a datacenter, a cloud provider or a VPN service.';
 
 const columns: Column<LoginAttempt>[] = [
   {
@@ -43,9 +49,11 @@ const columns: Column<LoginAttempt>[] = [
           {attempt.ip_address ?? '—'}
         </Text>
         {attempt.is_vpn && (
-          <Badge size="sm" variant="light" color="orange">
-            VPN
-          </Badge>
+          <Tooltip label={HOSTING_HINT} multiline w={260}>
+            <Badge size="sm" variant="light" color="orange" tabIndex={0}>
+              Hosting
+            </Badge>
+          </Tooltip>
         )}
         {attempt.is_proxy && (
           <Badge size="sm" variant="light" color="grape">
@@ -106,7 +114,7 @@ export function LoginAttemptsTab({ page, perPage, onPageChange, filters, onFilte
       <ListToolbar end={<ExportLink href={source.exportUrl('login-attempts', { q, outcome, vpn, country, from, to })} />}>
         <SearchField label="Search login attempts" placeholder="Search by e-mail or IP" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
         <FilterSelect label="Result" placeholder="All results" data={OUTCOMES} value={outcome} onChange={(value) => onFilterChange('outcome', value)} />
-        <FilterSelect label="VPN" placeholder="Any network" data={NETWORKS} value={vpn} onChange={(value) => onFilterChange('vpn', value)} />
+        <FilterSelect label="Network" placeholder="Any network" data={NETWORKS} value={vpn} onChange={(value) => onFilterChange('vpn', value)} />
         <CountryField value={country} onChange={(value) => onFilterChange('country', value)} />
         <DateRangeFields from={from} to={to} onChange={onFilterChange} />
       </ListToolbar>
