@@ -32,34 +32,45 @@ const ENDPOINTS: { method: Method; path: string; description: string }[] = [
   { method: 'PUT', path: '/public/api/v1/profile', description: "Update the signed-in end user's profile." },
 ];
 
+/** The README's quick start, as PowerShell (the same commands run in any shell). */
 export const START_SCRIPTS = [
   {
     id: 'production',
     title: 'Start the server',
-    description: 'Builds the web client and serves it together with the API on one port.',
+    description: 'Builds the web client on the first start and serves it with the API on one port, on an SQLite file in data/.',
     code: [
-      '# start-server.ps1 — run from the project folder',
+      '# start-server.ps1 — run from the project folder (Node.js 20.19 or newer)',
       'npm ci',
-      'npm run build',
-      '$env:PORT = "3000"',
-      '$env:APP_URL = "http://localhost:3000"',
-      '$env:SMTP_URL = "smtp://localhost:1025"',
+      '# Optional: where people reach it, and an SMTP server for real mail',
+      '# (without SMTP_URL every mail is written to data/outbox)',
+      '# $env:APP_URL = "https://auth.example.com"',
+      '# $env:SMTP_URL = "smtp://user:password@smtp.example.com:587"',
       'npm start',
+      '# then open http://localhost:3000',
     ].join('\n'),
   },
   {
     id: 'development',
     title: 'Start in development mode',
     description: 'Runs the API and the Vite dev server with hot reload (the client proxies /trpc and /api).',
-    code: [
-      '# start-dev.ps1 — run from the project folder',
-      'npm ci',
-      '$env:PORT = "3000"',
-      'npm run dev',
-      '# then open http://localhost:5173',
-    ].join('\n'),
+    code: ['# start-dev.ps1 — run from the project folder', 'npm ci', 'npm run dev', '# API on http://localhost:3000; open http://localhost:5173'].join('\n'),
   },
 ];
+
+/** The typed client and offline token check of sdk/, as its README shows them. */
+export function sdkScript(origin: string): string {
+  return [
+    "import { createPublicApiClient, verifyAccessToken } from '@authplatform/sdk';",
+    '',
+    `const auth = createPublicApiClient({ appUrl: '${origin}', apiKey: process.env.AUTHPLATFORM_KEY! });`,
+    '',
+    "const { data, error, response } = await auth.POST('/public/api/v1/auth/login', { body: { email, password } });",
+    'if (error) throw new Error(`${response.status}: ${error.detail}`);',
+    '',
+    "// In your API: check an end user's access token offline against the project's keys",
+    `const { userId } = await verifyAccessToken(accessToken, { appUrl: '${origin}', projectKey: 'pk_...' });`,
+  ].join('\n');
+}
 
 /** The curl walkthrough of the public API, against this server's origin. */
 export function curlScript(origin: string): string {
@@ -188,6 +199,21 @@ export function ApiDocsPage() {
           </>
         }
         code={curlScript(window.location.origin)}
+      />
+
+      <Title order={2} fz="lg" mt={40} mb="md">
+        From your backend (TypeScript)
+      </Title>
+      <ScriptCard
+        title="The SDK"
+        description={
+          <>
+            A client of these endpoints typed from the OpenAPI document, and <Code>verifyAccessToken</Code> for your own API. It lives in the
+            repository&apos;s <Code>sdk/</Code> folder (<Code>npm run sdk:build</Code>); <Code>examples/node-app</Code> is a small app signing its users
+            in through this server (<Code>npm run example</Code>).
+          </>
+        }
+        code={sdkScript(window.location.origin)}
       />
 
       <Title order={2} fz="lg" mt={40} mb="md">

@@ -68,7 +68,7 @@ function serve(doc: unknown, status = 200) {
 }
 
 describe('ApiDocsPage', () => {
-  it('keeps the public endpoints, the PowerShell scripts and adds a copyable curl example', async () => {
+  it('keeps the public endpoints and the PowerShell scripts (the README\'s quick start), and adds the SDK and a copyable curl example', async () => {
     serve({ detail: 'Not found' }, 404);
     const { user } = renderApp('/api-docs');
     expect(await screen.findByRole('heading', { level: 1, name: 'API documentation' })).toBeTruthy();
@@ -79,6 +79,19 @@ describe('ApiDocsPage', () => {
     expect(publicEndpoints.getAllByText('/public/api/v1/profile')).toHaveLength(2);
     expect(screen.getByRole('region', { name: 'Start the server' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Start in development mode' })).toBeTruthy();
+    // The scripts are the README's quick start: npm start builds the client itself.
+    const start = within(screen.getByRole('region', { name: 'Start the server' })).getByText(/npm ci/).textContent ?? '';
+    expect(start).toContain('npm start');
+    expect(start).not.toContain('npm run build');
+    expect(start).not.toMatch(/^\$env:SMTP_URL/m);
+
+    const sdk = within(screen.getByRole('region', { name: 'The SDK' }));
+    expect(sdk.getByText('npm run example')).toBeTruthy();
+    await user.click(sdk.getByRole('button', { name: 'Copy The SDK script' }));
+    const sdkCode = await navigator.clipboard.readText();
+    expect(sdkCode).toContain("from '@authplatform/sdk'");
+    expect(sdkCode).toContain(`createPublicApiClient({ appUrl: '${window.location.origin}'`);
+    expect(sdkCode).toContain('verifyAccessToken(accessToken');
 
     const curl = within(screen.getByRole('region', { name: 'Sign up and log in an end user' }));
     await user.click(curl.getByRole('button', { name: 'Copy Sign up and log in an end user script' }));
