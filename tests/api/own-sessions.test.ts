@@ -453,3 +453,38 @@ describe('signing out the session one is using from the list', () => {
     expect(tab.cookies).toEqual({});
   });
 });
+
+describe("a project's monitoring", () => {
+  it('lists and exports only live sessions: one idle past its account\'s timeout is not listed, as its owner is not shown it', async () => {
+    const owner = await developer('monitor-idle');
+    const token = owner.session.access_token;
+    const created = (await t.call('POST', '/api/v1/projects', { token, body: { name: 'Idle shop' } })).json();
+    const key = (await t.call('POST', `/api/v1/projects/${created.id}/api-keys`, { token, body: { name: 'backend' } })).json();
+    const shop: Realm = { prefix: '/public/api/v1', headers: { 'x-api-key': key.secret }, profile: { method: 'PUT', path: '/profile' } };
+    const signUp = async (tag: string) => {
+      const email = uniqueEmail(tag);
+      expect((await t.call('POST', '/public/api/v1/auth/signup', { body: { email, password: STRONG_PASSWORD }, headers: shop.headers, ip: uniqueIp() })).statusCode).toBe(201);
+      return { email, session: await signIn(shop, email, CHROME_MAC) };
+    };
+    const careful = await signUp('idle-careful');
+    const relaxed = await signUp('idle-relaxed');
+    expect((await api(shop, careful.session.access_token).setIdleTimeout(15)).statusCode).toBe(200);
+    const listed = async () => {
+      const res = await t.call('GET', `/api/v1/projects/${created.id}/sessions?per_page=100`, { token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { sessions: Array<{ user_email: string }>; total: number };
+    };
+    const exported = async () => (await t.call('GET', `/api/v1/projects/${created.id}/sessions/export`, { token })).body;
+    expect((await listed()).sessions.map((s) => s.user_email).sort()).toEqual([careful.email, relaxed.email].sort());
+
+    clock.advance(16 * 60);
+    const after = await listed();
+    expect(after.sessions.map((s) => s.user_email)).toEqual([relaxed.email]);
+    expect(after.total).toBe(1);
+    const csv = await exported();
+    expect(csv).toContain(relaxed.email);
+    expect(csv).not.toContain(careful.email);
+    // The account itself is refused with that session, as the list says.
+    expect((await api(shop, careful.session.access_token).me()).statusCode).toBe(401);
+  });
+});

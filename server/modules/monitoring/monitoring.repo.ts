@@ -174,7 +174,35 @@ export async function setDeviceFlags(db: Db, id: string, flags: { is_blocked?: 0
   await db.updateTable('devices').set(flags).where('id', '=', id).execute();
 }
 
-function liveSessionsQuery(db: Db, projectId: string | null, now: string) {
+/** For each idle timeout the realm's accounts use, in minutes: the last use a live session must have had. */
+export type IdleCutoffs = ReadonlyArray<readonly [minutes: number, usedSince: string]>;
+
+/**
+ * An account with an idle timeout loses a session left unused past it (refused, and revoked when next
+ * presented), so the lists must not show one as live. The timeouts are per account: one cutoff per
+ * timeout in use, compared in SQL the same way on both databases.
+ */
+export async function idleCutoffsOf(db: Db, projectId: string | null, now: string): Promise<IdleCutoffs> {
+  const rows = await db
+    .selectFrom('users')
+    .select('session_idle_timeout_minutes as minutes')
+    .distinct()
+    .where(inRealm('users.project_id', projectId))
+    .where('session_idle_timeout_minutes', 'is not', null)
+    .execute();
+  const at = Date.parse(now);
+  return rows.map(({ minutes }) => [minutes!, new Date(at - minutes! * 60_000).toISOString()] as const);
+}
+
+function notIdle(cutoffs: IdleCutoffs) {
+  return (eb: ExpressionBuilder<any, any>) =>
+    eb.or([
+      eb('users.session_idle_timeout_minutes', 'is', null),
+      ...cutoffs.map(([minutes, usedSince]) => eb.and([eb('users.session_idle_timeout_minutes', '=', minutes), eb('sessions.last_used_at', '>=', usedSince)])),
+    ]);
+}
+
+function liveSessionsQuery(db: Db, projectId: string | null, now: string, cutoffs: IdleCutoffs) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -192,7 +220,8 @@ function liveSessionsQuery(db: Db, projectId: string | null, now: string) {
       'sessions.expires_at',
     ])
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now);
+    .where('sessions.expires_at', '>', now)
+    .where(notIdle(cutoffs));
 }
 
 function sessionFilters(q: Partial<SessionListQuery>) {
@@ -203,10 +232,11 @@ function sessionFilters(q: Partial<SessionListQuery>) {
     ]);
 }
 
-/** Live sessions only: revoked and expired ones are history, not something to act on. */
+/** Live sessions only: revoked, expired and idle ones are history, not something to act on. */
 export async function listLiveSessions(db: Db, projectId: string | null, q: PageQuery & Partial<SessionListQuery>, now: string, filter: { userId?: string } = {}) {
   const filtered = sessionFilters(q);
-  let rows = liveSessionsQuery(db, projectId, now).where(filtered);
+  const cutoffs = await idleCutoffsOf(db, projectId, now);
+  let rows = liveSessionsQuery(db, projectId, now, cutoffs).where(filtered);
   let count = db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -215,7 +245,8 @@ export async function listLiveSessions(db: Db, projectId: string | null, q: Page
     .where(filtered)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now);
+    .where('sessions.expires_at', '>', now)
+    .where(notIdle(cutoffs));
   if (filter.userId) {
     rows = rows.where('sessions.user_id', '=', filter.userId);
     count = count.where('sessions.user_id', '=', filter.userId);
@@ -228,8 +259,8 @@ export async function listLiveSessions(db: Db, projectId: string | null, q: Page
 }
 
 /** The sessions live at `asOf`, grouped by account like the devices' export (see readDevicesForExport). */
-export function readLiveSessionsForExport(db: Db, projectId: string | null, q: Partial<SessionListQuery>, asOf: string) {
-  const matching = liveSessionsQuery(db, projectId, asOf).select('users.created_at as account_created_at').where(sessionFilters(q)).where('sessions.created_at', '<=', asOf).where('users.created_at', '<=', asOf);
+export function readLiveSessionsForExport(db: Db, projectId: string | null, q: Partial<SessionListQuery>, asOf: string, cutoffs: IdleCutoffs) {
+  const matching = liveSessionsQuery(db, projectId, asOf, cutoffs).select('users.created_at as account_created_at').where(sessionFilters(q)).where('sessions.created_at', '<=', asOf).where('users.created_at', '<=', asOf);
   return keysetRead(db, matching, { account_created_at: 'users.created_at', user_id: 'users.id', id: 'sessions.id' });
 }
 

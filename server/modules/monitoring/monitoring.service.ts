@@ -22,6 +22,7 @@ import {
   countUsers,
   findDeviceById,
   findSessionById,
+  idleCutoffsOf,
   listDevices,
   listLiveSessions,
   listLoginAttempts,
@@ -226,8 +227,10 @@ export function exportDevices(deps: Deps, scope: MonitorScope, exporter: Exporte
   });
 }
 
-export function exportSessions(deps: Deps, scope: MonitorScope, exporter: Exporter, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
-  return streamCsvExport(deps, exporter.id, readLiveSessionsForExport(deps.db, scope.projectId, q, isoNow(deps.clock)), {
+export async function exportSessions(deps: Deps, scope: MonitorScope, exporter: Exporter, q: Omit<SessionListQuery, keyof PageQuery>): Promise<CsvExport> {
+  const asOf = isoNow(deps.clock);
+  const cutoffs = await idleCutoffsOf(deps.db, scope.projectId, asOf);
+  return streamCsvExport(deps, exporter.id, readLiveSessionsForExport(deps.db, scope.projectId, q, asOf, cutoffs), {
     columns: ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'],
     item: (row) => row,
   });
