@@ -21,6 +21,7 @@ const ProjectDetailPage = lazy(() => import('./pages/ProjectDetailPage').then((m
 const ApiKeysPage = lazy(() => import('./pages/ApiKeysPage').then((m) => ({ default: m.ApiKeysPage })));
 const AnalyticsPage = lazy(() => import('./pages/AnalyticsPage').then((m) => ({ default: m.AnalyticsPage })));
 const ConfirmEmailChangePage = lazy(() => import('./pages/ConfirmEmailChangePage').then((m) => ({ default: m.ConfirmEmailChangePage })));
+const StatusPage = lazy(() => import('./pages/StatusPage').then((m) => ({ default: m.StatusPage })));
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const TestVerifyPage = lazy(() => import('./pages/TestVerifyPage').then((m) => ({ default: m.TestVerifyPage })));
@@ -31,7 +32,7 @@ const HostedApp = lazy(() => import('./hosted/HostedApp').then((m) => ({ default
 const guarded = (page: ReactNode) => <ProtectedRoute>{page}</ProtectedRoute>;
 const guestOnly = (page: ReactNode) => <GuestRoute>{page}</GuestRoute>;
 
-/** The route table of the specification. /health is served by the server and only linked from the footer. */
+/** The route table of the specification. /health and /ready are served by the server; /status shows them in words. */
 export function AppRoutes() {
   return (
     <Routes>
@@ -45,6 +46,7 @@ export function AppRoutes() {
       />
       <Route element={<Layout />}>
         <Route path="/" element={<LandingPage />} />
+        <Route path="/status" element={<StatusPage />} />
         <Route path="/login" element={guestOnly(<LoginPage />)} />
         <Route path="/signup" element={guestOnly(<SignupPage />)} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />

@@ -196,7 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
-  await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'));
+  await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'), config.site);
 
   await upgradeUnkeyedRecoveryCodes(deps);
   const retention = scheduleRetention(deps);

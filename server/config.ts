@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ACCESS_TOKEN_TTL_S, DEFAULT_REFRESH_TOKEN_TTL_S } from '../shared/constants.js';
 import { SOCIAL_PROVIDER_DEFAULTS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from '../shared/schemas/social.js';
+import type { SiteConfig } from '../shared/site-config.js';
 
 const booleanFlag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
@@ -97,6 +98,9 @@ const EnvSchema = z.object({
   CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  LANDING_PAGE: booleanFlag.default(true),
+  PRIVACY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TERMS_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Empty counts as unset, as an orchestrator's `METRICS_TOKEN=` line would mean.
   METRICS_TOKEN: z
     .string()
@@ -156,6 +160,8 @@ export type Config = Readonly<{
   apiUsageFlushMs: number;
   /** Without SMTP, print mail links (with their tokens) to the log: only for a loopback APP_URL, the local demo. */
   logMailLinks: boolean;
+  /** What the dashboard shows of the operator's site: the marketing landing page, and their legal pages' addresses. */
+  site: SiteConfig;
   rateLimits: boolean;
   /** Shared store for rate limits and spent captcha tokens, so several instances enforce one budget; null keeps them in memory. */
   redisUrl: string | null;
@@ -307,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    site: Object.freeze({ landingPage: e.LANDING_PAGE, privacyUrl: e.PRIVACY_URL ?? null, termsUrl: e.TERMS_URL ?? null }),
     socialConnections: Object.freeze(socialConnectionsOf(e)),
     connectionsAllowPrivate: e.CONNECTIONS_ALLOW_PRIVATE,
     metricsToken: e.METRICS_TOKEN || null,

@@ -1,7 +1,8 @@
 import { Anchor, Box, Container, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { Logo, PRODUCT_NAME } from './Logo';
-import { PlaceholderLink } from './PlaceholderLink';
+import { API_REFERENCE_ID } from './api-docs/anchors';
+import { LegalLink, legalPages } from './site/LegalLinks';
 
 export const PRODUCT_DESCRIPTION = `${PRODUCT_NAME} is an authentication system with device fingerprinting and VPN detection.`;
 
@@ -18,6 +19,7 @@ function Column({ title, children }: { title: string; children: React.ReactNode 
 
 export function Footer() {
   const year = new Date().getFullYear();
+  const legal = legalPages();
   return (
     <Box
       component="footer"
@@ -37,9 +39,13 @@ export function Footer() {
             </Text>
           </Stack>
           <Column title="Product">
-            <PlaceholderLink size="sm">Documentation</PlaceholderLink>
-            <PlaceholderLink size="sm">API reference</PlaceholderLink>
-            <Anchor href="/health" size="sm" c="dimmed">
+            <Anchor component={Link} to="/api-docs" size="sm" c="dimmed">
+              Documentation
+            </Anchor>
+            <Anchor component={Link} to={`/api-docs#${API_REFERENCE_ID}`} size="sm" c="dimmed">
+              API reference
+            </Anchor>
+            <Anchor component={Link} to="/status" size="sm" c="dimmed">
               System Status
             </Anchor>
           </Column>
@@ -48,10 +54,13 @@ export function Footer() {
               Forgot password?
             </Anchor>
           </Column>
-          <Column title="Legal">
-            <PlaceholderLink size="sm">Privacy Policy</PlaceholderLink>
-            <PlaceholderLink size="sm">Terms of Service</PlaceholderLink>
-          </Column>
+          {legal.length > 0 && (
+            <Column title="Legal">
+              {legal.map((page) => (
+                <LegalLink key={page.href} size="sm" c="dimmed" label={page.label} href={page.href} />
+              ))}
+            </Column>
+          )}
         </SimpleGrid>
         <Group justify="space-between" mt="xl" pt="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <Text size="sm" c="dimmed">

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import {
   Anchor,
   Button,
@@ -13,8 +13,9 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconTerminal2 } from '@tabler/icons-react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
+import { API_REFERENCE_ID } from '../components/api-docs/anchors';
 import { BreakablePath, MethodBadge } from '../components/api-docs/ApiReference';
 import { OpenApiReference } from '../components/api-docs/OpenApiReference';
 import { useCopy } from '../lib/clipboard';
@@ -136,6 +137,11 @@ function ScriptCard({ title, description, code }: { title: string; description: 
 }
 
 export function ApiDocsPage() {
+  const { hash } = useLocation();
+  // A link to a section (the footer's API reference) lands on it, as a page load would.
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView?.();
+  }, [hash]);
   return (
     <Container size="lg" py="xl">
       <PageHeader
@@ -225,7 +231,7 @@ export function ApiDocsPage() {
         ))}
       </SimpleGrid>
 
-      <Title order={2} fz="lg" mt={40} mb={4}>
+      <Title order={2} fz="lg" mt={40} mb={4} id={API_REFERENCE_ID}>
         API reference
       </Title>
       <Text size="sm" c="dimmed" mb="md">

@@ -16,7 +16,7 @@ import { useSocialSignIn } from '../components/auth/useSocialSignIn';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField } from '../components/CaptchaField';
 import { PasswordField } from '../components/PasswordField';
-import { PlaceholderLink } from '../components/PlaceholderLink';
+import { LegalNotice } from '../components/site/LegalLinks';
 import { errorMessage } from '../lib/errors';
 import { notify } from '../lib/notify';
 import { socialStartUrl } from '../lib/social';
@@ -109,10 +109,7 @@ export function LoginPage() {
         </form>
         <PasskeySignInButton onSignedIn={signedIn} />
         <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
-        <Text size="xs" c="dimmed" ta="center">
-          By signing in you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
-          <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.
-        </Text>
+        <LegalNotice action="signing in" />
       </Stack>
     </AuthShell>
   );

@@ -9,7 +9,7 @@ import { useSocialSignIn } from '../components/auth/useSocialSignIn';
 import { EmailField } from '../components/EmailField';
 import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
 import { NewPasswordFields } from '../components/NewPasswordFields';
-import { PlaceholderLink } from '../components/PlaceholderLink';
+import { LegalNotice } from '../components/site/LegalLinks';
 import { SignupFormSchema, resolver } from '../forms';
 import { errorMessage } from '../lib/errors';
 import { getDeviceFingerprint } from '../lib/fingerprint';
@@ -114,10 +114,7 @@ export function SignupPage() {
           </Stack>
         </form>
         <SocialButtons providers={providers} label="Or sign up with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
-        <Text size="xs" c="dimmed" ta="center">
-          By creating an account you agree to our <PlaceholderLink size="xs">Terms of Service</PlaceholderLink> and{' '}
-          <PlaceholderLink size="xs">Privacy Policy</PlaceholderLink>.
-        </Text>
+        <LegalNotice action="creating an account" />
       </Stack>
     </AuthShell>
   );

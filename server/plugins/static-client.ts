@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_SITE_CONFIG, SITE_CONFIG_META, type SiteConfig } from '../../shared/site-config.js';
 
 const API_PREFIXES = ['/api/', '/trpc/', '/public/api/', '/.well-known/'];
 /** The server's own paths outside those prefixes: without their route (METRICS_TOKEN unset) they are a 404, not the client. */
@@ -9,8 +10,15 @@ const SERVER_PATHS = new Set(['/metrics']);
 /** The hosted pages' browser API (/hosted/{project_key}/api/…) and the OpenID Connect endpoints answer JSON, never the client. */
 const API_PATTERN = /^\/(hosted\/[^/]+\/api|projects\/[^/]+\/(oauth|\.well-known))\//;
 
+/** index.html with the operator's site settings in a meta tag, which the client reads before its first render. */
+export function withSiteConfig(indexHtml: string, site: SiteConfig): string {
+  const content = JSON.stringify(site).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const meta = `<meta name="${SITE_CONFIG_META}" content="${content}" />`;
+  return indexHtml.includes('</head>') ? indexHtml.replace('</head>', `  ${meta}\n  </head>`) : `${meta}${indexHtml}`;
+}
+
 /** Serves the built client; any other GET that wants HTML gets index.html so client routes work on reload. */
-export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<boolean> {
+export async function registerStaticClient(app: FastifyInstance, clientDir: string, site: SiteConfig = DEFAULT_SITE_CONFIG): Promise<boolean> {
   const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) return false;
   await app.register(fastifyStatic, {
@@ -23,7 +31,7 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
       res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const indexHtml = fs.readFileSync(indexFile);
+  const indexHtml = withSiteConfig(fs.readFileSync(indexFile, 'utf8'), site);
   const assetsDir = path.resolve(clientDir);
 
   app.get('/*', async (request, reply) => {

@@ -13,14 +13,14 @@ const dirs: string[] = [];
 const migrationNames = Object.keys(migrations).sort();
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-async function appWithClient() {
+async function appWithClient(env: Record<string, string> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-static-'));
   dirs.push(dir);
   fs.mkdirSync(path.join(dir, 'client', 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'client', 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(dir, 'client', 'index.html'), '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>');
   fs.writeFileSync(path.join(dir, 'client', 'assets', 'app-abc123.js'), 'console.log(1)');
   const database = await createTestDatabase();
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', BCRYPT_COST: '4' }, { allowWeakHashing: true });
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', BCRYPT_COST: '4', ...env }, { allowWeakHashing: true });
   const { app } = await buildApp({ config, db: database.db, dialect: database.dialect, signingKey: signingKeyFromPem(generateSigningKeyPem()), clientDir: path.join(dir, 'client') });
   return { app, database };
 }
@@ -80,5 +80,21 @@ describe('serving the built client', () => {
     expect((await app.inject({ url: '/../../etc/passwd' })).body).not.toContain('root:');
     await app.close();
     await database.drop();
+  });
+
+  it("writes the operator's site settings into every page, for the client to read before it renders", async () => {
+    const site = (body: string) => JSON.parse(/<meta name="authplatform-site" content="([^"]*)" \/>/.exec(body)![1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+    const plain = await appWithClient();
+    const page = (await plain.app.inject({ url: '/login', headers: { accept: 'text/html' } })).body;
+    expect(page).toMatch(/<meta name="authplatform-site" [^>]*>\n  <\/head>/);
+    expect(site(page)).toEqual({ landingPage: true, privacyUrl: null, termsUrl: null });
+    await plain.app.close();
+    await plain.database.drop();
+
+    const operator = await appWithClient({ LANDING_PAGE: 'off', PRIVACY_URL: 'https://example.com/privacy?a=1&b="2"', TERMS_URL: 'https://example.com/terms' });
+    const configured = (await operator.app.inject({ url: '/', headers: { accept: 'text/html' } })).body;
+    expect(site(configured)).toEqual({ landingPage: false, privacyUrl: 'https://example.com/privacy?a=1&b="2"', termsUrl: 'https://example.com/terms' });
+    await operator.app.close();
+    await operator.database.drop();
   });
 });

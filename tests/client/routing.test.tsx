@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { callsTo, currentPath, currentState, renderApp, sampleUser, unauthorized } from './utils';
 import type { User } from '../../shared/schemas/user';
@@ -160,15 +160,92 @@ describe('header', () => {
 });
 
 describe('footer', () => {
-  it('has the year, System Status to /health, the forgot-password link and the product sentence', async () => {
+  it('has the year, System Status, the documentation, the forgot-password link and the product sentence', async () => {
     renderApp('/');
     const footer = screen.getByRole('contentinfo');
     expect(within(footer).getByText(new RegExp(`© ${new Date().getFullYear()}`))).toBeTruthy();
-    expect(within(footer).getByRole('link', { name: 'System Status' }).getAttribute('href')).toBe('/health');
+    expect(within(footer).getByRole('link', { name: 'System Status' }).getAttribute('href')).toBe('/status');
     expect(within(footer).getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot-password');
-    for (const name of ['Documentation', 'API reference', 'Privacy Policy', 'Terms of Service']) {
-      expect(within(footer).getByRole('link', { name })).toBeTruthy();
-    }
+    expect(within(footer).getByRole('link', { name: 'Documentation' }).getAttribute('href')).toBe('/api-docs');
+    expect(within(footer).getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/api-docs#api-reference');
     expect(within(footer).getByText(/authentication system with device fingerprinting and VPN detection/)).toBeTruthy();
   });
+
+  it("links no legal page the operator has not given, and the ones it has (PRIVACY_URL, TERMS_URL)", async () => {
+    const { unmount } = renderApp('/login');
+    await screen.findByRole('button', { name: 'Sign in' });
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).queryByText('Legal')).toBeNull();
+    expect(screen.queryByText(/you agree to our/)).toBeNull();
+    unmount();
+
+    const meta = withSiteMeta({ landingPage: true, privacyUrl: 'https://example.com/privacy', termsUrl: 'https://example.com/terms' });
+    try {
+      renderApp('/login');
+      await screen.findByRole('button', { name: 'Sign in' });
+      const legal = within(screen.getByRole('contentinfo'));
+      expect(legal.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('https://example.com/privacy');
+      expect(legal.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('https://example.com/terms');
+      const notice = screen.getByText((_, element) => element?.tagName === 'P' && /^By signing in you agree to our Terms of Service and Privacy Policy\.$/.test(element.textContent ?? ''));
+      expect(within(notice).getByRole('link', { name: 'Terms of Service' }).getAttribute('rel')).toBe('noopener noreferrer');
+      expect(within(notice).getByRole('link', { name: 'Privacy Policy' })).toBeTruthy();
+    } finally {
+      meta.remove();
+    }
+  });
 });
+
+describe('the landing page', () => {
+  it('is the sign-in when the operator turned it off (LANDING_PAGE=off)', async () => {
+    const meta = withSiteMeta({ landingPage: false, privacyUrl: null, termsUrl: null });
+    try {
+      renderApp('/');
+      await waitFor(() => expect(currentPath()).toBe('/login'));
+      expect(screen.queryByText('$29')).toBeNull();
+    } finally {
+      meta.remove();
+    }
+  });
+});
+
+describe('System Status', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  function serveProbes(health: unknown, ready: unknown) {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      if (url === '/health') return Response.json(health);
+      if (url === '/ready') return Response.json(ready, { status: (ready as { status: string }).status === 'ready' ? 200 : 503 });
+      throw new Error(`unexpected fetch ${url}`);
+    });
+  }
+
+  it("says the server's probes in words", async () => {
+    serveProbes({ status: 'ok', database: 'ok', version: '0.1.0', uptime_s: 7500 }, { status: 'ready', database: 'ok', migrations: 'ok', pending_migrations: [] });
+    renderApp('/status');
+    expect(await screen.findByText('All systems operational')).toBeTruthy();
+    const components = within(screen.getByRole('table', { name: 'Components' }));
+    expect(components.getByText('version 0.1.0, up 2 h 5 min')).toBeTruthy();
+    expect(components.getByText('Up to date')).toBeTruthy();
+  });
+
+  it('says when the database is away or migrations are pending', async () => {
+    serveProbes(
+      { status: 'ok', database: 'ok', version: '0.1.0', uptime_s: 60 },
+      { status: 'not_ready', database: 'ok', migrations: 'pending', pending_migrations: ['2026_11_26_0600_notify_lookup_changes'] },
+    );
+    renderApp('/status');
+    expect(await screen.findByText('Degraded service')).toBeTruthy();
+    expect(screen.getByText('Pending')).toBeTruthy();
+    expect(screen.getByText('2026_11_26_0600_notify_lookup_changes')).toBeTruthy();
+  });
+});
+
+/** The meta tag the server writes into index.html (server/plugins/static-client.ts). */
+function withSiteMeta(site: { landingPage: boolean; privacyUrl: string | null; termsUrl: string | null }) {
+  const meta = document.createElement('meta');
+  meta.name = 'authplatform-site';
+  meta.content = JSON.stringify(site);
+  document.head.append(meta);
+  return meta;
+}

@@ -160,6 +160,11 @@ describe('retention and reuse settings', () => {
     expect(loadConfig({})).toMatchObject({ refreshReuseIntervalS: 10, loginAttemptsRetentionDays: 90 });
     expect(loadConfig({ REFRESH_REUSE_INTERVAL: '0', LOGIN_ATTEMPTS_RETENTION_DAYS: '7' })).toMatchObject({ refreshReuseIntervalS: 0, loginAttemptsRetentionDays: 7 });
     expect(() => loadConfig({ REFRESH_REUSE_INTERVAL: '-1' })).toThrow(/^REFRESH_REUSE_INTERVAL: /);
+    expect(() => loadConfig({ LANDING_PAGE: 'maybe' })).toThrow(/^LANDING_PAGE: /);
+    expect(() => loadConfig({ PRIVACY_URL: 'javascript:alert(1)' })).toThrow(/^PRIVACY_URL: /);
+    expect(() => loadConfig({ TERMS_URL: '/terms' })).toThrow(/^TERMS_URL: /);
+    expect(loadConfig({}).site).toEqual({ landingPage: true, privacyUrl: null, termsUrl: null });
+    expect(loadConfig({ LANDING_PAGE: 'off', TERMS_URL: 'https://example.com/terms' }).site).toEqual({ landingPage: false, privacyUrl: null, termsUrl: 'https://example.com/terms' });
     expect(() => loadConfig({ LOGIN_ATTEMPTS_RETENTION_DAYS: '0' })).toThrow(/^LOGIN_ATTEMPTS_RETENTION_DAYS: /);
   });
 });
