@@ -6,8 +6,13 @@ export const notify = {
   success(message: string) {
     notifications.show({ message, color: 'teal', autoClose: TOAST_DURATION_MS.success, withBorder: true });
   },
-  error(message: string) {
-    notifications.show({ message, color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true });
+  /** `id`: one toast per id; a later one replaces it, and `dismiss(id)` takes it away (a failure the next try made moot). */
+  error(message: string, options: { id?: string } = {}) {
+    if (options.id) notifications.hide(options.id);
+    notifications.show({ id: options.id, message, color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true });
+  },
+  dismiss(id: string) {
+    notifications.hide(id);
   },
   info(message: string) {
     notifications.show({ message, color: 'blue', autoClose: TOAST_DURATION_MS.info, withBorder: true });

@@ -23,6 +23,8 @@ import { socialStartUrl } from '../lib/social';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
 
+const SIGN_IN_FAILURE = 'sign-in-failure';
+
 export function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -36,6 +38,8 @@ export function LoginPage() {
   const returnTo = safeReturnTo(params.get('return_to')) ?? postLoginPath(location.state);
 
   const signedIn = (user: Parameters<typeof setUser>[0]) => {
+    // A wrong password's toast is not left beside the success of the next try.
+    notify.dismiss(SIGN_IN_FAILURE);
     notify.success(TOASTS.loginSuccess);
     setUser(user);
     navigate(returnTo, { replace: true });
@@ -44,7 +48,7 @@ export function LoginPage() {
   const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
     logIn: (input) => logIn.mutateAsync(input),
     onSignedIn: (session) => signedIn(session.user),
-    onFailure: (error) => notify.error(errorMessage(error, TOASTS.loginFailed)),
+    onFailure: (error) => notify.error(errorMessage(error, TOASTS.loginFailed), { id: SIGN_IN_FAILURE }),
   });
 
   const [captchaReady, setCaptchaReady] = useState(true);

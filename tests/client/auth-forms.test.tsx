@@ -60,6 +60,31 @@ describe('LoginPage', () => {
     expect(currentPath()).toBe('/login');
   });
 
+  it('takes the wrong password\'s toast away when the next try signs in, and shows one toast per failure', async () => {
+    let tries = 0;
+    const { user } = renderApp('/login', {
+      handlers: {
+        'auth.logIn': () => {
+          tries += 1;
+          if (tries < 3) throw trpcError('UNAUTHORIZED', 'Incorrect email or password', 401);
+          return { user: sampleUser, expires_in: 86400 };
+        },
+      },
+    });
+    await user.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Incorrect email or password')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(tries).toBe(2));
+    await waitFor(() => expect(screen.getAllByText('Incorrect email or password')).toHaveLength(1));
+    await user.clear(screen.getByLabelText(/^Password/));
+    await user.type(screen.getByLabelText(/^Password/), 'Secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Login successful!')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Incorrect email or password')).toBeNull());
+  });
+
   it('falls back to "Login failed" when the error has no detail', async () => {
     const { user } = renderApp('/login', {
       handlers: {
