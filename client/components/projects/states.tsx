@@ -16,7 +16,7 @@ export function notifyFailure(fallback: string, error: unknown) {
     notify.error(fallback);
     return;
   }
-  notifications.show({ title: fallback, message: detail, color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true });
+  notifications.show({ title: fallback, message: detail, color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true, closeButtonProps: { 'aria-label': 'Dismiss' } });
 }
 
 /** One toast per failed load (not one per render): keyed on the time the query failed. */

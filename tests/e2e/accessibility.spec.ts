@@ -1,0 +1,102 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { E2E } from './env';
+import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+
+/**
+ * axe-core on every screen, in both themes: no serious or critical violation of WCAG 2.1 A and AA
+ * (contrast, names of controls, landmarks, ARIA). Minor and moderate findings are printed, not failed.
+ */
+
+const THEMES = ['light', 'dark'] as const;
+
+const PUBLIC_SCREENS = [
+  { path: '/', heading: /Authentication your users trust/ },
+  { path: '/login', heading: 'Welcome back' },
+  { path: '/signup', heading: 'Create your developer account' },
+  { path: '/forgot-password', heading: 'Forgot your password?' },
+  { path: '/reset-password', heading: 'Invalid Reset Link' },
+  { path: '/verify-email', heading: 'Email verification' },
+  { path: '/api-docs', heading: 'API documentation' },
+  { path: '/status', heading: 'System status' },
+];
+
+const SIGNED_IN_SCREENS = [
+  { path: '/dashboard', heading: 'Dashboard' },
+  { path: '/projects', heading: 'Projects' },
+  { path: '/monitoring', heading: 'Monitoring' },
+  { path: '/profile', heading: 'Profile' },
+  { path: '/settings', heading: 'Settings' },
+  { path: '/settings?tab=security', heading: 'Settings' },
+];
+
+async function useTheme(page: Page, theme: (typeof THEMES)[number]) {
+  await page.addInitScript((value) => window.localStorage.setItem('color-theme', value), theme);
+}
+
+/** The serious and critical violations on the page as it is now, one line each (rule, impact, where). */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const lines: string[] = [];
+  for (const violation of results.violations) {
+    const where = violation.nodes.map((node) => `${node.target.join(' ')}${node.failureSummary ? ` (${node.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`);
+    const line = `${violation.impact} ${violation.id}: ${violation.help} at ${where.slice(0, 5).join('; ')}`;
+    if (violation.impact === 'serious' || violation.impact === 'critical') lines.push(line);
+    else console.log(`axe (${page.url()}): ${line}`);
+  }
+  return lines;
+}
+
+async function scan(page: Page, path: string, heading: string | RegExp) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(await violations(page), `${path} in ${await page.locator('html').getAttribute('data-mantine-color-scheme')}`).toEqual([]);
+}
+
+for (const theme of THEMES) {
+  for (const screen of PUBLIC_SCREENS) {
+    test(`${screen.path} has no serious accessibility violations (${theme})`, async ({ page }) => {
+      await useTheme(page, theme);
+      await scan(page, screen.path, screen.heading);
+    });
+  }
+
+  test(`signed-in screens have no serious accessibility violations (${theme})`, async ({ page }) => {
+    test.slow();
+    await useTheme(page, theme);
+    const email = uniqueEmail(`axe-${theme}`);
+    // Unverified first: the warning banner is one of the findings this guards.
+    await signUpViaApi(page.request, { email, firstName: 'Ada', lastName: 'Lovelace' });
+    expect((await page.request.post('/trpc/auth.logIn', { data: { email, password: PASSWORD, captcha_token: '', device_fingerprint: null } })).ok()).toBe(true);
+    await scan(page, '/dashboard', 'Dashboard');
+    await scan(page, '/profile', 'Profile');
+
+    const token = linkIn(await waitForMail(email, /verif/i), '/verify-email').searchParams.get('token');
+    expect((await page.request.post('/trpc/auth.verifyEmail', { data: { token } })).ok()).toBe(true);
+    expect((await page.request.post('/trpc/auth.logIn', { data: { email, password: PASSWORD, captcha_token: '', device_fingerprint: null } })).ok()).toBe(true);
+    for (const screen of SIGNED_IN_SCREENS) await scan(page, screen.path, screen.heading);
+
+    // A project's screens, with a key and its settings.
+    const project = await trpc<{ id: string; name: string }>(page, 'projects.create', { name: `Axe ${theme}`, environment: 'development' });
+    await trpc(page, 'projects.createApiKey', { projectId: project.id, name: 'backend' });
+    for (const tab of ['', '?tab=settings', '?tab=team']) await scan(page, `/projects/${project.id}${tab}`, project.name);
+    await scan(page, '/api-keys', 'API keys');
+    await scan(page, '/analytics', 'Analytics');
+    await scan(page, `/monitoring?project=${project.id}`, 'Monitoring');
+  });
+
+  test(`the admin area has no serious accessibility violations (${theme})`, async ({ page }) => {
+    test.slow();
+    await useTheme(page, theme);
+    expect((await page.request.post('/trpc/auth.logIn', { data: { email: E2E.adminEmail, password: PASSWORD, captcha_token: '', device_fingerprint: null } })).ok()).toBe(true);
+    for (const tab of ['', '?tab=users', '?tab=attempts', '?tab=devices', '?tab=sessions', '?tab=audit']) await scan(page, `/admin${tab}`, 'Admin');
+  });
+}
+
+async function trpc<T>(page: Page, procedure: string, data: unknown): Promise<T> {
+  const response = await page.request.post(`/trpc/${procedure}`, { data });
+  expect(response.ok(), `${procedure}: ${await response.text()}`).toBe(true);
+  return ((await response.json()) as { result: { data: T } }).result.data;
+}
