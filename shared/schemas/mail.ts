@@ -52,7 +52,9 @@ export const LocalMailSchema = z.object({
   id: z.string(),
   to: z.string(),
   subject: z.string(),
+  /** When it was queued. */
   date: z.string(),
+  status: z.enum(MAIL_STATUSES),
 });
 export const LocalMailListSchema = z.object({ mails: z.array(LocalMailSchema) });
 export const LocalMailMessageSchema = LocalMailSchema.extend({ text: z.string(), html: z.string().nullable() });
