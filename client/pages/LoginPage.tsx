@@ -22,6 +22,7 @@ import { notify } from '../lib/notify';
 import { socialStartUrl } from '../lib/social';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
+import { LocalMailHint } from '../components/mail/LocalMailLink';
 
 export function LoginPage() {
   const location = useLocation();
@@ -85,6 +86,7 @@ export function LoginPage() {
             {banner}
           </Alert>
         )}
+        <LocalMailHint enabled={typeof banner === 'string' && /check your email/i.test(banner)} />
         <SocialErrorAlert code={params.get('social_error')} />
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
