@@ -22,6 +22,15 @@ afterAll(async () => {
 });
 
 it(`${SIGN_UPS} sign-ups over two instances: ${SIGN_UPS} mails, no duplicates`, { timeout: 60_000 }, async () => {
+  // How many mails each instance's dispatcher handed to the SMTP server.
+  const sentBy = [0, 0];
+  for (const [i, app] of [first, second].entries()) {
+    const send = app.deps.mailer.send.bind(app.deps.mailer);
+    app.deps.mailer.send = (message) => {
+      sentBy[i]! += 1;
+      return send(message);
+    };
+  }
   const emails = Array.from({ length: SIGN_UPS }, (_, i) => uniqueEmail(`pair${i}`));
   const answers = await Promise.all(
     emails.map((email, i) => (i % 2 ? second : first).call('POST', '/api/v1/auth/signup', { body: { email, password: STRONG_PASSWORD }, ip: uniqueIp() })),
@@ -37,6 +46,9 @@ it(`${SIGN_UPS} sign-ups over two instances: ${SIGN_UPS} mails, no duplicates`, 
   const recipients = first.mail.messages.map((m) => m.to).sort();
   expect(recipients).toEqual(emails.map((e) => e.toLowerCase()).sort());
   expect(second.mail.messages).toEqual([]);
+  // Both took part (each is nudged by its own commits), and together sent each mail once.
+  expect(sentBy.every((n) => n > 0)).toBe(true);
+  expect(sentBy[0]! + sentBy[1]!).toBe(SIGN_UPS);
   const rows = await first.db.selectFrom('mail_outbox').select(['status', 'attempts']).execute();
   expect(rows).toHaveLength(SIGN_UPS);
   expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
