@@ -79,6 +79,8 @@ export const MONITOR_TEXTS = {
   userStatusUpdated: 'User status updated',
   userStatusFailed: 'Failed to update user status',
   userUnlocked: 'User unlocked',
+  mailResent: 'Mail queued again',
+  mailResendFailed: 'Failed to resend the mail',
   userUnlockFailed: 'Failed to unlock user',
   mfaReset: 'Two-factor authentication reset',
   mfaResetFailed: 'Failed to reset two-factor authentication',

@@ -13,6 +13,7 @@ const ApiDocsPage = lazy(() => import('./pages/ApiDocsPage').then((m) => ({ defa
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 const MonitoringPage = lazy(() => import('./pages/MonitoringPage').then((m) => ({ default: m.MonitoringPage })));
 const InvitationPage = lazy(() => import('./pages/InvitationPage').then((m) => ({ default: m.InvitationPage })));
+const MailPage = lazy(() => import('./pages/MailPage').then((m) => ({ default: m.MailPage })));
 const LinkAccountPage = lazy(() => import('./pages/LinkAccountPage').then((m) => ({ default: m.LinkAccountPage })));
 const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
@@ -57,6 +58,8 @@ export function AppRoutes() {
         <Route path="/invitations" element={<InvitationPage />} />
         <Route path="/test-verify" element={<TestVerifyPage />} />
         <Route path="/api-docs" element={<ApiDocsPage />} />
+        {/* Public: a developer who just signed up is not signed in yet; the server decides who may read it. */}
+        <Route path="/mail" element={<MailPage />} />
         <Route path="/dashboard" element={guarded(<DashboardPage />)} />
         <Route path="/projects" element={guarded(<ProjectsPage />)} />
         <Route path="/projects/:projectId" element={guarded(<ProjectDetailPage />)} />

@@ -22,7 +22,9 @@ import { connectRedis } from './lib/redis.js';
 import { memoryExportSlots, redisExportSlots } from './lib/export-slots.js';
 import { createSecretBox, loadOrCreateMasterKey } from './lib/secret-box.js';
 import { loadOrCreateSigningKey, type SigningKey } from './lib/signing-keys.js';
+import { createMailDispatcher } from './mail/dispatcher.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { countPendingMails } from './mail/outbox.repo.js';
 import { createCaptchaVerifier, type CaptchaProvider } from './modules/captcha/captcha.js';
 import { upgradeUnkeyedRecoveryCodes } from './modules/mfa/recovery-code-upgrade.js';
 import { scheduleRetention } from './modules/retention/retention.service.js';
@@ -93,7 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
   const passwords = createBcryptHasher(config.bcryptCost);
   // Without a token nothing is counted and no hook runs.
-  const metrics = config.metricsToken ? createMetrics({ hashing: () => passwords.load(), pool: poolStatsReader(options.db) }) : null;
+  const metrics = config.metricsToken ? createMetrics({ hashing: () => passwords.load(), pool: poolStatsReader(options.db), mailPending: () => countPendingMails(options.db) }) : null;
   if (metrics) countRequests(app, metrics);
   const spentTokens = shared ? (memory: SpentTokens) => redisSpentTokens(shared.redis, shared.keyPrefix, () => clock.now().getTime(), memory) : undefined;
   const captcha = createCaptchaVerifier({
@@ -131,7 +133,12 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     version: VERSION,
     startedAt: clock.now(),
   };
-  const deps: Deps = { ...base, projectRealms: createProjectRealms(base, { captchaTokens: projectCaptchaTokens }), webhooks: createWebhookDispatcher(base) };
+  const deps: Deps = {
+    ...base,
+    projectRealms: createProjectRealms(base, { captchaTokens: projectCaptchaTokens }),
+    webhooks: createWebhookDispatcher(base),
+    mailDispatcher: createMailDispatcher(base),
+  };
 
   // PostgreSQL: the request path's lookups are remembered while their tables' changes are heard
   // (db/lookup-changes.ts); this instance's own changes reach the others before their callers go on.
@@ -203,8 +210,13 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.addHook('onClose', () => retention.stop());
   if (config.webhookPollMs > 0) deps.webhooks.start(config.webhookPollMs);
   app.addHook('onClose', () => deps.webhooks.close());
+  if (config.mailPollMs > 0) deps.mailDispatcher.start(config.mailPollMs);
   app.addHook('onClose', () => deps.projectRealms.close());
-  app.addHook('onClose', () => deps.mailer.close());
+  // In this order: the send in flight finishes (and is recorded) before the transport closes.
+  app.addHook('onClose', async () => {
+    await deps.mailDispatcher.close();
+    await deps.mailer.close();
+  });
   app.addHook('onClose', () => deps.invalidations.close());
   if (redis) app.addHook('onClose', () => redis.quit().then(() => undefined, () => redis.disconnect()));
   return { app, deps };

@@ -126,6 +126,9 @@ const EnvSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   WEBHOOK_LEASE_S: z.coerce.number().int().min(1).max(3600).default(60),
+  MAIL_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  MAIL_LEASE_S: z.coerce.number().int().min(1).max(3600).default(120),
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -190,6 +193,15 @@ export type Config = Readonly<{
    * delivery timeout: a shorter one lets a slow delivery be sent twice.
    */
   webhookLeaseS: number;
+  /** How often this process looks for due mails in the outbox (besides right after its own commits); 0: never. */
+  mailPollMs: number;
+  /**
+   * How long a claimed mail is leased to the instance sending it. Keep it above the SMTP timeouts
+   * (mailer.ts): a shorter one lets a slow delivery be sent twice.
+   */
+  mailLeaseS: number;
+  /** Sent mails are deleted, and failed ones' bodies dropped, this many days after they were queued. */
+  mailRetentionDays: number;
 }>;
 
 /** One provider's client: the platform's from the environment, or a project's from its settings. */
@@ -320,6 +332,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     webhookPollMs: e.WEBHOOK_POLL_MS,
     webhookLeaseS: e.WEBHOOK_LEASE_S,
+    mailPollMs: e.MAIL_POLL_MS,
+    mailLeaseS: e.MAIL_LEASE_S,
+    mailRetentionDays: e.MAIL_RETENTION_DAYS,
   });
 }
 

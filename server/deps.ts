@@ -8,7 +8,8 @@ import type { PasswordHasher } from './lib/passwords.js';
 import type { Limiters } from './lib/rate-limit.js';
 import type { ExportSlots } from './lib/export-slots.js';
 import type { SecretBox } from './lib/secret-box.js';
-import type { Mailer, MailMessage } from './mail/mailer.js';
+import type { MailDispatcher } from './mail/dispatcher.js';
+import type { Mailer } from './mail/mailer.js';
 import type { CaptchaVerifier } from './modules/captcha/captcha.js';
 import type { IpIntel } from './modules/ip-intel/ip-intel.js';
 import type { ProjectRealms, Realm } from './modules/realms/realm.js';
@@ -25,7 +26,10 @@ export interface Deps {
   db: Db;
   dialect: Dialect;
   clock: Clock;
+  /** The transport (SMTP, or .eml files without SMTP_URL); only the mail dispatcher sends through it. */
   mailer: Mailer;
+  /** Delivers the mail outbox (mail/outbox.ts queues; runOnce in tests; polling and nudges in the server). */
+  mailDispatcher: MailDispatcher;
   logger: FastifyBaseLogger;
   passwords: PasswordHasher;
   limiters: Limiters;
@@ -51,14 +55,4 @@ export interface Deps {
   /** package.json's version, for /health and the OpenAPI document. */
   version: string;
   startedAt: Date;
-}
-
-/**
- * Sends without making the caller wait: answers must not depend on (or reveal, by timing)
- * whether a mail went out. Failures are logged, never shown.
- */
-export function sendInBackground(deps: Pick<Deps, 'mailer' | 'logger'>, message: MailMessage): void {
-  deps.mailer.send(message).catch((error: unknown) => {
-    deps.logger.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery failed');
-  });
 }

@@ -16,6 +16,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { isEffectiveAdmin } from '../../shared/schemas/user';
+import { useLocalOutbox } from './mail/useLocalOutbox';
 import { useAuth } from '../auth/AuthProvider';
 import { Logo } from './Logo';
 import { ThemeToggle } from './ThemeToggle';
@@ -35,12 +36,15 @@ export function Header() {
   const { pathname } = useLocation();
   const [mobileOpen, mobile] = useDisclosure(false);
 
+  const admin = user !== null && user !== undefined && isEffectiveAdmin(user);
+  const localMail = useLocalOutbox(admin).available;
   const nav: NavItem[] = user
     ? [
         { to: '/dashboard', label: 'Dashboard' },
         { to: '/projects', label: 'Projects' },
         { to: '/monitoring', label: 'Monitoring' },
-        ...(isEffectiveAdmin(user) ? [{ to: '/admin', label: 'Admin' }] : []),
+        ...(admin ? [{ to: '/admin', label: 'Admin' }] : []),
+        ...(localMail ? [{ to: '/mail', label: 'Mail' }] : []),
       ]
     : [];
 

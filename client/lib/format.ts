@@ -176,6 +176,7 @@ const AUDIT_SUBJECTS: Record<string, string> = {
   project: 'Project',
   api_key: 'API key',
   connection: 'Sign-in provider',
+  mail: 'Mail',
 };
 
 const AUDIT_VERBS: Record<string, string> = { mfa_reset: 'two-factor reset' };

@@ -22,6 +22,7 @@ import { notify } from '../lib/notify';
 import { socialStartUrl } from '../lib/social';
 import { trpc } from '../lib/trpc';
 import { TOASTS } from '../messages';
+import { LocalMailHint } from '../components/mail/LocalMailLink';
 
 const SIGN_IN_FAILURE = 'sign-in-failure';
 
@@ -89,6 +90,7 @@ export function LoginPage() {
             {banner}
           </Alert>
         )}
+        <LocalMailHint enabled={typeof banner === 'string' && /check your email/i.test(banner)} />
         <SocialErrorAlert code={params.get('social_error')} />
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">

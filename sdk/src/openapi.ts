@@ -1997,6 +1997,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every mail the server queued: recipient, kind, status, attempts, last error
+         * @description Newest first, paged like the other lists; `status` (pending, sent, failed) filters. Each mail is queued in the transaction of the change that caused it and retried for about a day (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) before it is marked failed; a recipient the mail server refuses for good (5xx) fails at once. `last_error_category` says why the last attempt failed, never the server's own words. Sent mails are deleted after MAIL_RETENTION_DAYS; failed ones keep their row without the message. Admin role required.
+         */
+        get: operations["getAdminMailDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/mail/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a mail again
+         * @description Queues a copy of a sent or failed mail whose message is still kept (`resendable`); the original keeps its record. Audited as `mail.resent`. 409 while it is still being sent or once its message was dropped; resends to one address count against its hourly mail cap (429). Links in the copy are the original's: one spent or expired since stays so. Admin role required.
+         */
+        post: operations["resendAdminMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mails sent to the project's end users
+         * @description Newest first, paged like the other lists; `status` (pending, sent, failed) filters. Each mail is queued in the transaction of the change that caused it and retried for about a day (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) before it is marked failed; a recipient the mail server refuses for good (5xx) fails at once. `last_error_category` says why the last attempt failed, never the server's own words. Sent mails are deleted after MAIL_RETENTION_DAYS; failed ones keep their row without the message.
+         */
+        get: operations["getProjectMailDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/mail/{mail_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one of the project's mails again (owners and admins)
+         * @description Queues a copy of a sent or failed mail whose message is still kept (`resendable`); the original keeps its record. Audited as `mail.resent`. 409 while it is still being sent or once its message was dropped; resends to one address count against its hourly mail cap (429). Links in the copy are the original's: one spent or expired since stays so.
+         */
+        post: operations["resendProjectMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/local-mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The local demo's outbox: the newest mails written to DATA_DIR/outbox
+         * @description Only without SMTP_URL and with a loopback APP_URL (the local demo; 404 otherwise), for an admin or a browser on the server's own machine (403 otherwise), so a new developer finds their verification link without a terminal.
+         */
+        get: operations["listLocalMail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/local-mail/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One mail of the local demo's outbox: its text and HTML parts
+         * @description The same conditions as the list.
+         */
+        get: operations["readLocalMail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/api/v1/projects/{project_key}/jwks.json": {
         parameters: {
             query?: never;
@@ -3741,6 +3861,28 @@ export interface components {
             code?: string;
             passkey_response?: components["schemas"]["PasskeyCredential"];
         };
+        MonitoredUser: {
+            id: string;
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            company_name: string | null;
+            website_url: string | null;
+            /** @enum {string} */
+            role: "user" | "admin";
+            is_active: boolean;
+            is_verified: boolean;
+            login_notifications: boolean;
+            email_notifications: boolean;
+            notify_security_alerts: boolean;
+            notify_product_updates: boolean;
+            notify_marketing: boolean;
+            mfa_enabled: boolean;
+            session_idle_timeout_minutes: number | null;
+            created_at: string;
+            last_login: string | null;
+            mail_bounced_at: string | null;
+        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -4075,12 +4217,13 @@ export interface components {
             session_idle_timeout_minutes: number | null;
             created_at: string;
             last_login: string | null;
+            mail_bounced_at: string | null;
             devices: components["schemas"]["Device"][];
             sessions: components["schemas"]["Session"][];
             login_attempts: components["schemas"]["LoginAttempt"][];
         };
         UserPage: {
-            users: components["schemas"]["User"][];
+            users: components["schemas"]["MonitoredUser"][];
             total: number;
             page: number;
             per_page: number;
@@ -12364,6 +12507,509 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAdminMailDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                status?: "pending" | "sent" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            project_id: string | null;
+                            user_id: string | null;
+                            recipient: string;
+                            kind: string;
+                            subject: string;
+                            /** @enum {string} */
+                            status: "pending" | "sent" | "failed";
+                            attempts: number;
+                            last_error_category: ("rejected" | "deferred" | "auth_failed" | "dns_failed" | "connect_refused" | "timeout" | "tls" | "connection_failed" | "unreadable") | null;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            sent_at: string | null;
+                            created_at: string;
+                            resendable: boolean;
+                        }[];
+                        total: number;
+                        page: number;
+                        per_page: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resendAdminMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        project_id: string | null;
+                        user_id: string | null;
+                        recipient: string;
+                        kind: string;
+                        subject: string;
+                        /** @enum {string} */
+                        status: "pending" | "sent" | "failed";
+                        attempts: number;
+                        last_error_category: ("rejected" | "deferred" | "auth_failed" | "dns_failed" | "connect_refused" | "timeout" | "tls" | "connection_failed" | "unreadable") | null;
+                        next_attempt_at: string | null;
+                        last_attempt_at: string | null;
+                        sent_at: string | null;
+                        created_at: string;
+                        resendable: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getProjectMailDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                status?: "pending" | "sent" | "failed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            project_id: string | null;
+                            user_id: string | null;
+                            recipient: string;
+                            kind: string;
+                            subject: string;
+                            /** @enum {string} */
+                            status: "pending" | "sent" | "failed";
+                            attempts: number;
+                            last_error_category: ("rejected" | "deferred" | "auth_failed" | "dns_failed" | "connect_refused" | "timeout" | "tls" | "connection_failed" | "unreadable") | null;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            sent_at: string | null;
+                            created_at: string;
+                            resendable: boolean;
+                        }[];
+                        total: number;
+                        page: number;
+                        per_page: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resendProjectMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                mail_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        project_id: string | null;
+                        user_id: string | null;
+                        recipient: string;
+                        kind: string;
+                        subject: string;
+                        /** @enum {string} */
+                        status: "pending" | "sent" | "failed";
+                        attempts: number;
+                        last_error_category: ("rejected" | "deferred" | "auth_failed" | "dns_failed" | "connect_refused" | "timeout" | "tls" | "connection_failed" | "unreadable") | null;
+                        next_attempt_at: string | null;
+                        last_attempt_at: string | null;
+                        sent_at: string | null;
+                        created_at: string;
+                        resendable: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listLocalMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mails: {
+                            id: string;
+                            to: string;
+                            subject: string;
+                            date: string;
+                            /** @enum {string} */
+                            status: "pending" | "sent" | "failed";
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    readLocalMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        to: string;
+                        subject: string;
+                        date: string;
+                        /** @enum {string} */
+                        status: "pending" | "sent" | "failed";
+                        text: string;
+                        html: string | null;
+                    };
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -42,6 +42,8 @@ export interface UsersTable {
   session_idle_timeout_minutes: number | null;
   /** 0 for an account made by a social sign-in until a password is set ("forgot password"). */
   password_set: Generated<Flag>;
+  /** When the SMTP server last refused the address for good (a 5xx); null once a mail reached it. */
+  mail_bounced_at: Generated<string | null>;
 }
 
 export interface RecoveryCodesTable {
@@ -415,6 +417,31 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+/** One mail, queued in the transaction of the change that caused it (migration 2026_11_26_0400). */
+export interface MailOutboxTable {
+  id: string;
+  /** The realm of the recipient: null for the platform's own mail, the project for its end users'. */
+  project_id: string | null;
+  user_id: string | null;
+  recipient: string;
+  /** What the mail is (verification, password_reset, newSignInMail…). */
+  kind: string;
+  subject: string;
+  /** The message sealed with the master key (links carry tokens); null once retention dropped it. */
+  body: string | null;
+  status: MailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  /** The sending instance's lease. */
+  claimed_until: string | null;
+  last_attempt_at: string | null;
+  last_error_category: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
 export type ProjectRole = 'owner' | 'admin' | 'viewer';
 
 /** A developer's place on a project's team. */
@@ -490,6 +517,7 @@ export interface Database {
   project_members: ProjectMembersTable;
   project_invitations: ProjectInvitationsTable;
   project_settings: ProjectSettingsTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -6,8 +6,28 @@ import type { Db, Dialect } from './connect.js';
  * that must be atomic on its own (a refresh-token rotation) joins a larger unit of work (a sign-in)
  * instead of opening a second transaction, which Kysely refuses.
  */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  const callbacks: Array<() => void> = [];
+  const result = await db.transaction().execute((trx) => {
+    committed.set(trx, callbacks);
+    return work(trx);
+  });
+  for (const callback of callbacks) callback();
+  return result;
+}
+
+const committed = new WeakMap<Db, Array<() => void>>();
+
+/**
+ * Runs `callback` once the unit of work `db` belongs to has committed (never if it rolls back), or
+ * right away outside one. For nudges that must not see the change early (the mail dispatcher); a
+ * transaction not opened by inTransaction runs it right away, which costs at most a wasted look.
+ */
+export function afterCommit(db: Db, callback: () => void): void {
+  const callbacks = db.isTransaction ? committed.get(db) : undefined;
+  if (callbacks) callbacks.push(callback);
+  else callback();
 }
 
 /**

@@ -8,9 +8,11 @@ export interface ServiceMetrics {
   countLogin(realm: 'platform' | 'project', outcome: string): void;
   /** One webhook delivery attempt: `succeeded`, `retrying` or `failed` (given up). */
   countWebhookDelivery(outcome: 'succeeded' | 'retrying' | 'failed'): void;
+  /** One mail delivery attempt: `sent`, `retry` (another attempt is due) or `failed` (given up, or refused for good). */
+  countMailDelivery(outcome: 'sent' | 'retry' | 'failed'): void;
 }
 
-export const NO_METRICS: ServiceMetrics = { countLogin: () => {}, countWebhookDelivery: () => {} };
+export const NO_METRICS: ServiceMetrics = { countLogin: () => {}, countWebhookDelivery: () => {}, countMailDelivery: () => {} };
 
 export interface AppMetrics extends ServiceMetrics {
   registry: Registry;
@@ -22,6 +24,8 @@ export interface MetricSources {
   hashing: () => { running: number; waiting: number };
   /** null on SQLite, which has no pool. */
   pool: (() => PoolStats) | null;
+  /** Mails in the outbox not yet sent nor given up (read from the database on scrape). */
+  mailPending: () => Promise<number>;
 }
 
 /**
@@ -40,6 +44,22 @@ export function createMetrics(sources: MetricSources): AppMetrics {
     help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed: given up)',
     labelNames: ['outcome'],
     registers: [registry],
+  });
+  const mailDeliveries = new Counter({
+    name: 'mail_deliveries_total',
+    help: 'Mail delivery attempts by outcome (sent, retry: another attempt is due, failed: given up or refused for good)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'mail_outbox_pending',
+    help: 'Mails in the outbox waiting to be sent (due or retrying), across every instance',
+    registers: [registry],
+    async collect() {
+      // A database that is down must not take /metrics with it: the last value stays.
+      const pending = await sources.mailPending().catch(() => null);
+      if (pending !== null) this.set(pending);
+    },
   });
   new Gauge({
     name: 'password_hashing_queue',
@@ -76,6 +96,9 @@ export function createMetrics(sources: MetricSources): AppMetrics {
     },
     countWebhookDelivery(outcome) {
       webhookDeliveries.inc({ outcome });
+    },
+    countMailDelivery(outcome) {
+      mailDeliveries.inc({ outcome });
     },
   };
 }

@@ -29,6 +29,11 @@ export interface Mailer {
 export const DRAIN_TIMEOUT_MS = 10_000;
 /** SMTP connections kept open and reused; a burst of sign-ups queues here instead of opening one connection per mail. */
 const SMTP_MAX_CONNECTIONS = 3;
+/**
+ * How long a send waits for a connection, the greeting and each answer (nodemailer's own defaults run to
+ * minutes). Together well below MAIL_LEASE_S' default, so an attempt ends before its lease does.
+ */
+const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 interface Transport {
   deliver(message: MailMessage): Promise<void>;
@@ -76,11 +81,12 @@ export function createMailer(options: {
   };
 }
 
-/** Pooled unless SMTP_URL says otherwise: nodemailer reads transport options from the URL's query (`?pool=false`, `?maxConnections=10`). */
+/** Pooled, with timeouts, unless SMTP_URL says otherwise: nodemailer reads transport options from the URL's query (`?pool=false`, `?maxConnections=10`). */
 export function smtpTransportUrl(url: string): string {
   const parsed = new URL(url);
   if (!parsed.searchParams.has('pool')) parsed.searchParams.set('pool', 'true');
   if (!parsed.searchParams.has('maxConnections')) parsed.searchParams.set('maxConnections', String(SMTP_MAX_CONNECTIONS));
+  for (const [name, ms] of Object.entries(SMTP_TIMEOUTS_MS)) if (!parsed.searchParams.has(name)) parsed.searchParams.set(name, String(ms));
   return parsed.toString();
 }
 

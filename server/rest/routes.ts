@@ -1,6 +1,7 @@
 import { accountRoutes, emailChangeRoutes, HOSTED_ACCOUNTS, passwordChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
 import { stepUpRoutes } from '../modules/auth/step-up.rest.js';
 import { auditRoutes } from '../modules/audit/audit.rest.js';
+import { mailRoutes } from '../modules/mail/mail.rest.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.rest.js';
 import { teamRoutes } from '../modules/teams/teams.rest.js';
 import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
@@ -43,6 +44,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),
   ...auditRoutes,
+  ...mailRoutes,
   ...publicApiRoutes,
   ...hostedRoutes(),
 ];

@@ -1,4 +1,5 @@
 import { adminAuditRouter, projectAuditRouter } from '../modules/audit/audit.trpc.js';
+import { adminMailRouter, localMailRouter, projectMailRouter } from '../modules/mail/mail.trpc.js';
 import { authRouter } from '../modules/auth/auth.trpc.js';
 import { captchaRouter } from '../modules/captcha/captcha.trpc.js';
 import { mfaRouter } from '../modules/mfa/mfa.trpc.js';
@@ -21,9 +22,10 @@ export const appRouter = router({
   teams: teamsRouter,
   profile: profileRouter,
   captcha: captchaRouter,
-  admin: mergeRouters(adminMonitoringRouter, adminAuditRouter),
+  admin: mergeRouters(adminMonitoringRouter, adminAuditRouter, adminMailRouter),
+  localMail: localMailRouter,
   projectSettings: projectSettingsRouter,
-  projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter }), projectAuditRouter),
+  projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter }), projectAuditRouter, projectMailRouter),
 });
 
 export type AppRouter = typeof appRouter;

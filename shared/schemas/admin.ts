@@ -124,12 +124,15 @@ export const SessionSchema = z.object({
 export type Session = z.infer<typeof SessionSchema>;
 
 const page = { total: z.number(), page: z.number(), per_page: z.number() };
-export const UserPageSchema = z.object({ users: z.array(UserSchema), ...page });
+/** An account as monitoring shows it: with when the mail server last refused its address for good (null: no bounce since). */
+export const MonitoredUserSchema = UserSchema.extend({ mail_bounced_at: z.string().nullable() });
+export type MonitoredUser = z.infer<typeof MonitoredUserSchema>;
+export const UserPageSchema = z.object({ users: z.array(MonitoredUserSchema), ...page });
 export const LoginAttemptPageSchema = z.object({ attempts: z.array(LoginAttemptSchema), ...page });
 export const DevicePageSchema = z.object({ devices: z.array(DeviceSchema), ...page });
 export const SessionPageSchema = z.object({ sessions: z.array(SessionSchema), ...page });
 
-export const UserDetailSchema = UserSchema.extend({
+export const UserDetailSchema = MonitoredUserSchema.extend({
   devices: z.array(DeviceSchema),
   sessions: z.array(SessionSchema),
   login_attempts: z.array(LoginAttemptSchema),

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'member.left',
   'invitation.revoked',
   'settings.updated',
+  'mail.resent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -18,7 +18,8 @@ export const APP_URL = 'http://app.test';
 export const STRONG_PASSWORD = 'Correct-Horse-42';
 
 export interface TestAppOptions {
-  env?: Record<string, string>;
+  /** Variables over the test defaults; undefined removes one (`SMTP_URL: undefined`: mail goes to DATA_DIR/outbox). */
+  env?: Record<string, string | undefined>;
   limits?: Partial<Record<LimitName, LimitRule>>;
   clock?: Clock;
   /** Runs on that app's database (through connections of its own) instead of a fresh one, as a second instance of one deployment would. */
@@ -76,11 +77,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
   let built: Awaited<ReturnType<typeof buildApp>>;
   try {
-    const config = loadConfig(
-      // API usage is written per call unless a test asks for batches, so counts can be read right after a call.
-      { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', API_USAGE_FLUSH_MS: '0', ...options.env },
-      { allowWeakHashing: true },
-    );
+    // API usage is written per call unless a test asks for batches, so counts can be read right after a call.
+    const env = { APP_URL, DATA_DIR: dataDir, SMTP_URL: mail.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', API_USAGE_FLUSH_MS: '0', ...options.env };
+    const config = loadConfig(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)), { allowWeakHashing: true });
     built = await buildApp({
       config,
       db: database.db,

@@ -23,6 +23,8 @@ export class SmtpCatcher {
   private waiters: Array<() => void> = [];
   private server: SMTPServer;
   port = 0;
+  /** Recipients refused for good at RCPT TO (550), as a mailbox that does not exist is. */
+  readonly refused = new Set<string>();
 
   constructor() {
     this.server = new SMTPServer({
@@ -36,6 +38,12 @@ export class SmtpCatcher {
       },
       onClose: () => {
         this.openConnections -= 1;
+      },
+      onRcptTo: (address, _session, callback) => {
+        if (!this.refused.has(address.address.toLowerCase())) return callback();
+        const error = new Error('5.1.1 No such user here') as Error & { responseCode: number };
+        error.responseCode = 550;
+        callback(error);
       },
       onData: (stream, _session, callback) => {
         simpleParser(stream)
@@ -59,8 +67,9 @@ export class SmtpCatcher {
     this.server.on('error', (error) => this.errors.push(error));
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (a free one by default: a test may start the server a mailer already points at). */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     const address = this.server.server.address();
     this.port = typeof address === 'object' && address ? address.port : 0;
     return this;

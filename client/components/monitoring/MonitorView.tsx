@@ -8,6 +8,7 @@ import {
   IconKey,
   IconLayoutDashboard,
   IconLogin,
+  IconMail,
   IconUserCheck,
   IconUsers,
   IconShieldCheck,
@@ -20,11 +21,12 @@ import { AuditLogTab } from './AuditLogTab';
 import { MonitorProvider, useLoadErrorToast, useMonitor } from './context';
 import { DevicesTab } from './DevicesTab';
 import { LoginAttemptsTab } from './LoginAttemptsTab';
+import { MailTab } from './MailTab';
 import { SessionsTab } from './SessionsTab';
 import type { ListFilters, MonitorSource } from './source';
 import { UsersTab } from './UsersTab';
 
-export const MONITOR_TABS = ['overview', 'users', 'attempts', 'devices', 'sessions', 'audit'] as const;
+export const MONITOR_TABS = ['overview', 'users', 'attempts', 'devices', 'sessions', 'mail', 'audit'] as const;
 export type MonitorTab = (typeof MONITOR_TABS)[number];
 type ListTab = Exclude<MonitorTab, 'overview'>;
 
@@ -45,6 +47,7 @@ const TAB_LABELS: Record<MonitorTab, { label: string; icon: Icon }> = {
   attempts: { label: 'Login Attempts', icon: IconLogin },
   devices: { label: 'Devices', icon: IconDevices },
   sessions: { label: 'Sessions', icon: IconKey },
+  mail: { label: 'Mail', icon: IconMail },
   audit: { label: 'Audit Log', icon: IconHistory },
 };
 
@@ -151,6 +154,7 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
     attempts: START,
     devices: START,
     sessions: START,
+    mail: START,
     audit: START,
   });
   const pageProps = useCallback(
@@ -199,6 +203,9 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
         <Tabs.Panel value="sessions">
           <SessionsTab {...pageProps('sessions')} />
         </Tabs.Panel>
+        <Tabs.Panel value="mail">
+          <MailTab {...pageProps('mail')} />
+        </Tabs.Panel>
         <Tabs.Panel value="audit">
           <AuditLogTab {...pageProps('audit')} />
         </Tabs.Panel>
@@ -208,7 +215,7 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
 }
 
 /**
- * Stats and the Overview, Users, Login Attempts, Devices, Sessions and Audit Log tabs over one data source: the
+ * Stats and the Overview, Users, Login Attempts, Devices, Sessions, Mail and Audit Log tabs over one data source: the
  * admin area (platform accounts) and the per-project monitoring (a project's end users) both use it.
  */
 export function MonitorView({ source, tab, onTabChange }: { source: MonitorSource; tab: MonitorTab; onTabChange: (tab: MonitorTab) => void }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import type { User } from '../../../shared/schemas/user';
+import type { MonitoredUser as User } from '../../../shared/schemas/admin';
 import { useAuth } from '../../auth/AuthProvider';
 import { formatDate, formatDateTime, nameOrEmail } from '../../lib/format';
 import { MONITOR_TEXTS } from '../../messages';
@@ -49,6 +49,11 @@ const columns: Column<User>[] = [
         {user.mfa_enabled && (
           <Badge variant="light" color="indigo" title="Two-factor authentication is on">
             MFA
+          </Badge>
+        )}
+        {user.mail_bounced_at && (
+          <Badge variant="light" color="orange" title={`The mail server refused this address for good on ${formatDateTime(user.mail_bounced_at)}`}>
+            Mail bounced
           </Badge>
         )}
         {user.role === 'admin' && (

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { AdminStats, Device, LoginAttempt, Session } from '../../../shared/schemas/admin';
+import type { AdminStats, Device, LoginAttempt, MonitoredUser, Session } from '../../../shared/schemas/admin';
+import type { MailDelivery, MailDeliveryStatus } from '../../../shared/schemas/mail';
 import type { AuditEntry } from '../../../shared/schemas/audit';
-import type { User } from '../../../shared/schemas/user';
 import { trpc } from '../../lib/trpc';
 import { MONITOR_TEXTS } from '../../messages';
 
@@ -24,6 +24,7 @@ export interface MonitorSource {
   useDevices(q: PageInput & DeviceFilters): MonitorQuery<DevicePage>;
   useSessions(q: PageInput & SearchFilter): MonitorQuery<SessionPage>;
   useAuditLog(q: PageInput & AuditFilters): MonitorQuery<AuditPage>;
+  useMail(q: PageInput & MailFilters): MonitorQuery<MailPage>;
   useActions(): MonitorActions;
   /** The REST address of a list's CSV export with these filters (cookie-authenticated, so a plain link downloads it). */
   exportUrl(list: ExportList, filters: ListFilters): string;
@@ -52,6 +53,8 @@ export type AuditFilters = DateRange & {
   actor?: string;
 };
 
+export type MailFilters = { status?: MailDeliveryStatus };
+
 export type ExportList = 'users' | 'login-attempts' | 'devices' | 'sessions' | 'audit-log';
 
 interface Paged {
@@ -59,11 +62,12 @@ interface Paged {
   page: number;
   per_page: number;
 }
-export type UserPage = Paged & { users: User[] };
+export type UserPage = Paged & { users: MonitoredUser[] };
 export type AttemptPage = Paged & { attempts: LoginAttempt[] };
 export type DevicePage = Paged & { devices: Device[] };
 export type SessionPage = Paged & { sessions: Session[] };
 export type AuditPage = Paged & { entries: AuditEntry[] };
+export type MailPage = Paged & { deliveries: MailDelivery[] };
 
 /** The part of a React Query result the views read. */
 export interface MonitorQuery<T> {
@@ -83,6 +87,8 @@ export interface MonitorActions {
   toggleDeviceBlock(id: string): Promise<unknown>;
   toggleDeviceTrust(id: string): Promise<unknown>;
   revokeSession(id: string): Promise<unknown>;
+  /** Queues a copy of a sent or failed mail. */
+  resendMail(id: string): Promise<unknown>;
   /** Reloads every view of this scope (after each action). */
   reload(): Promise<void>;
 }
@@ -108,6 +114,7 @@ const ADMIN_SOURCE: MonitorSource = {
   useDevices: (q) => trpc.admin.devices.useQuery(q, listOptions),
   useSessions: (q) => trpc.admin.sessions.useQuery(q, listOptions),
   useAuditLog: (q) => trpc.admin.auditLog.useQuery(q, listOptions),
+  useMail: (q) => trpc.admin.mail.useQuery(q, listOptions),
   exportUrl: (list, filters) => `/api/v1/admin/${list}/export${exportQuery(filters)}`,
   useActions: () => {
     const utils = trpc.useUtils();
@@ -117,6 +124,7 @@ const ADMIN_SOURCE: MonitorSource = {
     const block = trpc.admin.toggleDeviceBlock.useMutation();
     const trust = trpc.admin.toggleDeviceTrust.useMutation();
     const revoke = trpc.admin.revokeSession.useMutation();
+    const resend = trpc.admin.resendMail.useMutation();
     return {
       toggleUserActive: (id) => toggleUser.mutateAsync({ id }),
       unlockUser: (id) => unlock.mutateAsync({ id }),
@@ -124,6 +132,7 @@ const ADMIN_SOURCE: MonitorSource = {
       toggleDeviceBlock: (id) => block.mutateAsync({ id }),
       toggleDeviceTrust: (id) => trust.mutateAsync({ id }),
       revokeSession: (id) => revoke.mutateAsync({ id }),
+      resendMail: (id) => resend.mutateAsync({ id }),
       reload: () => utils.admin.invalidate(),
     };
   },
@@ -147,6 +156,7 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
       useDevices: (q) => trpc.projects.monitor.devices.useQuery({ projectId, ...q }, listOptions),
       useSessions: (q) => trpc.projects.monitor.sessions.useQuery({ projectId, ...q }, listOptions),
       useAuditLog: (q) => trpc.projects.auditLog.useQuery({ projectId, ...q }, listOptions),
+      useMail: (q) => trpc.projects.mail.useQuery({ projectId, ...q }, listOptions),
       exportUrl: (list, filters) => `/api/v1/projects/${encodeURIComponent(projectId)}/${list}/export${exportQuery(filters)}`,
       useActions: () => {
         const utils = trpc.useUtils();
@@ -155,17 +165,20 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
         const block = trpc.projects.monitor.toggleDeviceBlock.useMutation();
         const trust = trpc.projects.monitor.toggleDeviceTrust.useMutation();
         const revoke = trpc.projects.monitor.revokeSession.useMutation();
+        const resend = trpc.projects.resendMail.useMutation();
         return {
           toggleUserActive: (id) => toggleUser.mutateAsync({ projectId, id }),
           resetUserMfa: (id) => resetMfa.mutateAsync({ projectId, id }),
           toggleDeviceBlock: (id) => block.mutateAsync({ projectId, id }),
           toggleDeviceTrust: (id) => trust.mutateAsync({ projectId, id }),
           revokeSession: (id) => revoke.mutateAsync({ projectId, id }),
+          resendMail: (id) => resend.mutateAsync({ projectId, id }),
           // The project's counters (users, logins) on other screens may change too.
           reload: async () => {
             await Promise.all([
               utils.projects.monitor.invalidate(),
               utils.projects.auditLog.invalidate({ projectId }),
+              utils.projects.mail.invalidate({ projectId }),
               utils.projects.list.invalidate(),
               utils.projects.get.invalidate({ projectId }),
             ]);

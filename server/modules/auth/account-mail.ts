@@ -1,6 +1,8 @@
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
+import type { UserRow } from '../../db/schema.js';
 import type { MailMessage } from '../../mail/mailer.js';
+import { queueMail, type OutboxDeps } from '../../mail/outbox.js';
 import { mayMail, type MailPreferences, type MailTemplate } from '../../mail/preferences.js';
 import type { Realm } from '../realms/realm.js';
 import { normalizeEmail } from '../users/users.repo.js';
@@ -13,6 +15,14 @@ import { normalizeEmail } from '../users/users.repo.js';
  */
 export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'project_invitation';
 
+/** Whom a mail is for: the recipient's realm and account, when it has one (the outbox's lists and bounces). */
+export interface MailAbout {
+  projectId: string | null;
+  userId: string | null;
+}
+
+export const aboutAccount = (account: Pick<UserRow, 'id' | 'project_id'>): MailAbout => ({ projectId: account.project_id, userId: account.id });
+
 /** Links are built from APP_URL (or the project's website_url) only, never from request headers. */
 export function appLink(realm: Pick<Realm, 'linkBase'>, path: string, token?: string): string {
   const url = new URL(path.replace(/^\//, ''), `${realm.linkBase.replace(/\/+$/, '')}/`);
@@ -24,24 +34,43 @@ export function appLink(realm: Pick<Realm, 'linkBase'>, path: string, token?: st
 export const MAIL_LINK_PATHS = { verification: '/verify-email', password_reset: '/reset-password', password_changed: '/login' } as const;
 
 /**
- * Sends a mail of a capped kind: an address receives at most mailPerRecipient of each kind per hour,
- * counted across every realm (the platform and all projects). Past that the caller's answer does not
- * change and nothing is sent; the log says so without naming the address.
+ * Counts a mail of a capped kind against its recipient's budget: an address receives at most
+ * mailPerRecipient of each kind per hour, counted across every realm (the platform and all projects).
+ * False past that: the caller's answer does not change and nothing is queued; the log says so without
+ * naming the address. Call it before the unit of work that queues the mail (the limiter may wait on Redis).
  */
-export async function sendCappedMail(deps: Deps, kind: CappedMailKind, message: MailMessage): Promise<void> {
+export async function withinMailCap(deps: Pick<Deps, 'limiters' | 'logger'>, kind: CappedMailKind, to: string): Promise<boolean> {
   try {
-    await deps.limiters.mailPerRecipient.consume(`${kind}:${normalizeEmail(message.to)}`);
+    await deps.limiters.mailPerRecipient.consume(`${kind}:${normalizeEmail(to)}`);
+    return true;
   } catch (error) {
     if (error instanceof AppError && error.code === 'TOO_MANY_REQUESTS') {
       deps.logger.warn({ kind }, 'mail cap reached for a recipient: not sent');
-      return;
+      return false;
     }
     throw error;
   }
-  sendInBackground(deps, message);
 }
 
-/** Sends a mail about the account unless its preferences turn that mail off (the rules: mail/preferences.ts). */
-export function sendAccountMail(deps: Deps, account: MailPreferences, template: MailTemplate, message: MailMessage): void {
-  if (mayMail(account, template)) sendInBackground(deps, message);
+/** Queues a capped mail (its cap already counted by withinMailCap) in the unit of work of `tx`. */
+export async function queueCappedMail(tx: OutboxDeps, kind: CappedMailKind, message: MailMessage, about: MailAbout): Promise<void> {
+  await queueMail(tx, { kind, message, ...about });
+}
+
+/** withinMailCap, then the mail queued in a transaction of its own (or the caller's). */
+export async function sendCappedMail(deps: Deps, kind: CappedMailKind, message: MailMessage, about: MailAbout): Promise<void> {
+  if (await withinMailCap(deps, kind, message.to)) await queueCappedMail(deps, kind, message, about);
+}
+
+/**
+ * Queues a mail about the account in the unit of work of `tx` (the change it tells of), unless the
+ * account's preferences turn that mail off (the rules: mail/preferences.ts).
+ */
+export async function queueAccountMail(
+  tx: OutboxDeps,
+  account: MailPreferences & Pick<UserRow, 'id' | 'project_id'>,
+  template: MailTemplate,
+  message: MailMessage,
+): Promise<void> {
+  if (mayMail(account, template)) await queueMail(tx, { kind: template, message, ...aboutAccount(account) });
 }

@@ -17,6 +17,8 @@ import type { Deps } from '../../deps.js';
 import type { TokenPurpose, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
+import { queueMail } from '../../mail/outbox.js';
+import { mayMail as mayMailTemplate } from '../../mail/preferences.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { isCommonPassword } from '../../lib/passwords.js';
@@ -40,7 +42,7 @@ import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';
 import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { appLink, MAIL_LINK_PATHS, sendAccountMail, sendCappedMail } from './account-mail.js';
+import { aboutAccount, appLink, MAIL_LINK_PATHS, queueAccountMail, queueCappedMail, withinMailCap } from './account-mail.js';
 import { listAttachments, removeAllAttachments, removePasskeysAndIdentities, type Attachments } from './attachments.repo.js';
 import { requireCaptcha } from './captcha-check.js';
 import { checkCurrentPassword } from './current-password.js';
@@ -130,11 +132,12 @@ async function issueOneTimeToken(
 
 /**
  * A verification link bound to the password of the sign-up attempt it confirms (none for an account
- * made by a provider), and to the app's sign-in it continues, if any.
+ * made by a provider), and to the app's sign-in it continues, if any: the link and its mail in the
+ * unit of work of `tx` (the mail's cap counted before it).
  */
-async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, continuation = NO_CONTINUATION): Promise<void> {
-  const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash, null, continuation);
-  await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), realm.policy.mail));
+async function queueVerification(tx: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, continuation = NO_CONTINUATION): Promise<void> {
+  const token = await issueOneTimeToken(tx, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash, null, continuation);
+  await queueCappedMail(tx, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), realm.policy.mail), aboutAccount(user));
 }
 
 /**
@@ -158,6 +161,10 @@ export async function signUp(
   const passwordHash = await deps.passwords.hash(input.password);
   const now = isoNow(deps.clock);
   const id = newId();
+  // The cap of the mail this attempt sends is counted before the unit of work (it may wait on Redis).
+  const known = await findUserByEmail(deps.db, realm.projectId, input.email);
+  const kind = known?.is_verified === 1 ? 'signup_notice' : 'verification';
+  const mayMail = await withinMailCap(deps, kind, input.email);
   const created = await withTransaction(deps, async (tx) => {
     const inserted = await insertUserIfNew(tx.db, {
       id,
@@ -177,12 +184,15 @@ export async function signUp(
       last_login: null,
     });
     if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(input.email), is_verified: false });
+    // The link (or the notice) commits with the account, or not at all. An account verified meanwhile gets no mail of the other kind.
+    const user = inserted ? await findUserById(tx.db, id) : await findUserByEmail(tx.db, realm.projectId, input.email);
+    if (mayMail && user?.is_verified === 0 && kind === 'verification') await queueVerification(tx, realm, user, passwordHash, continuation);
+    else if (mayMail && user?.is_verified === 1 && kind === 'signup_notice') {
+      await queueCappedMail(tx, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), realm.policy.mail), aboutAccount(user));
+    }
     return inserted;
   });
 
-  const user = created ? await findUserById(deps.db, id) : await findUserByEmail(deps.db, realm.projectId, input.email);
-  if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash, continuation);
-  else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), realm.policy.mail));
   if (created) await recordSignup(deps, realm);
   return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
 }
@@ -219,6 +229,7 @@ export async function signUpWithProvider(
   const passwordHash = await deps.passwords.hash(randomToken());
   const now = isoNow(deps.clock);
   const id = newId();
+  const mayMail = !account.emailVerified && (await withinMailCap(deps, 'verification', account.email));
   const created = await withTransaction(deps, async (tx) => {
     const inserted = await insertUserIfNew(tx.db, {
       id,
@@ -240,11 +251,11 @@ export async function signUpWithProvider(
     });
     if (inserted) await linkIdentity(tx, id);
     if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(account.email), is_verified: account.emailVerified });
+    if (inserted && mayMail) await queueVerification(tx, realm, (await findUserById(tx.db, id))!, null);
     return inserted;
   });
   if (!created) return undefined;
   const user = (await findUserById(deps.db, id))!;
-  if (!account.emailVerified) await sendVerification(deps, realm, user, null);
   await recordSignup(deps, realm);
   return user;
 }
@@ -270,7 +281,7 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
   if (token.used_at) throw new AppError('BAD_REQUEST', LINK_USED.verify);
   if (token.user_is_verified === 1) throw new AppError('BAD_REQUEST', 'This email address has already been verified');
   if (token.expires_at <= now) throw new AppError('BAD_REQUEST', 'This verification link has expired. Please request a new one.');
-  const secured = await withTransaction(deps, async (tx) => {
+  await withTransaction(deps, async (tx) => {
     if (!(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', LINK_USED.verify);
     const account = (await findUserById(tx.db, token.user_id))!;
     const sameAttempt = token.password_hash === null ? account.password_set === 0 : token.password_hash === account.password_hash;
@@ -279,9 +290,9 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
     const ended = await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
     if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.verified', { id: token.user_id, email: token.user_email, is_verified: true });
-    return { account, removed: removed ? describeRemoved(removed, ended) : [] };
+    const secured = removed ? describeRemoved(removed, ended) : [];
+    if (secured.length > 0) await queueAccountMail(tx, account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured, realm.policy.mail));
   });
-  if (secured.removed.length > 0) sendAccountMail(deps, secured.account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured.removed, realm.policy.mail));
   return { message: MESSAGES.emailVerified, userId: token.user_id, continuation: continuationOfRow(token) };
 }
 
@@ -313,9 +324,10 @@ export async function resendVerification(
   await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.resendPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
-  if (user && user.is_verified === 0 && user.is_active === 1) {
+  if (user && user.is_verified === 0 && user.is_active === 1 && (await withinMailCap(deps, 'verification', user.email))) {
     const ownPassword = user.password_set === 1 ? user.password_hash : null;
-    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword, continuation);
+    const attemptPassword = (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword;
+    await withTransaction(deps, (tx) => queueVerification(tx, realm, user, attemptPassword, continuation));
   }
   return { message: MESSAGES.verificationSent };
 }
@@ -333,9 +345,11 @@ export async function forgotPassword(
   await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.forgotPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
-  if (user && user.is_active === 1) {
-    const token = await issueOneTimeToken(deps, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null, continuation);
-    await sendCappedMail(deps, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), realm.policy.mail));
+  if (user && user.is_active === 1 && (await withinMailCap(deps, 'password_reset', user.email))) {
+    await withTransaction(deps, async (tx) => {
+      const token = await issueOneTimeToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null, continuation);
+      await queueCappedMail(tx, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), realm.policy.mail), aboutAccount(user));
+    });
   }
   return { message: 'If an account exists for that email, a password reset link is on its way.' };
 }
@@ -377,12 +391,10 @@ export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<t
     await expireOneTimeTokens(tx.db, account.id, 'reset_password', now);
     await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
     const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'password_reset');
-    return { user: updated, notice: resetNotice(unproven, attached, keep, ended) };
+    await queueAccountMail(tx, updated, 'passwordChangedMail', passwordChangedNotice(realm, updated.email, resetNotice(unproven, attached, keep, ended)));
+    return { user: updated };
   });
-  if (reset) {
-    await clearSignInFailures(deps, realm, reset.user.email);
-    sendAccountMail(deps, reset.user, 'passwordChangedMail', passwordChangedNotice(realm, reset.user.email, reset.notice));
-  }
+  if (reset) await clearSignInFailures(deps, realm, reset.user.email);
   return { message: MESSAGES.passwordResetSuccess, userId: token.user_id, continuation: continuationOfRow(token) };
 }
 
@@ -415,8 +427,8 @@ export async function changePassword(
     await updateUser(tx.db, auth.user.id, { password_hash: passwordHash, updated_at: now });
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
+    await queueAccountMail(tx, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user.email));
   });
-  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user.email));
   return { message: MESSAGES.passwordChanged };
 }
 
@@ -443,12 +455,17 @@ export async function requestEmailChange(
   await deps.limiters.emailChangePerAccount.consume(realmKey(realm, user.id));
 
   const taken = (await findUserByEmail(deps.db, realm.projectId, newEmail)) !== undefined;
-  // Issued for a taken address too (and mailed to nobody), so both answers cost the same.
-  const token = await issueOneTimeToken(deps, user.id, 'change_email', EMAIL_CHANGE_TTL_S, null, newEmail);
-  const brand = realm.policy.mail;
-  const toNewAddress = taken ? emailTakenMail(newEmail, brand) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
-  await sendCappedMail(deps, 'email_change', toNewAddress);
-  await sendCappedMail(deps, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail, brand));
+  const mailNew = await withinMailCap(deps, 'email_change', newEmail);
+  const mailOld = await withinMailCap(deps, 'email_change_notice', user.email);
+  await withTransaction(deps, async (tx) => {
+    // Issued for a taken address too (and mailed to nobody), so both answers cost the same.
+    const token = await issueOneTimeToken(tx, user.id, 'change_email', EMAIL_CHANGE_TTL_S, null, newEmail);
+    const brand = realm.policy.mail;
+    const toNewAddress = taken ? emailTakenMail(newEmail, brand) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
+    // The new address has no account of this one's yet: no user_id, so a bounce there marks nobody.
+    if (mailNew) await queueCappedMail(tx, 'email_change', toNewAddress, { projectId: realm.projectId, userId: null });
+    if (mailOld) await queueCappedMail(tx, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail, brand), aboutAccount(user));
+  });
   return { message: MESSAGES.emailChangeRequested };
 }
 
@@ -474,15 +491,17 @@ export async function confirmEmailChange(
   if (token.expires_at <= now) throw new AppError('BAD_REQUEST', MESSAGES.emailChangeLinkExpired);
   const newEmail = token.new_email;
 
-  const before = await withTransaction(deps, async (tx) => {
+  await withTransaction(deps, async (tx) => {
     const account = await findUserById(tx.db, token.user_id);
     if (!account || !(await consumeOneTimeToken(tx.db, token.id, now))) throw new AppError('BAD_REQUEST', MESSAGES.emailChangeLinkUsed);
     if (!(await changeEmailIfFree(tx.db, account.id, newEmail, { is_verified: 1, updated_at: now }))) throw new AppError('CONFLICT', MESSAGES.emailTaken);
     for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await expireOneTimeTokens(tx.db, account.id, purpose, now);
     await revokeSessionsByUserId(tx.db, account.id, now, 'email_changed', callerSessionId ?? undefined);
     await emitUserUpdated(tx, account, (await findUserById(tx.db, account.id))!);
-    return account;
+    // To the old address: not the account's any more, so no user_id (a bounce there is not the account's).
+    if (mayMailTemplate(account, 'emailChangedMail')) {
+      await queueMail(tx, { kind: 'emailChangedMail', message: emailChangedMail(account.email, newEmail, realm.policy.mail), projectId: account.project_id, userId: null });
+    }
   });
-  sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail, realm.policy.mail));
   return { message: MESSAGES.emailChanged };
 }

@@ -27,7 +27,7 @@ import { revokeSessionsByDeviceId } from '../sessions/sessions.repo.js';
 import { startSession, type IssuedTokens } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { sendAccountMail } from './account-mail.js';
+import { queueAccountMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
@@ -287,17 +287,17 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
     }
     await recordLoginAttempt(tx, { ...attempt, userId: user.id, success: true, failureReason: null }, request);
     await recordLoginSucceeded(tx, realm, user.id);
-    return { blocked: false, tokens, signedIn, newDevice: seen?.isNew === true } as const;
+    // The first sign-in of an account is not news; a later one from an unseen device is.
+    if (seen?.isNew && user.last_login) {
+      const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
+      await queueAccountMail(tx, user, 'newSignInMail', newSignInMail(user.email, where, realm.policy.mail));
+    }
+    return { blocked: false, tokens, signedIn } as const;
   });
   if (signIn.blocked) {
     await revokeSessionsByDeviceId(deps.db, signIn.deviceId, now, 'device_blocked');
     return refuse(deps, realm, attempt, request, 'device_blocked', user.id, new AppError('FORBIDDEN', DEVICE_BLOCKED));
   }
 
-  // The first sign-in of an account is not news; a later one from an unseen device is.
-  if (signIn.newDevice && user.last_login) {
-    const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
-    sendAccountMail(deps, user, 'newSignInMail', newSignInMail(user.email, where, realm.policy.mail));
-  }
   return { ...signIn.tokens, user: toUser(signIn.signedIn) };
 }

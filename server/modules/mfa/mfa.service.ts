@@ -7,7 +7,7 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
 import { withTransaction } from '../../db/transaction.js';
-import { sendAccountMail } from '../auth/account-mail.js';
+import { queueAccountMail } from '../auth/account-mail.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
 import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
@@ -67,11 +67,12 @@ export async function confirmTotp(deps: Deps, auth: Authenticated, code: string)
   if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
   const codes = generateRecoveryCodes();
   const sealedSecret = user.totp_pending_secret;
+  const mail = twoFactorEnabledMail(user.email, await deps.projectRealms.mailBrandOf(user.project_id));
   await withTransaction(deps, async (tx) => {
     await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map((c) => recoveryCodeDigest(deps.secretBox, user.id, c)), now: isoNow(deps.clock) });
     await emitMfaChanged(tx, user, { enabled: true });
+    await queueAccountMail(tx, user, 'twoFactorEnabledMail', mail);
   });
-  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email, await deps.projectRealms.mailBrandOf(user.project_id)));
   return { recovery_codes: codes };
 }
 
@@ -91,11 +92,12 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
   if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   await requireSecondFactor(deps, user, input.code, request);
+  const mail = twoFactorDisabledMail(user.email, false, await deps.projectRealms.mailBrandOf(user.project_id));
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await emitMfaChanged(tx, user, { enabled: false, by: 'user' });
+    await queueAccountMail(tx, user, 'twoFactorDisabledMail', mail);
   });
-  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false, await deps.projectRealms.mailBrandOf(user.project_id)));
 }
 
 /**
@@ -103,12 +105,13 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
  * told. A project's end user who had two factors on sends mfa.disabled (`by: reset`).
  */
 export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
+  const mail = twoFactorDisabledMail(user.email, true, await deps.projectRealms.mailBrandOf(user.project_id));
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await deletePasskeysOf(tx.db, user.id);
     if (hasSecondFactor(user)) await emitMfaChanged(tx, user, { enabled: false, by: 'reset' });
+    await queueAccountMail(tx, user, 'twoFactorDisabledMail', mail);
   });
-  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true, await deps.projectRealms.mailBrandOf(user.project_id)));
 }
 
 /**

@@ -13,7 +13,7 @@ import { clearSignInFailures } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
 import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeOneSession } from '../sessions/sessions.service.js';
-import { toUser } from '../users/user.mapper.js';
+import { toMonitoredUser, toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
 import {
@@ -67,7 +67,7 @@ const pageOf = <K extends string, T>(key: K, items: T[], total: number, q: PageQ
 
 export async function getUsers(deps: Deps, scope: MonitorScope, q: UserListQuery) {
   const { rows, total } = await listUsers(deps.db, scope.projectId, q);
-  return pageOf('users', rows.map(toUser), total, q);
+  return pageOf('users', rows.map(toMonitoredUser), total, q);
 }
 
 async function requireUser(deps: Deps, scope: MonitorScope, id: string): Promise<UserRow> {
@@ -84,7 +84,7 @@ export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string)
     listLiveSessions(deps.db, scope.projectId, DETAIL_LIST, now, { userId: id }),
     listLoginAttempts(deps.db, scope.projectId, { page: 1, per_page: RECENT_ATTEMPTS }, { userId: id }),
   ]);
-  return { ...toUser(user), devices: devices.rows.map(toDevice), sessions: sessions.rows, login_attempts: attempts.rows.map(toLoginAttempt) };
+  return { ...toMonitoredUser(user), devices: devices.rows.map(toDevice), sessions: sessions.rows, login_attempts: attempts.rows.map(toLoginAttempt) };
 }
 
 const userTarget = (user: UserRow) => ({ type: 'user', id: user.id, label: user.email });

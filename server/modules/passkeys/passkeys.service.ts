@@ -17,7 +17,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { newPasskeyMail } from '../../mail/templates.js';
-import { sendAccountMail } from '../auth/account-mail.js';
+import { queueAccountMail } from '../auth/account-mail.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import type { Realm, RelyingParty } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
@@ -140,8 +140,11 @@ export async function registerPasskey(deps: Deps, realm: Realm, auth: Authentica
     created_at: now,
     last_used_at: null,
   };
-  if (!(await insertPasskey(deps.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
-  sendAccountMail(deps, user, 'newPasskeyMail', newPasskeyMail(user.email, row.name, await deps.projectRealms.mailBrandOf(user.project_id)));
+  const mail = newPasskeyMail(user.email, row.name, await deps.projectRealms.mailBrandOf(user.project_id));
+  await withTransaction(deps, async (tx) => {
+    if (!(await insertPasskey(tx.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
+    await queueAccountMail(tx, user, 'newPasskeyMail', mail);
+  });
   return toPasskey(row);
 }
 

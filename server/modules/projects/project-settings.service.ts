@@ -10,7 +10,8 @@ import {
   type UpdateProjectSettingsInputSchema,
 } from '../../../shared/schemas/project-settings.js';
 import { BUILT_IN_MAIL_TEMPLATES } from '../../../shared/mail-templates.js';
-import { sendInBackground, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
+import { queueMail } from '../../mail/outbox.js';
 import type { ProjectRow, ProjectSettingsRow, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
@@ -182,6 +183,7 @@ export async function previewProjectMail(deps: Deps, user: UserRow, projectId: s
 export async function sendTestMail(deps: Deps, user: UserRow, projectId: string, input: z.output<typeof MailPreviewInputSchema>): Promise<{ message: string }> {
   const project = await requireProjectRole(deps, user, projectId, 'admin');
   await deps.limiters.mailTestsPerUser.consume(user.id);
-  sendInBackground(deps, composeMail(deps, project, await findProjectSettings(deps.db, projectId), input, user.email));
+  const mail = composeMail(deps, project, await findProjectSettings(deps.db, projectId), input, user.email);
+  await queueMail(deps, { kind: `test:${input.kind}`, message: mail, projectId: null, userId: user.id });
   return { message: `${SETTINGS_MESSAGES.testMailSent} ${user.email}` };
 }

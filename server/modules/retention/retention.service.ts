@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { isoNow } from '../../lib/clock.js';
+import { sweepMails } from '../../mail/outbox.repo.js';
 import { deleteSpentCodesBefore, sweepExpiredOAuthRequests } from '../oidc/oidc.service.js';
 import { deleteExpiredLinkRequests, sweepExpiredSocialSignIns } from '../social/social.service.js';
 import { deleteExpiredInvitations } from '../teams/teams.repo.js';
@@ -37,6 +38,10 @@ export interface RetentionResult {
   webhookEvents: number;
   /** Team invitations, a day after they expired. */
   projectInvitations: number;
+  /** Sent mails, MAIL_RETENTION_DAYS after they were queued. */
+  sentMails: number;
+  /** Failed mails whose body (the message, its links) was dropped at the same age; the row stays for the lists. */
+  failedMailBodies: number;
 }
 
 /**
@@ -58,6 +63,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     identityLinks: await deleteExpiredLinkRequests(deps, ago(SPENT_LINK_DAYS)),
     webhookEvents: await deleteSettledWebhookEventsBefore(deps, ago(SESSION_HISTORY_DAYS)),
     projectInvitations: await deleteExpiredInvitations(deps.db, ago(SPENT_LINK_DAYS)),
+    ...(await sweepMails(deps.db, ago(deps.config.mailRetentionDays)).then(({ deleted, dropped }) => ({ sentMails: deleted, failedMailBodies: dropped }))),
   };
 }
 

@@ -24,7 +24,7 @@ import { isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { accountSecuredMail, identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
-import { appLink, sendAccountMail, sendCappedMail } from '../auth/account-mail.js';
+import { aboutAccount, appLink, queueAccountMail, queueCappedMail, withinMailCap } from '../auth/account-mail.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
@@ -373,19 +373,22 @@ function identityRow(realm: Realm, profile: ProviderProfile, userId: string, now
 async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile: ProviderProfile, returnTo: string | null): Promise<void> {
   const token = randomToken();
   const now = deps.clock.now();
-  await insertLinkRequest(deps.db, {
-    id: newId(),
-    token_hash: sha256(token),
-    user_id: owner.id,
-    provider: profile.provider,
-    subject: profile.subject,
-    email: profile.email!,
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + IDENTITY_LINK_TTL_S * 1000).toISOString(),
-    return_to: returnTo,
-  });
+  const mayMail = await withinMailCap(deps, 'identity_link', owner.email);
   const name = SOCIAL_PROVIDER_NAMES[profile.provider];
-  await sendCappedMail(deps, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), realm.policy.mail));
+  await withTransaction(deps, async (tx) => {
+    await insertLinkRequest(tx.db, {
+      id: newId(),
+      token_hash: sha256(token),
+      user_id: owner.id,
+      provider: profile.provider,
+      subject: profile.subject,
+      email: profile.email!,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + IDENTITY_LINK_TTL_S * 1000).toISOString(),
+      return_to: returnTo,
+    });
+    if (mayMail) await queueCappedMail(tx, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), realm.policy.mail), aboutAccount(owner));
+  });
 }
 
 /** Connects a provider's identity to the signed-in account that started the sign-in (its owner proved it by signing in). */
@@ -398,8 +401,10 @@ async function linkToAccount(deps: Deps, realm: Realm, userId: string, profile: 
   const user = await findUserById(deps.db, userId);
   if (!user || user.project_id !== realm.projectId || user.is_active !== 1) throw new SocialSignInError('link_not_signed_in');
   if (user.is_verified !== 1) throw new SocialSignInError('verify_email_first');
-  if (!(await insertIdentityIfNew(deps.db, identityRow(realm, profile, userId, isoNow(deps.clock))))) throw new SocialSignInError('already_linked');
-  sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], realm.policy.mail));
+  await withTransaction(deps, async (tx) => {
+    if (!(await insertIdentityIfNew(tx.db, identityRow(realm, profile, userId, isoNow(deps.clock))))) throw new SocialSignInError('already_linked');
+    await queueAccountMail(tx, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], realm.policy.mail));
+  });
 }
 
 /**
@@ -416,7 +421,7 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
   if (link.used_at) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkUsed);
   // Hashed before the transaction, which must not wait on bcrypt.
   const unknownPassword = await deps.passwords.hash(randomToken());
-  const linked = await withTransaction(deps, async (tx) => {
+  await withTransaction(deps, async (tx) => {
     if (!(await spendLinkRequest(tx.db, link.id, now))) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkUsed);
     const account = await findUserById(tx.db, link.user_id);
     const removed = account?.is_verified === 0 ? await handOverToProvenOwner(tx, account, unknownPassword, now) : [];
@@ -432,11 +437,10 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
       last_used_at: null,
     });
     if (!inserted) throw new SocialSignInError('already_linked');
-    return { user: await updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now }), removed };
+    const user = await updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now });
+    if (user) await queueAccountMail(tx, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
+    if (user && removed.length > 0) await queueAccountMail(tx, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, realm.policy.mail));
   });
-  const { user, removed } = linked;
-  if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
-  if (user && removed.length > 0) sendAccountMail(deps, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, realm.policy.mail));
   return { message: SOCIAL_MESSAGES.linked, return_to: link.return_to };
 }
 

@@ -17,7 +17,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { projectInvitationMail } from '../../mail/templates.js';
-import { appLink, sendCappedMail } from '../auth/account-mail.js';
+import { appLink, queueCappedMail, withinMailCap } from '../auth/account-mail.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { requireProjectRole } from '../projects/project-access.js';
 import { normalizeEmail } from '../users/users.repo.js';
@@ -93,16 +93,15 @@ export async function inviteMember(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + INVITATION_TTL_DAYS * 86_400_000).toISOString(),
   };
+  const mayMail = await withinMailCap(deps, 'project_invitation', email);
   await withTransaction(deps, async (tx) => {
     await deleteInvitationsTo(tx.db, projectId, email);
     await insertInvitation(tx.db, invitation);
     await recordAudit(tx, { user, info }, { projectId, action: 'member.invited', target: { type: 'invitation', id: invitation.id, label: email }, after: { email, role: input.role } });
+    // To a developer (with an account or not), not to one of the project's end users: the platform's mail.
+    const mail = projectInvitationMail(email, { project: project.name, invitedBy: user.email, role: input.role, url: appLink(deps.platform, '/invitations', token), days: INVITATION_TTL_DAYS });
+    if (mayMail) await queueCappedMail(tx, 'project_invitation', mail, { projectId: null, userId: null });
   });
-  await sendCappedMail(
-    deps,
-    'project_invitation',
-    projectInvitationMail(email, { project: project.name, invitedBy: user.email, role: input.role, url: appLink(deps.platform, '/invitations', token), days: INVITATION_TTL_DAYS }),
-  );
   return { id: invitation.id, email, role: input.role, invited_by: user.email, created_at: invitation.created_at, expires_at: invitation.expires_at };
 }
 

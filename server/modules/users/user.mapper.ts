@@ -1,3 +1,4 @@
+import type { MonitoredUser } from '../../../shared/schemas/admin.js';
 import type { User } from '../../../shared/schemas/user.js';
 import type { UserRow } from '../../db/schema.js';
 
@@ -22,4 +23,9 @@ export function toUser(row: UserRow): User {
     created_at: row.created_at,
     last_login: row.last_login,
   };
+}
+
+/** The account as monitoring shows it: with its mail bounce. */
+export function toMonitoredUser(row: UserRow): MonitoredUser {
+  return { ...toUser(row), mail_bounced_at: row.mail_bounced_at };
 }

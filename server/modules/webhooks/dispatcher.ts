@@ -3,10 +3,10 @@ import type { WebhookDeliveryError } from '../../../shared/schemas/webhooks.js';
 import type { Deps } from '../../deps.js';
 import { createPublicFetch } from '../ip-intel/public-fetch.js';
 import { deliveryErrorOf } from './delivery-error.js';
-import { claimDueDeliveries, findDeliveryContext, recordAttempt } from './webhooks.repo.js';
+import { claimDueRows, RETRY_DELAYS_S } from '../../db/outbox-lease.js';
+import { findDeliveryContext, recordAttempt } from './webhooks.repo.js';
 
-/** Seconds to wait after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 28 hours in all), then failed. */
-export const RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
+export { RETRY_DELAYS_S };
 /** How long an attempt waits for the endpoint's answer (the spec's 10 s). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const BATCH = 20;
@@ -92,7 +92,7 @@ export function createWebhookDispatcher(
 
   const runOnce = async (): Promise<number> => {
     const now = deps.clock.now();
-    const claimed = await claimDueDeliveries(deps.db, deps.dialect, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), BATCH);
+    const claimed = await claimDueRows(deps.db, deps.dialect, 'webhook_deliveries', now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), BATCH);
     await Promise.all(
       claimed.map((delivery) =>
         attempt(delivery.id).catch((error: unknown) => deps.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded')),

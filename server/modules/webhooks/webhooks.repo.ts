@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { PageQuery } from '../../../shared/schemas/admin.js';
-import type { Db, Dialect } from '../../db/connect.js';
+import type { Db } from '../../db/connect.js';
 import { prepareStatement } from '../../db/prepared-statement.js';
 import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/schema.js';
@@ -59,28 +59,6 @@ export async function insertEventWithDeliveriesIn(unit: PreparedUnit, event: { i
 
 export async function insertDelivery(db: Db, delivery: Insertable<WebhookDeliveriesTable>): Promise<void> {
   await db.insertInto('webhook_deliveries').values(delivery).execute();
-}
-
-/**
- * Claims up to `limit` deliveries that are due and not leased by another instance, leasing them until
- * `leaseUntil`. On PostgreSQL the rows are locked with SKIP LOCKED, so two instances never claim the
- * same one; on SQLite the one writer makes the statement atomic.
- */
-export async function claimDueDeliveries(db: Db, dialect: Dialect, now: string, leaseUntil: string, limit: number) {
-  const due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  return db
-    .updateTable('webhook_deliveries')
-    .set({ claimed_until: leaseUntil })
-    .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
-    .returning(['id', 'event_id', 'endpoint_id', 'attempts'])
-    .execute();
 }
 
 export async function findDeliveryContext(db: Db, deliveryId: string) {
