@@ -33,5 +33,6 @@ export function brandPalette(accent: string): MantineColorsTuple {
  */
 export function brandTheme(accent: string | null): MantineThemeOverride {
   if (!accent || !HEX.test(accent)) return createTheme({});
-  return createTheme({ colors: { brand: brandPalette(accent) }, primaryColor: 'brand', autoContrast: true });
+  // The accent itself on buttons in the light scheme (shade 6), as the developer chose it, not the platform's darker shade.
+  return createTheme({ colors: { brand: brandPalette(accent) }, primaryColor: 'brand', primaryShade: { light: 6, dark: 5 }, autoContrast: true });
 }
