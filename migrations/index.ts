@@ -21,6 +21,7 @@ import * as guardAuditLog from './2026_11_25_0401_guard_audit_log.js';
 import * as addLinkContinuations from './2026_11_26_0300_add_link_continuations.js';
 import * as addMailSecuredBy from './2026_11_26_0301_add_mail_secured_by.js';
 import * as addIdentityLinkReturnTo from './2026_11_26_0302_add_identity_link_return_to.js';
+import * as addUserLocale from './2026_11_26_0500_add_user_locale.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0300_add_link_continuations': addLinkContinuations,
   '2026_11_26_0301_add_mail_secured_by': addMailSecuredBy,
   '2026_11_26_0302_add_identity_link_return_to': addIdentityLinkReturnTo,
+  '2026_11_26_0500_add_user_locale': addUserLocale,
 };

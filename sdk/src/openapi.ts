@@ -15637,6 +15637,11 @@ export interface operations {
                         accent_color: string | null;
                         website_url: string | null;
                         app_url: string | null;
+                        string_overrides: {
+                            [key: string]: {
+                                [key: string]: string;
+                            };
+                        };
                     };
                 };
             };

@@ -1,5 +1,7 @@
 import type { MailTemplate, MailTemplateKind } from '../../shared/schemas/project-settings.js';
 import { PRODUCT_NAME } from '../../shared/constants.js';
+import type { Locale } from '../../shared/i18n/locales.js';
+import type { StringOverrides } from '../../shared/i18n/overrides.js';
 
 /** Whose name, colour and logo a realm's mails carry, and the templates a project wrote itself. */
 export interface MailBrand {
@@ -12,6 +14,10 @@ export interface MailBrand {
   /** The small "Secured by {PRODUCT_NAME}" line at the foot (a project's mails; never the platform's own). */
   securedBy: boolean;
   templates: Partial<Record<MailTemplateKind, MailTemplate>>;
+  /** The recipient's language (mail/locale.ts picks it); the built-in wording comes from its catalogue. */
+  locale: Locale;
+  /** The project's own wording per language, over the catalogues. */
+  stringOverrides: StringOverrides;
 }
 
 export const DEFAULT_ACCENT_COLOR = '#228be6';
@@ -23,6 +29,8 @@ export const PLATFORM_BRAND: MailBrand = Object.freeze({
   logoUrl: null,
   securedBy: false,
   templates: Object.freeze({}),
+  locale: 'en',
+  stringOverrides: Object.freeze({}),
 });
 
 export function escapeHtml(value: string): string {

@@ -19,6 +19,7 @@ import { BackToApp } from '../components/BackToApp';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { PROFILE_KEY, SESSION_KEY, useHosted } from '../HostedContext';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * The end user's own account: names, address, password, sessions, two factors, passkeys and connected
@@ -26,6 +27,7 @@ import { PROFILE_KEY, SESSION_KEY, useHosted } from '../HostedContext';
  */
 export function AccountPage() {
   const { api, paths } = useHosted();
+  const { t } = useHostedT();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: api.profile });
@@ -33,7 +35,7 @@ export function AccountPage() {
 
   if (profile.isPending) return <FullPageLoader />;
   if (profile.error instanceof HostedApiError && profile.error.status === 401) {
-    return <Navigate to={paths.page('sign-in')} replace state={{ message: 'Sign in to see your account.' }} />;
+    return <Navigate to={paths.page('sign-in')} replace state={{ message: t('account.signInFirst') }} />;
   }
 
   const signOut = async () => {
@@ -48,27 +50,27 @@ export function AccountPage() {
 
   const deleted = () => {
     queryClient.removeQueries({ queryKey: SESSION_KEY });
-    navigate(paths.page('signed-out'), { replace: true, state: { message: 'Your account was deleted.' } });
+    navigate(paths.page('signed-out'), { replace: true, state: { message: t('account.deleted') } });
   };
 
   const actions = (
     <Group gap="xs" wrap="wrap" justify="flex-end">
       <BackToApp />
       <Button variant="default" leftSection={<IconLogout size={16} />} loading={signingOut} onClick={() => void signOut()}>
-        Sign out
+        {t('common.signOut')}
       </Button>
     </Group>
   );
 
   const user = profile.data;
   return (
-    <HostedPage documentTitle="Your account" title="Your account" subtitle={user?.email} actions={actions} size={720} plain>
+    <HostedPage documentTitle={t('account.title')} title={t('account.title')} subtitle={user?.email} actions={actions} size={720} plain>
       {!user ? (
         <Stack gap="sm">
-          <FormAlert>Your account could not be loaded.</FormAlert>
+          <FormAlert>{t('account.loadFailed')}</FormAlert>
           <Group>
             <Button variant="default" onClick={() => void profile.refetch()}>
-              Try again
+              {t('common.tryAgain')}
             </Button>
           </Group>
         </Stack>

@@ -143,6 +143,7 @@ function nextRow(
     mail_accent_color: keep('mail_accent_color', input.mail_accent_color),
     mail_secured_by: keep('mail_secured_by', flag(input.mail_secured_by)),
     mail_templates: JSON.stringify(storedTemplates),
+    string_overrides: row?.string_overrides ?? '{}',
     updated_at: row?.updated_at ?? '',
   };
 }
