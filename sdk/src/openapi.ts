@@ -3707,6 +3707,8 @@ export interface components {
             mail_product_name?: string | null;
             mail_accent_color?: string | null;
             mail_secured_by?: boolean;
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "ja";
         };
         MailTemplate: {
             subject: string;
@@ -3943,6 +3945,8 @@ export interface components {
             website_url?: string | null;
             captcha_token?: string | null;
             device_fingerprint?: string | null;
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "ja";
         };
         SocialExchangeInput: {
             code: string;
@@ -3996,6 +4000,7 @@ export interface components {
             notify_security_alerts?: boolean;
             notify_product_updates?: boolean;
             notify_marketing?: boolean;
+            locale?: ("en" | "de" | "fr" | "es" | "ja") | null;
         };
         UpdateProjectInput: {
             name?: string;
@@ -4052,6 +4057,7 @@ export interface components {
             notify_marketing: boolean;
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
+            locale: string | null;
             created_at: string;
             last_login: string | null;
         };
@@ -4073,6 +4079,7 @@ export interface components {
             notify_marketing: boolean;
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
+            locale: string | null;
             created_at: string;
             last_login: string | null;
             devices: components["schemas"]["Device"][];
@@ -4345,6 +4352,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };
@@ -12541,6 +12549,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };
@@ -15526,6 +15535,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };
@@ -15744,6 +15754,8 @@ export interface operations {
                     website_url?: string | null;
                     captcha_token?: string | null;
                     device_fingerprint?: string | null;
+                    /** @enum {string} */
+                    locale?: "en" | "de" | "fr" | "es" | "ja";
                     interaction?: string | null;
                     return_to?: string | null;
                 };
@@ -16346,6 +16358,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };

@@ -2,6 +2,7 @@ import type { MailTemplate, MailTemplateKind } from '../../shared/schemas/projec
 import { PRODUCT_NAME } from '../../shared/constants.js';
 import type { Locale } from '../../shared/i18n/locales.js';
 import type { StringOverrides } from '../../shared/i18n/overrides.js';
+import { createI18n } from '../../shared/i18n/i18n.js';
 
 /** Whose name, colour and logo a realm's mails carry, and the templates a project wrote itself. */
 export interface MailBrand {
@@ -49,15 +50,20 @@ function safeLogo(value: string | null): string | null {
 
 /** How every mail's text part ends: the brand's sign-off, and the "Secured by" line when it has one. */
 export function signOffText(brand: MailBrand): string {
-  return [`— ${brand.productName}`, ...(brand.securedBy ? [`Secured by ${PRODUCT_NAME}`] : [])].join('\n\n');
+  return [`— ${brand.productName}`, ...(brand.securedBy ? [securedByText(brand)] : [])].join('\n\n');
+}
+
+function securedByText(brand: MailBrand): string {
+  return createI18n(brand.locale, { overrides: brand.stringOverrides }).t('mail:layout.securedBy', { product: PRODUCT_NAME });
 }
 
 /** The page around every mail's body: the logo, its title, the body's HTML, the sign-off and the "Secured by" line. */
 export function mailPage(brand: MailBrand, title: string, bodyHtml: string): string {
   const logo = safeLogo(brand.logoUrl);
   const header = logo ? `<p style="margin:0 0 16px"><img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.productName)}" style="max-height:40px;max-width:200px"></p>` : '';
-  const securedBy = brand.securedBy ? `<p style="color:#888;font-size:12px;margin:24px 0 0">Secured by ${escapeHtml(PRODUCT_NAME)}</p>` : '';
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
+  const securedBy = brand.securedBy ? `<p style="color:#888;font-size:12px;margin:24px 0 0">${escapeHtml(securedByText(brand))}</p>` : '';
+  const dir = createI18n(brand.locale).dir(brand.locale);
+  return `<!doctype html><html lang="${escapeHtml(brand.locale)}" dir="${dir}"><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
 ${header}<h1 style="font-size:20px;border-bottom:3px solid ${safeColor(brand.accentColor)};padding-bottom:8px">${escapeHtml(title)}</h1>${bodyHtml}
 <p style="margin:24px 0 0">— ${escapeHtml(brand.productName)}</p>${securedBy}</body></html>`;
 }

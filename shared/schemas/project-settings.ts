@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '../constants.js';
 import { AccentColorSchema } from './projects.js';
+import { LocaleSchema } from './common.js';
 
 /**
  * The rules a project sets for its own end users. A project that never changed them follows the
@@ -158,6 +159,8 @@ export const MailPreviewInputSchema = z.object({
   mail_product_name: MailTextSchema('mail_product_name', 100).optional(),
   mail_accent_color: AccentColorSchema.optional(),
   mail_secured_by: z.boolean({ error: 'mail_secured_by must be true or false' }).optional(),
+  /** The recipient's language (the built-in wording and the layout's); left out, English. */
+  locale: LocaleSchema.optional(),
 });
 
 export const MailPreviewSchema = z.object({

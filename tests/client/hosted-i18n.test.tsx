@@ -4,7 +4,7 @@ import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core'
 import { HostedI18n } from '../../client/hosted/i18n/HostedI18n';
 import { useHostedT } from '../../client/i18n/useHostedT';
 import type { HostedProject } from '../../shared/schemas/hosted';
-import { renderApp, vi } from './utils';
+import { renderApp, sampleUser, vi } from './utils';
 
 /** The hosted pages in the visitor's language: the browser's, an app's ui_locales, the project's own words, right to left. */
 
@@ -15,8 +15,9 @@ function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function mockServer(answer: HostedProject = project) {
+function mockServer(answer: HostedProject = project, profile: Record<string, unknown> = { ...sampleUser, locale: null }) {
   const calls: { path: string; init: RequestInit | undefined }[] = [];
+  let saved = profile;
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const path = new URL(String(input), 'http://localhost').pathname.replace(`/hosted/${KEY}/api/v1`, '');
     calls.push({ path, init });
@@ -24,6 +25,11 @@ function mockServer(answer: HostedProject = project) {
     if (path === '/captcha/config') return json(200, { enabled: false, provider: 'none', site_key: '' });
     if (path === '/auth/oauth/providers') return json(200, { providers: [] });
     if (path === '/auth/login') return json(401, { detail: 'Incorrect email or password' });
+    if (path === '/profile' && init?.method === 'PUT') return json(200, (saved = { ...saved, ...JSON.parse(String(init.body)) }));
+    if (path === '/profile') return json(200, saved);
+    if (path === '/auth/sessions') return json(200, { sessions: [] });
+    if (path === '/auth/passkeys') return json(200, { passkeys: [] });
+    if (path === '/auth/identities') return json(200, { identities: [], has_password: true, passkeys: 0, available: [] });
     return json(404, { detail: 'Not Found' });
   });
   return calls;
@@ -84,6 +90,21 @@ describe('hosted pages in the visitor’s language', () => {
     renderApp(`/hosted/${KEY}/sign-in`);
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('en');
+  });
+});
+
+describe('the saved language', () => {
+  it('applies on the account page, and the language select saves another one and turns the page to it', async () => {
+    browserLanguages('en-US');
+    const calls = mockServer(project, { ...sampleUser, locale: 'fr' });
+    const { user } = renderApp(`/hosted/${KEY}/account`);
+    expect(await screen.findByRole('heading', { name: 'Votre compte', level: 1 })).toBeTruthy();
+    await user.click(screen.getByRole('textbox', { name: 'Langue' }));
+    await user.click(await screen.findByRole('option', { name: 'Deutsch', hidden: true }));
+    expect(await screen.findByRole('heading', { name: 'Dein Konto', level: 1 })).toBeTruthy();
+    const put = calls.find((call) => call.path === '/profile' && call.init?.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toEqual({ locale: 'de' });
+    expect(document.documentElement.lang).toBe('de');
   });
 });
 

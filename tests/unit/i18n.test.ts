@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../shared/i18n/i18n.js';
+import { PLATFORM_BRAND } from '../../server/mail/branding.js';
+import { formatInstant } from '../../server/mail/mail-i18n.js';
+import { newSignInMail } from '../../server/mail/templates.js';
 import { CATALOGUES, SUPPORTED_LOCALES } from '../../shared/i18n/locales.js';
 import { en } from '../../shared/i18n/locales/en.js';
 import { mergeOverrides, OVERRIDE_MESSAGES, placeholdersOf, StringOverridesInputSchema } from '../../shared/i18n/overrides.js';
@@ -84,5 +87,20 @@ describe('string overrides', () => {
     expect(mergeOverrides(stored, { de: { 'hosted:signIn.title': null }, fr: { 'hosted:signIn.forgot': 'C' } })).toEqual({
       fr: { 'hosted:signIn.title': 'B', 'hosted:signIn.forgot': 'C' },
     });
+  });
+});
+
+describe('dates in mails', () => {
+  it('are written for the reader’s language, in UTC', () => {
+    expect(formatInstant('2026-11-26T09:05:00.000Z', 'de')).toBe('26. November 2026 um 09:05 UTC');
+    expect(formatInstant('2026-11-26T09:05:00.000Z', 'en')).toBe('November 26, 2026 at 9:05 AM UTC');
+    expect(formatInstant('not a date', 'de')).toBe('not a date');
+  });
+
+  it('appear so in the German new-sign-in notice', () => {
+    const mail = newSignInMail('ada@example.com', { device: 'Firefox', ip: '203.0.113.9', country: 'DE', time: '2026-11-26T09:05:00.000Z' }, { ...PLATFORM_BRAND, locale: 'de' });
+    expect(mail.subject).toBe('Neue Anmeldung bei deinem Konto – AuthPlatform');
+    expect(mail.text).toContain('Zeit: 26. November 2026 um 09:05 UTC');
+    expect(mail.text).toContain('Gerät: Firefox');
   });
 });

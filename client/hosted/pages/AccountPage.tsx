@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Group, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconLogout } from '@tabler/icons-react';
@@ -8,6 +8,7 @@ import { SocialReturnNotice } from '../../components/account/SocialReturnNotice'
 import { ChangeEmailCard } from '../account/ChangeEmailCard';
 import { ChangePasswordCard } from '../account/ChangePasswordCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
+import { LanguageCard } from '../account/LanguageCard';
 import { HostedStepUp } from '../account/HostedStepUp';
 import { PasskeysCard } from '../account/PasskeysCard';
 import { ProfileCard } from '../account/ProfileCard';
@@ -26,12 +27,15 @@ import { useHostedT } from '../../i18n/useHostedT';
  * providers, deleting it, signing out, and the way back to the app.
  */
 export function AccountPage() {
-  const { api, paths } = useHosted();
+  const { api, paths, adoptSavedLocale } = useHosted();
   const { t } = useHostedT();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: api.profile });
   const [signingOut, setSigningOut] = useState(false);
+  // The saved language applies once known (under a language chosen for this visit).
+  const savedLocale = profile.data?.locale ?? null;
+  useEffect(() => adoptSavedLocale(savedLocale), [savedLocale, adoptSavedLocale]);
 
   if (profile.isPending) return <FullPageLoader />;
   if (profile.error instanceof HostedApiError && profile.error.status === 401) {
@@ -79,6 +83,7 @@ export function AccountPage() {
           <Stack gap="lg">
             <SocialReturnNotice />
             <ProfileCard user={user} />
+            <LanguageCard />
             <ChangeEmailCard currentEmail={user.email} />
             <ChangePasswordCard />
             <SessionsCard />

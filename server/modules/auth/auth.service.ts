@@ -47,6 +47,8 @@ import { checkCurrentPassword } from './current-password.js';
 import { continuationColumns, continuationOfRow, NO_CONTINUATION, type LinkContinuation, type ProvenLink } from './link-continuation.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
 import { clearSignInFailures } from './sign-in.service.js';
+import { requestLocale } from '../../mail/locale.js';
+import { brandFor } from './mail-brand.js';
 
 export { clearSignInFailures, logIn, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
@@ -63,8 +65,8 @@ function rejectWeakPassword(realm: Realm, password: string): void {
  * "Your password was changed", in the realm's brand and template (whose link opens the sign-in page);
  * `notice` says what else the change did to the account's ways in.
  */
-function passwordChangedNotice(realm: Realm, to: string, notice: readonly string[] = []) {
-  return passwordChangedMail(to, appLink(realm, MAIL_LINK_PATHS.password_changed), realm.policy.mail, notice);
+function passwordChangedNotice(realm: Realm, user: UserRow, request: RequestInfo | null, notice: readonly string[] = []) {
+  return passwordChangedMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_changed), brandFor(realm.projectId, realm.policy.mail, user, request), notice);
 }
 
 /**
@@ -132,9 +134,9 @@ async function issueOneTimeToken(
  * A verification link bound to the password of the sign-up attempt it confirms (none for an account
  * made by a provider), and to the app's sign-in it continues, if any.
  */
-async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, continuation = NO_CONTINUATION): Promise<void> {
+async function sendVerification(deps: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, request: RequestInfo, continuation = NO_CONTINUATION): Promise<void> {
   const token = await issueOneTimeToken(deps, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash, null, continuation);
-  await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), realm.policy.mail));
+  await sendCappedMail(deps, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), brandFor(realm.projectId, realm.policy.mail, user, request)));
 }
 
 /**
@@ -168,6 +170,8 @@ export async function signUp(
       last_name: input.last_name,
       company_name: input.company_name,
       website_url: input.website_url,
+      // An end user's language: the one asked for, else the request's (a developer's dashboard is English).
+      locale: realm.projectId ? (input.locale ?? requestLocale(request)) : null,
       role: isListedAdmin(deps, realm, input.email) ? 'admin' : 'user',
       is_active: 1,
       is_verified: 0,
@@ -181,8 +185,11 @@ export async function signUp(
   });
 
   const user = created ? await findUserById(deps.db, id) : await findUserByEmail(deps.db, realm.projectId, input.email);
-  if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash, continuation);
-  else if (user) await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), realm.policy.mail));
+  if (user && user.is_verified === 0) await sendVerification(deps, realm, user, passwordHash, request, continuation);
+  else if (user) {
+    const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
+    await sendCappedMail(deps, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), brand));
+  }
   if (created) await recordSignup(deps, realm);
   return { message: realm.projectId === null ? MESSAGES.signupSuccess : MESSAGES.endUserSignupSuccess };
 }
@@ -230,6 +237,7 @@ export async function signUpWithProvider(
       last_name: account.lastName?.slice(0, 100) || null,
       company_name: null,
       website_url: null,
+      locale: realm.projectId ? requestLocale(request) : null,
       role: isListedAdmin(deps, realm, account.email) ? 'admin' : 'user',
       is_active: 1,
       is_verified: account.emailVerified ? 1 : 0,
@@ -244,7 +252,7 @@ export async function signUpWithProvider(
   });
   if (!created) return undefined;
   const user = (await findUserById(deps.db, id))!;
-  if (!account.emailVerified) await sendVerification(deps, realm, user, null);
+  if (!account.emailVerified) await sendVerification(deps, realm, user, null, request);
   await recordSignup(deps, realm);
   return user;
 }
@@ -281,7 +289,7 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
     if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.verified', { id: token.user_id, email: token.user_email, is_verified: true });
     return { account, removed: removed ? describeRemoved(removed, ended) : [] };
   });
-  if (secured.removed.length > 0) sendAccountMail(deps, secured.account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured.removed, realm.policy.mail));
+  if (secured.removed.length > 0) sendAccountMail(deps, secured.account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured.removed, brandFor(realm.projectId, realm.policy.mail, secured.account, request)));
   return { message: MESSAGES.emailVerified, userId: token.user_id, continuation: continuationOfRow(token) };
 }
 
@@ -315,7 +323,7 @@ export async function resendVerification(
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_verified === 0 && user.is_active === 1) {
     const ownPassword = user.password_set === 1 ? user.password_hash : null;
-    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword, continuation);
+    await sendVerification(deps, realm, user, (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword, request, continuation);
   }
   return { message: MESSAGES.verificationSent };
 }
@@ -335,7 +343,7 @@ export async function forgotPassword(
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_active === 1) {
     const token = await issueOneTimeToken(deps, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null, continuation);
-    await sendCappedMail(deps, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), realm.policy.mail));
+    await sendCappedMail(deps, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), brandFor(realm.projectId, realm.policy.mail, user, request)));
   }
   return { message: 'If an account exists for that email, a password reset link is on its way.' };
 }
@@ -381,7 +389,7 @@ export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<t
   });
   if (reset) {
     await clearSignInFailures(deps, realm, reset.user.email);
-    sendAccountMail(deps, reset.user, 'passwordChangedMail', passwordChangedNotice(realm, reset.user.email, reset.notice));
+    sendAccountMail(deps, reset.user, 'passwordChangedMail', passwordChangedNotice(realm, reset.user, null, reset.notice));
   }
   return { message: MESSAGES.passwordResetSuccess, userId: token.user_id, continuation: continuationOfRow(token) };
 }
@@ -416,7 +424,7 @@ export async function changePassword(
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
   });
-  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user.email));
+  sendAccountMail(deps, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user, request));
   return { message: MESSAGES.passwordChanged };
 }
 
@@ -442,11 +450,14 @@ export async function requestEmailChange(
   else await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await deps.limiters.emailChangePerAccount.consume(realmKey(realm, user.id));
 
-  const taken = (await findUserByEmail(deps.db, realm.projectId, newEmail)) !== undefined;
+  const holder = await findUserByEmail(deps.db, realm.projectId, newEmail);
+  const taken = holder !== undefined;
   // Issued for a taken address too (and mailed to nobody), so both answers cost the same.
   const token = await issueOneTimeToken(deps, user.id, 'change_email', EMAIL_CHANGE_TTL_S, null, newEmail);
-  const brand = realm.policy.mail;
-  const toNewAddress = taken ? emailTakenMail(newEmail, brand) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
+  const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
+  const toNewAddress = holder
+    ? emailTakenMail(newEmail, brandFor(realm.projectId, realm.policy.mail, holder, request))
+    : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
   await sendCappedMail(deps, 'email_change', toNewAddress);
   await sendCappedMail(deps, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail, brand));
   return { message: MESSAGES.emailChangeRequested };
@@ -483,6 +494,6 @@ export async function confirmEmailChange(
     await emitUserUpdated(tx, account, (await findUserById(tx.db, account.id))!);
     return account;
   });
-  sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail, realm.policy.mail));
+  sendAccountMail(deps, before, 'emailChangedMail', emailChangedMail(before.email, newEmail, brandFor(realm.projectId, realm.policy.mail, before, request)));
   return { message: MESSAGES.emailChanged };
 }

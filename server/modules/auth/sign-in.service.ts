@@ -29,6 +29,7 @@ import { toUser } from '../users/user.mapper.js';
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
 import { sendAccountMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
+import { brandFor } from './mail-brand.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
 export const ACCOUNT_INACTIVE = 'This account has been deactivated';
@@ -297,7 +298,7 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
   // The first sign-in of an account is not news; a later one from an unseen device is.
   if (signIn.newDevice && user.last_login) {
     const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
-    sendAccountMail(deps, user, 'newSignInMail', newSignInMail(user.email, where, realm.policy.mail));
+    sendAccountMail(deps, user, 'newSignInMail', newSignInMail(user.email, where, brandFor(realm.projectId, realm.policy.mail, user, request)));
   }
   return { ...signIn.tokens, user: toUser(signIn.signedIn) };
 }

@@ -31,6 +31,7 @@ import {
 import { recoveryCodeDigest, recoveryCodeDigests } from './recovery-code-digest.js';
 import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
+import { brandFor } from '../auth/mail-brand.js';
 
 export const INVALID_CODE = 'Invalid code';
 export const MFA_TOKEN_TTL_S = 5 * 60;
@@ -71,7 +72,7 @@ export async function confirmTotp(deps: Deps, auth: Authenticated, code: string)
     await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map((c) => recoveryCodeDigest(deps.secretBox, user.id, c)), now: isoNow(deps.clock) });
     await emitMfaChanged(tx, user, { enabled: true });
   });
-  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email, await deps.projectRealms.mailBrandOf(user.project_id)));
+  sendAccountMail(deps, user, 'twoFactorEnabledMail', twoFactorEnabledMail(user.email, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user)));
   return { recovery_codes: codes };
 }
 
@@ -95,7 +96,7 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await emitMfaChanged(tx, user, { enabled: false, by: 'user' });
   });
-  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false, await deps.projectRealms.mailBrandOf(user.project_id)));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, false, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user)));
 }
 
 /**
@@ -108,7 +109,7 @@ export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
     await deletePasskeysOf(tx.db, user.id);
     if (hasSecondFactor(user)) await emitMfaChanged(tx, user, { enabled: false, by: 'reset' });
   });
-  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true, await deps.projectRealms.mailBrandOf(user.project_id)));
+  sendAccountMail(deps, user, 'twoFactorDisabledMail', twoFactorDisabledMail(user.email, true, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user)));
 }
 
 /**

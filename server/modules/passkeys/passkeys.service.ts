@@ -36,6 +36,7 @@ import {
   renamePasskey,
   spendWebAuthnChallenge,
 } from './passkeys.repo.js';
+import { brandFor } from '../auth/mail-brand.js';
 
 export const PASSKEY_NOT_VERIFIED = 'This passkey could not be verified';
 const CEREMONY_TTL_S = 5 * 60;
@@ -141,7 +142,7 @@ export async function registerPasskey(deps: Deps, realm: Realm, auth: Authentica
     last_used_at: null,
   };
   if (!(await insertPasskey(deps.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
-  sendAccountMail(deps, user, 'newPasskeyMail', newPasskeyMail(user.email, row.name, await deps.projectRealms.mailBrandOf(user.project_id)));
+  sendAccountMail(deps, user, 'newPasskeyMail', newPasskeyMail(user.email, row.name, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user)));
   return toPasskey(row);
 }
 

@@ -9,7 +9,7 @@ import {
   type ProjectSettings,
   type UpdateProjectSettingsInputSchema,
 } from '../../../shared/schemas/project-settings.js';
-import { BUILT_IN_MAIL_TEMPLATES } from '../../../shared/mail-templates.js';
+import { builtInMailTemplate } from '../../../shared/mail-templates.js';
 import { sendInBackground, type Deps } from '../../deps.js';
 import type { ProjectRow, ProjectSettingsRow, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -153,7 +153,7 @@ export const SAMPLE_TOKEN = 'sample-token';
 
 /**
  * One mail exactly as `send` would send it to `to`: the project's saved brand with the input's unsaved
- * names, colour, "Secured by" choice and template over it, the same rendering (template-mail.ts) and
+ * names, colour, "Secured by" choice, template and language over it, the same rendering (template-mail.ts) and
  * the same link target (mailLinkBaseOf), with SAMPLE_TOKEN for the token.
  */
 function composeMail(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | undefined, input: z.output<typeof MailPreviewInputSchema>, to: string): MailMessage {
@@ -165,8 +165,9 @@ function composeMail(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | 
     senderName: input.mail_sender_name === undefined ? saved.senderName : (input.mail_sender_name ?? defaults.senderName),
     accentColor: input.mail_accent_color === undefined ? saved.accentColor : (input.mail_accent_color ?? defaults.accentColor),
     securedBy: input.mail_secured_by ?? saved.securedBy,
+    locale: input.locale ?? saved.locale,
   };
-  const template = (input.template === undefined ? brand.templates[input.kind] : input.template) ?? BUILT_IN_MAIL_TEMPLATES[input.kind];
+  const template = (input.template === undefined ? brand.templates[input.kind] : input.template) ?? builtInMailTemplate(input.kind, brand.locale, brand.stringOverrides);
   const token = input.kind === 'password_changed' ? undefined : SAMPLE_TOKEN;
   const link = appLink({ linkBase: mailLinkBaseOf(deps.config, project) }, MAIL_LINK_PATHS[input.kind], token);
   return renderTemplateMail(input.kind, template, to, link, brand);

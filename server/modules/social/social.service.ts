@@ -58,6 +58,7 @@ import {
   touchIdentity,
   upsertConnection,
 } from './social.repo.js';
+import { brandFor } from '../auth/mail-brand.js';
 
 /** A sign-in waits this long for the provider's callback. */
 export const SOCIAL_SIGN_IN_TTL_S = 10 * 60;
@@ -385,7 +386,7 @@ async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile
     return_to: returnTo,
   });
   const name = SOCIAL_PROVIDER_NAMES[profile.provider];
-  await sendCappedMail(deps, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), realm.policy.mail));
+  await sendCappedMail(deps, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), brandFor(realm.projectId, realm.policy.mail, owner)));
 }
 
 /** Connects a provider's identity to the signed-in account that started the sign-in (its owner proved it by signing in). */
@@ -399,7 +400,7 @@ async function linkToAccount(deps: Deps, realm: Realm, userId: string, profile: 
   if (!user || user.project_id !== realm.projectId || user.is_active !== 1) throw new SocialSignInError('link_not_signed_in');
   if (user.is_verified !== 1) throw new SocialSignInError('verify_email_first');
   if (!(await insertIdentityIfNew(deps.db, identityRow(realm, profile, userId, isoNow(deps.clock))))) throw new SocialSignInError('already_linked');
-  sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], realm.policy.mail));
+  sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], brandFor(realm.projectId, realm.policy.mail, user)));
 }
 
 /**
@@ -435,8 +436,8 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
     return { user: await updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now }), removed };
   });
   const { user, removed } = linked;
-  if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
-  if (user && removed.length > 0) sendAccountMail(deps, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, realm.policy.mail));
+  if (user) sendAccountMail(deps, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], brandFor(realm.projectId, realm.policy.mail, user)));
+  if (user && removed.length > 0) sendAccountMail(deps, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, brandFor(realm.projectId, realm.policy.mail, user)));
   return { message: SOCIAL_MESSAGES.linked, return_to: link.return_to };
 }
 
