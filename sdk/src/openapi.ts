@@ -3860,6 +3860,11 @@ export interface components {
                 password_reset: components["schemas"]["StoredMailTemplate"] | null;
                 password_changed: components["schemas"]["StoredMailTemplate"] | null;
             };
+            string_overrides: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
             updated_at: string | null;
         };
         Readiness: {
@@ -4032,6 +4037,11 @@ export interface components {
             mail_accent_color?: string | null;
             mail_secured_by?: boolean;
             mail_templates?: components["schemas"]["MailTemplates"];
+            string_overrides?: {
+                [key: string]: {
+                    [key: string]: string | null;
+                };
+            };
         };
         UpdateWebhookInput: {
             url?: string;

@@ -122,3 +122,56 @@ describe('an app’s ui_locales', () => {
     expect(discovery.json().ui_locales_supported).toEqual(['en', 'de', 'fr', 'es', 'ja']);
   });
 });
+
+describe('a project’s own wording per language', () => {
+  const settings = (project: HostedProject, body: unknown) => t.call('PATCH', `/api/v1/projects/${project.id}/settings`, { token: project.ownerToken, body });
+
+  it('is saved per language and key, reaches the hosted pages’ config and the mails, and null goes back to the catalogue', async () => {
+    const bakery = await hostedProject(t);
+    const saved = await settings(bakery, {
+      string_overrides: { de: { 'hosted:signIn.title': 'Willkommen zurück', 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().string_overrides).toEqual({ de: { 'hosted:signIn.title': 'Willkommen zurück', 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' } });
+
+    const config = await t.call('GET', `/hosted/${bakery.key}/api/v1/project`);
+    expect(config.json().string_overrides).toEqual({ de: { 'signIn.title': 'Willkommen zurück' } });
+
+    const signUp = async (language: string) => {
+      const browser = new HostedBrowser(t, bakery);
+      browser.headers['accept-language'] = language;
+      const email = uniqueEmail(`words-${language}`);
+      const before = t.mail.messages.length;
+      expect((await browser.api('/auth/signup', { email, password: STRONG_PASSWORD })).statusCode).toBe(201);
+      return t.mail.waitFor(email, /Shop/, { after: before });
+    };
+    const german = await signUp('de');
+    expect(german.subject).toBe('Fast geschafft bei Shop');
+    expect(german.text).toContain('Willkommen bei Shop!');
+    expect((await signUp('en')).subject).toBe('Verify your email address for Shop');
+
+    // A later change merges; null drops a string.
+    const merged = await settings(bakery, { string_overrides: { de: { 'hosted:signIn.title': null }, fr: { 'hosted:signIn.title': 'Bon retour' } } });
+    expect(merged.json().string_overrides).toEqual({ de: { 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' }, fr: { 'hosted:signIn.title': 'Bon retour' } });
+    expect((await t.call('GET', `/hosted/${bakery.key}/api/v1/project`)).json().string_overrides).toEqual({ fr: { 'signIn.title': 'Bon retour' } });
+  });
+
+  it('refuses an unknown language or key, a text without the English string’s placeholders, and too much in all', async () => {
+    const bakery = await hostedProject(t);
+    const refused = async (body: unknown, detail: string) => {
+      const res = await settings(bakery, { string_overrides: body });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toEqual({ detail });
+    };
+    await refused({ xx: { 'hosted:signIn.title': 'Hi' } }, 'string_overrides: languages are en, de, fr, es, ja');
+    await refused({ de: { 'hosted:signIn.nope': 'Hi' } }, 'string_overrides: unknown key hosted:signIn.nope');
+    await refused({ de: { 'mail:verification.text': 'Klick hier' } }, 'string_overrides: mail:verification.text must use exactly {{email}}, {{link}}, {{product_name}}');
+    await refused({ de: { 'hosted:signIn.title': '<script>' } }, 'string_overrides: hosted:signIn.title must use exactly no placeholders');
+    const keys = ['hosted:signUp.spam', 'hosted:unavailable.unknown', 'hosted:unavailable.inactive', 'hosted:unavailable.failed', 'hosted:msg.socialLinkSent', 'hosted:msg.socialLinkRequired', 'hosted:next.otherBrowser', 'hosted:reset.keepHelp', 'hosted:forgot.spam', 'hosted:reset.invalidText'];
+    // Each change fits in a request; together they would pass the cap.
+    const part = (locales: string[]) => Object.fromEntries(locales.map((locale) => [locale, Object.fromEntries(keys.map((key) => [key, 'a'.repeat(1999)]))]));
+    expect((await settings(bakery, { string_overrides: part(['en', 'de']) })).statusCode).toBe(200);
+    await refused(part(['fr', 'es']), 'string_overrides must be at most 64 KB in all');
+    expect(Object.keys((await t.call('GET', `/api/v1/projects/${bakery.id}/settings`, { token: bakery.ownerToken })).json().string_overrides)).toEqual(['en', 'de']);
+  });
+});

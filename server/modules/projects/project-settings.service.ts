@@ -24,6 +24,7 @@ import { requireProjectRole } from './project-access.js';
 import { mailLinkBaseOf } from './projects.service.js';
 import { findProjectSettings, saveProjectSettings } from './project-settings.repo.js';
 import { mailTemplatesOf, projectBrand, projectPolicy } from './realm-policy.js';
+import { mergeOverrides, OVERRIDE_MESSAGES, OVERRIDES_MAX_BYTES, parseStoredOverrides } from '../../../shared/i18n/overrides.js';
 
 type Templates = ProjectSettings['mail_templates'];
 
@@ -48,6 +49,7 @@ function toSettings(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | u
     mail_accent_color: row?.mail_accent_color ?? null,
     mail_secured_by: policy.mail.securedBy,
     mail_templates: Object.fromEntries(MAIL_TEMPLATE_KINDS.map((kind) => [kind, stored[kind] ?? null])) as Templates,
+    string_overrides: policy.mail.stringOverrides as ProjectSettings['string_overrides'],
     updated_at: row?.updated_at ?? null,
   };
 }
@@ -143,9 +145,18 @@ function nextRow(
     mail_accent_color: keep('mail_accent_color', input.mail_accent_color),
     mail_secured_by: keep('mail_secured_by', flag(input.mail_secured_by)),
     mail_templates: JSON.stringify(storedTemplates),
-    string_overrides: row?.string_overrides ?? '{}',
+    string_overrides: nextOverrides(row, input),
     updated_at: row?.updated_at ?? '',
   };
+}
+
+/** The stored overrides with the input's merged in, within the size cap. */
+function nextOverrides(row: ProjectSettingsRow | undefined, input: z.output<typeof UpdateProjectSettingsInputSchema>): string {
+  const stored = row?.string_overrides ?? '{}';
+  if (!input.string_overrides) return stored;
+  const json = JSON.stringify(mergeOverrides(parseStoredOverrides(stored), input.string_overrides));
+  if (Buffer.byteLength(json) > OVERRIDES_MAX_BYTES) throw new AppError('UNPROCESSABLE_CONTENT', OVERRIDE_MESSAGES.tooBig);
+  return json;
 }
 
 /** The token a preview's link carries in place of the one a real mail would. */
