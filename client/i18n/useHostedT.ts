@@ -13,6 +13,30 @@ const KNOWN = new Map<string, string>(
     .map(([key, text]) => [text, key]),
 );
 
+/** Dates and countries in the page's language (English as the platform's screens write them: en-US). */
+function formatters(language: string, never: string) {
+  const locale = language === 'en' ? 'en-US' : language;
+  const format = (options: Intl.DateTimeFormatOptions) => (iso: string | null | undefined) => {
+    const date = iso ? new Date(iso) : null;
+    return date && !Number.isNaN(date.getTime()) ? new Intl.DateTimeFormat(locale, options).format(date) : never;
+  };
+  return {
+    formatDate: format({ year: 'numeric', month: 'long', day: 'numeric' }),
+    formatDateTime: format({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+    /** 'DE' → 'Germany (DE)' / 'Deutschland (DE)'. */
+    countryLabel: (code: string) => {
+      const upper = code.toUpperCase();
+      let name: string | undefined;
+      try {
+        name = new Intl.DisplayNames([language], { type: 'region' }).of(upper);
+      } catch {
+        name = undefined;
+      }
+      return name && name !== upper ? `${name} (${upper})` : upper;
+    },
+  };
+}
+
 /**
  * The hosted pages' translation: the `hosted` namespace of the page's i18next instance (HostedI18n), or
  * English outside them. `known(text)` shows a fixed English message (a rule of a form, a server's
@@ -26,5 +50,5 @@ export function useHostedT() {
     const key = KNOWN.get(text);
     return key ? t(key) : text;
   };
-  return { ...translation, known };
+  return { ...translation, known, ...formatters(translation.i18n.language, t('common.never')) };
 }
