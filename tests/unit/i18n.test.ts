@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../shared/i18n/i18n.js';
 import { PLATFORM_BRAND } from '../../server/mail/branding.js';
-import { formatInstant } from '../../server/mail/mail-i18n.js';
+import { formatInstant, mailTranslator } from '../../server/mail/mail-i18n.js';
+import { describeRemoved } from '../../server/modules/auth/auth.service.js';
 import { newSignInMail } from '../../server/mail/templates.js';
 import { CATALOGUES, SUPPORTED_LOCALES } from '../../shared/i18n/locales.js';
 import { en } from '../../shared/i18n/locales/en.js';
@@ -102,5 +103,26 @@ describe('dates in mails', () => {
     expect(mail.subject).toBe('Neue Anmeldung bei deinem Konto – AuthPlatform');
     expect(mail.text).toContain('Zeit: 26. November 2026 um 09:05 UTC');
     expect(mail.text).toContain('Gerät: Firefox');
+  });
+});
+
+describe('what an owner’s proof removed', () => {
+  const removed = { passkeys: ['Laptop'], secondFactor: true, identities: ['github' as const], pendingAddressChanges: 1 };
+
+  it('is listed in the mail’s language, English by default', () => {
+    expect(describeRemoved(removed, 2)).toEqual([
+      'the passkey "Laptop"',
+      'two-factor authentication (its authenticator app and recovery codes)',
+      'sign-in with GitHub',
+      'a pending change of the email address',
+      '2 sessions signed out',
+    ]);
+    expect(describeRemoved(removed, 1, [], mailTranslator({ locale: 'de', stringOverrides: {} }))).toEqual([
+      'den Passkey „Laptop“',
+      'die Zwei-Faktor-Authentifizierung (ihre Authenticator-App und Wiederherstellungscodes)',
+      'die Anmeldung mit GitHub',
+      'eine ausstehende Änderung der E-Mail-Adresse',
+      '1 Sitzung abgemeldet',
+    ]);
   });
 });

@@ -49,6 +49,9 @@ import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, fi
 import { clearSignInFailures } from './sign-in.service.js';
 import { requestLocale } from '../../mail/locale.js';
 import { brandFor } from './mail-brand.js';
+import type { TFunction } from 'i18next';
+import { PLATFORM_BRAND } from '../../mail/branding.js';
+import { mailTranslator } from '../../mail/mail-i18n.js';
 
 export { clearSignInFailures, logIn, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
@@ -73,17 +76,20 @@ function passwordChangedNotice(realm: Realm, user: UserRow, request: RequestInfo
  * What was removed from an account, one line each for the owner's notice (`alsoRemoved` first); empty
  * when nothing but sessions was.
  */
-export function describeRemoved(removed: Attachments, sessionsEnded: number, alsoRemoved: readonly string[] = []): string[] {
+export function describeRemoved(removed: Attachments, sessionsEnded: number, alsoRemoved: readonly string[] = [], t: TFunction = ENGLISH_MAIL): string[] {
   const lines = [
     ...alsoRemoved,
-    ...removed.passkeys.map((name) => `the passkey "${name}"`),
-    ...(removed.secondFactor ? ['two-factor authentication (its authenticator app and recovery codes)'] : []),
-    ...removed.identities.map((provider) => `sign-in with ${SOCIAL_PROVIDER_NAMES[provider]}`),
-    ...(removed.pendingAddressChanges > 0 ? ['a pending change of the email address'] : []),
+    ...removed.passkeys.map((name) => t('removed.passkey', { name })),
+    ...(removed.secondFactor ? [t('removed.secondFactor')] : []),
+    ...removed.identities.map((provider) => t('removed.identity', { provider: SOCIAL_PROVIDER_NAMES[provider] })),
+    ...(removed.pendingAddressChanges > 0 ? [t('removed.addressChange')] : []),
   ];
   if (lines.length === 0) return [];
-  return sessionsEnded > 0 ? [...lines, `${sessionsEnded} ${sessionsEnded === 1 ? 'session' : 'sessions'} signed out`] : lines;
+  return sessionsEnded > 0 ? [...lines, t('removed.sessions', { count: sessionsEnded })] : lines;
 }
+
+/** The owner's notices are in their mail's language (mail/locale.ts); English where none is known. */
+const ENGLISH_MAIL = mailTranslator(PLATFORM_BRAND);
 
 /**
  * The address of an account was just proven by someone other than whoever made its current state (the
@@ -287,7 +293,8 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
     const ended = await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
     if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.verified', { id: token.user_id, email: token.user_email, is_verified: true });
-    return { account, removed: removed ? describeRemoved(removed, ended) : [] };
+    const t = mailTranslator(brandFor(realm.projectId, realm.policy.mail, account, request));
+    return { account, removed: removed ? describeRemoved(removed, ended, [], t) : [] };
   });
   if (secured.removed.length > 0) sendAccountMail(deps, secured.account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured.removed, brandFor(realm.projectId, realm.policy.mail, secured.account, request)));
   return { message: MESSAGES.emailVerified, userId: token.user_id, continuation: continuationOfRow(token) };
@@ -299,13 +306,13 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
  * nobody knows ("forgot password" sets one), every way in and pending link goes, every session ends.
  * Answers what was removed, for the owner's notice.
  */
-export async function handOverToProvenOwner(tx: Deps, account: UserRow, unknownPasswordHash: string, now: string): Promise<string[]> {
+export async function handOverToProvenOwner(tx: Deps, account: UserRow, unknownPasswordHash: string, now: string, t: TFunction = ENGLISH_MAIL): Promise<string[]> {
   const removed = await removeUnprovenAttachments(tx, account.id, now);
   const hadPassword = account.password_set === 1;
   await updateUser(tx.db, account.id, { password_hash: unknownPasswordHash, password_set: 0, updated_at: now });
   await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
   const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'email_verified');
-  return describeRemoved(removed, ended, hadPassword ? ['the password the account was signed up with'] : []);
+  return describeRemoved(removed, ended, hadPassword ? [t('removed.password')] : [], t);
 }
 
 /** Same answer whether or not the address has an account. The link is bound to the newest sign-up attempt. */
@@ -385,7 +392,7 @@ export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<t
     await expireOneTimeTokens(tx.db, account.id, 'reset_password', now);
     await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
     const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'password_reset');
-    return { user: updated, notice: resetNotice(unproven, attached, keep, ended) };
+    return { user: updated, notice: resetNotice(unproven, attached, keep, ended, mailTranslator(brandFor(realm.projectId, realm.policy.mail, updated, null))) };
   });
   if (reset) {
     await clearSignInFailures(deps, realm, reset.user.email);
@@ -395,16 +402,15 @@ export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<t
 }
 
 /** What the password-changed mail of a reset adds: the ways in it removed, or kept as the owner asked. */
-function resetNotice(unproven: Attachments | null, attached: Attachments | null, kept: boolean, sessionsEnded: number): string[] {
+function resetNotice(unproven: Attachments | null, attached: Attachments | null, kept: boolean, sessionsEnded: number, t: TFunction): string[] {
   if (unproven) {
-    const removed = describeRemoved(unproven, sessionsEnded);
+    const removed = describeRemoved(unproven, sessionsEnded, [], t);
     if (removed.length === 0) return [];
-    return ['The address was not confirmed before this reset, so we removed every way into the account that this reset did not come from:', ...removed.map((line) => `• ${line}`)];
+    return [t('reset.unprovenIntro'), ...removed.map((line) => `• ${line}`)];
   }
-  const ways = describeRemoved({ passkeys: attached!.passkeys, secondFactor: false, identities: attached!.identities, pendingAddressChanges: 0 }, 0);
-  if (ways.length === 0) return [];
-  if (kept) return [`As you asked, the account kept its other ways to sign in: ${ways.join(', ')}.`];
-  return [`A reset link was used, so we also removed the account's other ways to sign in: ${ways.join(', ')}. If they were yours, add them again in your security settings.`];
+  const ways = describeRemoved({ passkeys: attached!.passkeys, secondFactor: false, identities: attached!.identities, pendingAddressChanges: 0 }, 0, [], t).join(', ');
+  if (!ways) return [];
+  return [kept ? t('reset.kept', { ways }) : t('reset.removed', { ways })];
 }
 
 /** Changes the password of the signed-in account; other sessions are signed out and pending reset links die. */

@@ -59,6 +59,7 @@ import {
   upsertConnection,
 } from './social.repo.js';
 import { brandFor } from '../auth/mail-brand.js';
+import { mailTranslator } from '../../mail/mail-i18n.js';
 
 /** A sign-in waits this long for the provider's callback. */
 export const SOCIAL_SIGN_IN_TTL_S = 10 * 60;
@@ -420,7 +421,7 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
   const linked = await withTransaction(deps, async (tx) => {
     if (!(await spendLinkRequest(tx.db, link.id, now))) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkUsed);
     const account = await findUserById(tx.db, link.user_id);
-    const removed = account?.is_verified === 0 ? await handOverToProvenOwner(tx, account, unknownPassword, now) : [];
+    const removed = account?.is_verified === 0 ? await handOverToProvenOwner(tx, account, unknownPassword, now, mailTranslator(brandFor(realm.projectId, realm.policy.mail, account, request))) : [];
     const inserted = await insertIdentityIfNew(tx.db, {
       id: newId(),
       user_id: link.user_id,

@@ -324,6 +324,17 @@ export const de: Catalogue = {
       'Das Passwort deines Kontos ({{email}}) wurde soeben geändert, und alle anderen Sitzungen wurden abgemeldet.\n\nWenn du das nicht warst, setze dein Passwort sofort zurück: {{link}}',
     'password_changed.action': 'Zur Anmeldung',
 
+    'removed.passkey': 'den Passkey „{{name}}“',
+    'removed.secondFactor': 'die Zwei-Faktor-Authentifizierung (ihre Authenticator-App und Wiederherstellungscodes)',
+    'removed.identity': 'die Anmeldung mit {{provider}}',
+    'removed.addressChange': 'eine ausstehende Änderung der E-Mail-Adresse',
+    'removed.password': 'das Passwort, mit dem das Konto registriert wurde',
+    'removed.sessions_one': '{{count}} Sitzung abgemeldet',
+    'removed.sessions_other': '{{count}} Sitzungen abgemeldet',
+    'reset.unprovenIntro': 'Die Adresse war vor diesem Zurücksetzen nicht bestätigt, deshalb haben wir jeden Zugang zum Konto entfernt, der nicht von diesem Zurücksetzen stammt:',
+    'reset.kept': 'Wie gewünscht hat das Konto seine anderen Anmeldewege behalten: {{ways}}.',
+    'reset.removed': 'Es wurde ein Link zum Zurücksetzen verwendet, deshalb haben wir auch die anderen Anmeldewege des Kontos entfernt: {{ways}}. Wenn sie deine waren, füge sie in deinen Sicherheitseinstellungen erneut hinzu.',
+
     'layout.pasteLink': 'Oder füge diesen Link in deinen Browser ein:',
     'layout.securedBy': 'Geschützt durch {{product}}',
 

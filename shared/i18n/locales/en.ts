@@ -332,6 +332,17 @@ export const en = {
       'The password of your account ({{email}}) was just changed and every other session was signed out.\n\nIf this was not you, reset your password right away: {{link}}',
     'password_changed.action': 'Open sign-in',
 
+    'removed.passkey': 'the passkey "{{name}}"',
+    'removed.secondFactor': 'two-factor authentication (its authenticator app and recovery codes)',
+    'removed.identity': 'sign-in with {{provider}}',
+    'removed.addressChange': 'a pending change of the email address',
+    'removed.password': 'the password the account was signed up with',
+    'removed.sessions_one': '{{count}} session signed out',
+    'removed.sessions_other': '{{count}} sessions signed out',
+    'reset.unprovenIntro': 'The address was not confirmed before this reset, so we removed every way into the account that this reset did not come from:',
+    'reset.kept': 'As you asked, the account kept its other ways to sign in: {{ways}}.',
+    'reset.removed': 'A reset link was used, so we also removed the account\'s other ways to sign in: {{ways}}. If they were yours, add them again in your security settings.',
+
     'layout.pasteLink': 'Or paste this link into your browser:',
     'layout.securedBy': 'Secured by {{product}}',
 

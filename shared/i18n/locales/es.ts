@@ -324,6 +324,17 @@ export const es: Catalogue = {
       'La contraseña de tu cuenta ({{email}}) se acaba de cambiar y se han cerrado todas las demás sesiones.\n\nSi no has sido tú, restablece tu contraseña de inmediato: {{link}}',
     'password_changed.action': 'Abrir inicio de sesión',
 
+    'removed.passkey': 'la llave de acceso «{{name}}»',
+    'removed.secondFactor': 'la autenticación en dos pasos (su aplicación de autenticación y sus códigos de recuperación)',
+    'removed.identity': 'el inicio de sesión con {{provider}}',
+    'removed.addressChange': 'un cambio pendiente de la dirección de correo',
+    'removed.password': 'la contraseña con la que se registró la cuenta',
+    'removed.sessions_one': '{{count}} sesión cerrada',
+    'removed.sessions_other': '{{count}} sesiones cerradas',
+    'reset.unprovenIntro': 'La dirección no estaba confirmada antes de este restablecimiento, así que hemos eliminado todas las formas de acceder a la cuenta que no proceden de él:',
+    'reset.kept': 'Como pediste, la cuenta ha conservado sus otras formas de iniciar sesión: {{ways}}.',
+    'reset.removed': 'Se ha usado un enlace de restablecimiento, así que también hemos eliminado las otras formas de iniciar sesión de la cuenta: {{ways}}. Si eran tuyas, vuelve a añadirlas en tu configuración de seguridad.',
+
     'layout.pasteLink': 'O pega este enlace en tu navegador:',
     'layout.securedBy': 'Protegido por {{product}}',
 

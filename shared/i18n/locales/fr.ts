@@ -324,6 +324,17 @@ export const fr: Catalogue = {
       'Le mot de passe de votre compte ({{email}}) vient d’être modifié et toutes les autres sessions ont été déconnectées.\n\nSi ce n’était pas vous, réinitialisez immédiatement votre mot de passe : {{link}}',
     'password_changed.action': 'Ouvrir la connexion',
 
+    'removed.passkey': 'la clé d’accès « {{name}} »',
+    'removed.secondFactor': 'l’authentification à deux facteurs (son application d’authentification et ses codes de récupération)',
+    'removed.identity': 'la connexion avec {{provider}}',
+    'removed.addressChange': 'une modification de l’adresse e-mail en attente',
+    'removed.password': 'le mot de passe avec lequel le compte a été créé',
+    'removed.sessions_one': '{{count}} session déconnectée',
+    'removed.sessions_other': '{{count}} sessions déconnectées',
+    'reset.unprovenIntro': 'L’adresse n’était pas confirmée avant cette réinitialisation : nous avons donc supprimé tous les accès au compte qui ne venaient pas de cette réinitialisation :',
+    'reset.kept': 'Comme vous l’avez demandé, le compte a conservé ses autres moyens de connexion : {{ways}}.',
+    'reset.removed': 'Un lien de réinitialisation a été utilisé : nous avons donc aussi supprimé les autres moyens de connexion du compte : {{ways}}. S’ils étaient à vous, ajoutez-les à nouveau dans vos paramètres de sécurité.',
+
     'layout.pasteLink': 'Ou collez ce lien dans votre navigateur :',
     'layout.securedBy': 'Sécurisé par {{product}}',
 

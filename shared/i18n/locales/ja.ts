@@ -324,6 +324,17 @@ export const ja: Catalogue = {
       'あなたのアカウント（{{email}}）のパスワードが変更され、ほかのすべてのセッションはログアウトされました。\n\n心当たりがない場合は、すぐにパスワードを再設定してください：{{link}}',
     'password_changed.action': 'ログインを開く',
 
+    'removed.passkey': 'パスキー「{{name}}」',
+    'removed.secondFactor': '2段階認証（認証アプリとリカバリーコード）',
+    'removed.identity': '{{provider}} でのログイン',
+    'removed.addressChange': '保留中のメールアドレス変更',
+    'removed.password': 'アカウント登録時のパスワード',
+    'removed.sessions_one': '{{count}} 件のセッションをログアウト',
+    'removed.sessions_other': '{{count}} 件のセッションをログアウト',
+    'reset.unprovenIntro': 'この再設定の前にアドレスが確認されていなかったため、この再設定によらないアカウントへのすべての入り口を削除しました：',
+    'reset.kept': 'ご希望どおり、アカウントのほかのログイン方法は残しました：{{ways}}。',
+    'reset.removed': '再設定リンクが使われたため、アカウントのほかのログイン方法も削除しました：{{ways}}。ご自身のものであれば、セキュリティ設定からもう一度追加してください。',
+
     'layout.pasteLink': 'または、このリンクをブラウザーに貼り付けてください：',
     'layout.securedBy': '{{product}} により保護されています',
 
