@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { BUILT_IN_MAIL_TEMPLATES } from '../../shared/mail-templates';
+import { BUILT_IN_MAIL_TEMPLATES, builtInMailTemplate } from '../../shared/mail-templates';
 import type { ProjectSettings } from '../../shared/schemas/project-settings';
 import { callsTo, renderApp, sampleProject, sampleUser, trpcError } from './utils';
 
@@ -188,6 +188,19 @@ describe('Project end-user settings', () => {
     expect(mails.getByRole('textbox', { name: /^Sender name/ }).matches(':disabled')).toBe(true);
     expect(mails.queryByRole('button', { name: 'Preview' })).toBeNull();
     expect(callsTo(calls, 'projectSettings.update')).toHaveLength(0);
+  });
+});
+
+describe('The mail editor in a language', () => {
+  it('starts from the built-in mail in the chosen language, with the project’s wording, and previews in it', async () => {
+    const { user, calls } = renderSettings({ settings: { ...defaults, string_overrides: { de: { 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' } } } });
+    const card = await mailsCard();
+    await user.click(card.getByRole('textbox', { name: "Recipient's language" }));
+    await user.click(await screen.findByRole('option', { name: 'Deutsch', hidden: true }));
+    expect((card.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement).value).toBe('Fast geschafft bei {{product_name}}');
+    expect((card.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe(builtInMailTemplate('verification', 'de').text);
+    await user.click(card.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.previewMail')[0]?.input).toMatchObject({ kind: 'verification', locale: 'de' }));
   });
 });
 
