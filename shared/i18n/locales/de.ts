@@ -189,6 +189,7 @@ export const de: Catalogue = {
     'twoFactor.badgeOff': 'Aus',
     'twoFactor.newCodes': 'Neue Wiederherstellungscodes',
     'twoFactor.setUp': 'Einrichten',
+    'common.copy': 'Kopieren',
     'common.somethingWrong': 'Etwas ist schiefgelaufen',
     'verifyFirst.text': '{{what}}: kann hinzugefügt werden, sobald deine E-Mail-Adresse bestätigt ist. Öffne den Link, den wir dir geschickt haben.',
     'codes.region': 'Wiederherstellungscodes',

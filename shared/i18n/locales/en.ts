@@ -197,6 +197,7 @@ export const en = {
     'twoFactor.badgeOff': 'Off',
     'twoFactor.newCodes': 'New recovery codes',
     'twoFactor.setUp': 'Set up',
+    'common.copy': 'Copy',
     'common.somethingWrong': 'Something went wrong',
     'verifyFirst.text': '{{what}} can be added once your e-mail address is verified: open the link we mailed you.',
     'codes.region': 'Recovery codes',

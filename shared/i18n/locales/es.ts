@@ -189,6 +189,7 @@ export const es: Catalogue = {
     'twoFactor.badgeOff': 'Desactivada',
     'twoFactor.newCodes': 'Nuevos códigos de recuperación',
     'twoFactor.setUp': 'Configurar',
+    'common.copy': 'Copiar',
     'common.somethingWrong': 'Algo ha fallado',
     'verifyFirst.text': '{{what}}: se podrá añadir cuando tu dirección de correo esté verificada. Abre el enlace que te hemos enviado.',
     'codes.region': 'Códigos de recuperación',

@@ -189,6 +189,7 @@ export const fr: Catalogue = {
     'twoFactor.badgeOff': 'Désactivée',
     'twoFactor.newCodes': 'Nouveaux codes de récupération',
     'twoFactor.setUp': 'Configurer',
+    'common.copy': 'Copier',
     'common.somethingWrong': 'Une erreur s’est produite',
     'verifyFirst.text': '{{what}} : possible une fois votre adresse e-mail vérifiée. Ouvrez le lien que nous vous avons envoyé.',
     'codes.region': 'Codes de récupération',

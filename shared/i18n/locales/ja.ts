@@ -189,6 +189,7 @@ export const ja: Catalogue = {
     'twoFactor.badgeOff': 'オフ',
     'twoFactor.newCodes': '新しいリカバリーコード',
     'twoFactor.setUp': '設定する',
+    'common.copy': 'コピー',
     'common.somethingWrong': '問題が発生しました',
     'verifyFirst.text': '{{what}}は、メールアドレスの確認後に追加できます。お送りしたリンクを開いてください。',
     'codes.region': 'リカバリーコード',
