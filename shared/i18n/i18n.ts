@@ -18,6 +18,20 @@ export interface I18nOptions {
  * HTML-escaped here: React escapes what it renders, and the mails escape their HTML part themselves.
  */
 export function createI18n(locale: string, options: I18nOptions = {}): I18n {
+  // A realm's overrides are one object until its settings change: its instances are made once per language.
+  if (options.extra) return buildI18n(locale, options);
+  const key = options.overrides ?? NO_OVERRIDES;
+  const byLocale = cache.get(key) ?? new Map<string, I18n>();
+  cache.set(key, byLocale);
+  let instance = byLocale.get(locale);
+  if (!instance) byLocale.set(locale, (instance = buildI18n(locale, options)));
+  return instance;
+}
+
+const NO_OVERRIDES: StringOverrides = Object.freeze({});
+const cache = new WeakMap<StringOverrides, Map<string, I18n>>();
+
+function buildI18n(locale: string, options: I18nOptions): I18n {
   const resources: Resource = {};
   const put = (language: string, ns: string, strings: Record<string, string | undefined>) => {
     const bundle = ((resources[language] ??= {})[ns] ??= {}) as Record<string, string>;
