@@ -201,7 +201,7 @@ describe('The mail editor in a language', () => {
     expect((card.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe(builtInMailTemplate('verification', 'de').text);
     await user.click(card.getByRole('button', { name: 'Preview' }));
     await waitFor(() => expect(callsTo(calls, 'projectSettings.previewMail')[0]?.input).toMatchObject({ kind: 'verification', locale: 'de' }));
-  });
+  }, 15_000);
 });
 
 describe('Wording per language', () => {
@@ -232,5 +232,5 @@ describe('Wording per language', () => {
     await user.click(table.getByRole('button', { name: 'Reset hosted:signIn.title' }));
     expect(await screen.findByText('Built-in text restored', {}, SLOW)).toBeTruthy();
     expect(callsTo(calls, 'projectSettings.update')[1]?.input).toEqual({ projectId: 'p_1', changes: { string_overrides: { de: { 'hosted:signIn.title': null } } } });
-  });
+  }, 15_000);
 });
