@@ -52,6 +52,8 @@ export const SETTINGS_TEXTS = {
   templateRestored: 'Built-in mail restored',
   previewFailed: 'Failed to render the preview',
   testMailFailed: 'Failed to send the test mail',
+  wordingSaved: 'Text saved',
+  wordingReset: 'Built-in text restored',
   readOnly: 'You are a viewer on this project: these settings are shown, and only its owners and admins can change them.',
 } as const;
 

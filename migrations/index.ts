@@ -22,6 +22,7 @@ import * as addLinkContinuations from './2026_11_26_0300_add_link_continuations.
 import * as addMailSecuredBy from './2026_11_26_0301_add_mail_secured_by.js';
 import * as addIdentityLinkReturnTo from './2026_11_26_0302_add_identity_link_return_to.js';
 import * as addMailOutbox from './2026_11_26_0400_add_mail_outbox.js';
+import * as addUserLocale from './2026_11_26_0500_add_user_locale.js';
 import * as notifyLookupChanges from './2026_11_26_0600_notify_lookup_changes.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0301_add_mail_secured_by': addMailSecuredBy,
   '2026_11_26_0302_add_identity_link_return_to': addIdentityLinkReturnTo,
   '2026_11_26_0400_add_mail_outbox': addMailOutbox,
+  '2026_11_26_0500_add_user_locale': addUserLocale,
   '2026_11_26_0600_notify_lookup_changes': notifyLookupChanges,
 };

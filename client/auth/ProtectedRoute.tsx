@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useAuth } from './AuthProvider';
+import { useHostedT } from '../i18n/useHostedT';
 
 /** Spinner while the session loads; visitors go to /login (replacing this entry) remembering where they were. */
 export function ProtectedRoute({ children }: { children: ReactNode }) {
@@ -13,8 +14,9 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
 }
 
 export function FullPageLoader() {
+  const { t } = useHostedT();
   return (
-    <Center py={120} role="status" aria-label="Loading">
+    <Center py={120} role="status" aria-label={t('common.loading')}>
       <Loader />
     </Center>
   );

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ActionIcon, Box, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useCopy } from '../lib/clipboard';
+import { useHostedT } from '../i18n/useHostedT';
 
 /**
  * A value worth copying (project key, JWKS URL, a new secret) in monospace with a copy control and the
@@ -25,6 +26,7 @@ export function CopyField({
   description?: ReactNode;
 }) {
   const { copied, copy } = useCopy();
+  const { t } = useHostedT();
   return (
     <Stack gap={4}>
       {label && (
@@ -49,7 +51,7 @@ export function CopyField({
           {value}
         </Code>
         {compact ? (
-          <Tooltip label={copied ? 'Copied!' : 'Copy'} withArrow opened={copied || undefined}>
+          <Tooltip label={copied ? t('codes.copied') : t('common.copy')} withArrow opened={copied || undefined}>
             <ActionIcon
               variant="subtle"
               color={copied ? 'teal' : 'gray'}
@@ -70,7 +72,7 @@ export function CopyField({
             aria-label={copyLabel}
             style={{ flexShrink: 0 }}
           >
-            Copy
+            {t('common.copy')}
           </Button>
         )}
       </Group>

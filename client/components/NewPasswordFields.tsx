@@ -1,10 +1,11 @@
 import type { GetInputPropsReturnType } from '@mantine/form';
 import { PasswordField } from './PasswordField';
+import { useHostedT } from '../i18n/useHostedT';
 
 /** A new password, with the rules it must follow, and its confirmation: sign-up, reset and change password. */
 export function NewPasswordFields({
-  label = 'New password',
-  confirmLabel = 'Confirm new password',
+  label,
+  confirmLabel,
   password,
   confirmation,
 }: {
@@ -13,16 +14,17 @@ export function NewPasswordFields({
   password: GetInputPropsReturnType;
   confirmation: GetInputPropsReturnType;
 }) {
+  const { t } = useHostedT();
   return (
     <>
       <PasswordField
-        label={label}
-        description="At least 8 characters, with an uppercase letter, a lowercase letter and a number"
+        label={label ?? t('common.newPassword')}
+        description={t('common.passwordRules')}
         autoComplete="new-password"
         required
         {...password}
       />
-      <PasswordField label={confirmLabel} autoComplete="new-password" required {...confirmation} />
+      <PasswordField label={confirmLabel ?? t('common.confirmNewPassword')} autoComplete="new-password" required {...confirmation} />
     </>
   );
 }

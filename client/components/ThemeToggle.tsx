@@ -1,12 +1,14 @@
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
+import { useHostedT } from '../i18n/useHostedT';
 
 /** Switches between light and dark (leaving 'system' for the settings page). */
 export function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const isDark = computed === 'dark';
-  const label = isDark ? 'Switch to light mode' : 'Switch to dark mode';
+  const { t } = useHostedT();
+  const label = isDark ? t('common.themeLight') : t('common.themeDark');
   return (
     <ActionIcon
       variant="default"

@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { FullPageLoader } from '../auth/ProtectedRoute';
@@ -8,6 +8,8 @@ import { createHostedApi } from './api';
 import { brandTheme } from './brand-theme';
 import { ProjectUnavailable } from './components/ProjectUnavailable';
 import { HostedContext, type Hosted } from './HostedContext';
+import { HostedI18n } from './i18n/HostedI18n';
+import { explicitLocale, hostedLocale, rememberLocale } from './i18n/locale';
 import { AccountPage } from './pages/AccountPage';
 import { ConfirmEmailChangePage } from './pages/ConfirmEmailChangePage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
@@ -38,27 +40,49 @@ export function HostedApp() {
 }
 
 function HostedProjectRoot({ projectKey }: { projectKey: string }) {
-  const api = useMemo(() => createHostedApi(projectKey), [projectKey]);
+  const { search } = useLocation();
+  const explicit = useMemo(() => explicitLocale(projectKey, search), [projectKey, search]);
+  const [picked, setPicked] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const locale = hostedLocale(picked ?? explicit, saved);
+  // The API asks in the page's language (Accept-Language), so that the mails it sends are in it too.
+  const localeRef = useRef(locale);
+  localeRef.current = locale;
+  const api = useMemo(() => createHostedApi(projectKey, () => localeRef.current), [projectKey]);
   const paths = useMemo(() => hostedPaths(projectKey), [projectKey]);
   const project = useQuery({ queryKey: ['project'], queryFn: api.project, staleTime: Number.POSITIVE_INFINITY });
   const [colorSchemeManager] = useState(colorThemeManager);
   const accent = project.data?.accent_color ?? null;
   const theme = useMemo(() => brandTheme(accent), [accent]);
-  const hosted = useMemo<Hosted | null>(() => (project.data ? { project: project.data, api, paths } : null), [project.data, api, paths]);
+  const pickLocale = useCallback(
+    (next: string) => {
+      rememberLocale(projectKey, next);
+      setPicked(next);
+    },
+    [projectKey],
+  );
+  const hosted = useMemo<Hosted | null>(
+    () => (project.data ? { project: project.data, api, paths, locale, pickLocale, adoptSavedLocale: setSaved } : null),
+    [project.data, api, paths, locale, pickLocale],
+  );
 
   return (
     // A provider of its own: the project's colour replaces the platform's while these pages are open.
-    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
-      {project.isPending ? (
-        <FullPageLoader />
-      ) : !hosted ? (
-        <ProjectUnavailable error={project.error} />
-      ) : (
-        <HostedContext.Provider value={hosted}>
-          <HostedRoutes />
-        </HostedContext.Provider>
-      )}
-    </MantineProvider>
+    <DirectionProvider initialDirection="ltr" detectDirection={false}>
+      <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
+        <HostedI18n locale={locale} overrides={project.data?.string_overrides}>
+          {project.isPending ? (
+            <FullPageLoader />
+          ) : !hosted ? (
+            <ProjectUnavailable error={project.error} />
+          ) : (
+            <HostedContext.Provider value={hosted}>
+              <HostedRoutes />
+            </HostedContext.Provider>
+          )}
+        </HostedI18n>
+      </MantineProvider>
+    </DirectionProvider>
   );
 }
 

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { Locale } from '../../shared/i18n/locales';
 import type { HostedProject } from '../../shared/schemas/hosted';
 import type { HostedApi } from './api';
 import type { HostedPaths } from './paths';
@@ -7,6 +8,12 @@ export interface Hosted {
   project: HostedProject;
   api: HostedApi;
   paths: HostedPaths;
+  /** The language the pages are in (i18n/locale.ts). */
+  locale: Locale;
+  /** The user picked a language: it wins for the rest of the tab's session. */
+  pickLocale(locale: string): void;
+  /** The signed-in user's saved language (null: none), under an explicit choice. */
+  adoptSavedLocale(locale: string | null): void;
 }
 
 export const HostedContext = createContext<Hosted | null>(null);

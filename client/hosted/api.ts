@@ -65,9 +65,10 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * cookies the server sets for the project's path. State-changing calls carry JSON (the server's CSRF guard
  * asks for it). A signed-in call that answers 401 refreshes the cookie pair once (concurrent failures share
  * one refresh) and is retried once, unless the 401 asks for a step-up (the session is fine: the user must
- * prove who they are, see StepUpProvider).
+ * prove who they are, see StepUpProvider). Every call asks in the pages' language (`locale`), which
+ * the mails it sends follow when the user has saved none.
  */
-export function createHostedApi(projectKey: string) {
+export function createHostedApi(projectKey: string, locale: () => string = () => 'en') {
   const base = `/hosted/${encodeURIComponent(projectKey)}/api/v1`;
   let refreshing: Promise<boolean> | null = null;
 
@@ -76,7 +77,11 @@ export function createHostedApi(projectKey: string) {
     return fetch(`${base}${path}`, {
       method,
       credentials: 'same-origin',
-      headers: withBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+      headers: {
+        accept: 'application/json',
+        'accept-language': locale(),
+        ...(withBody ? { 'content-type': 'application/json' } : {}),
+      },
       body: withBody ? JSON.stringify(body ?? {}) : undefined,
     });
   };
@@ -143,7 +148,7 @@ export function createHostedApi(projectKey: string) {
     confirmEmailChange: (token: string) => call<Message>('POST', '/auth/confirm-email-change', { token }),
 
     profile: () => session<User>('GET', '/profile'),
-    updateProfile: (input: { first_name: string | null; last_name: string | null }) => session<User>('PUT', '/profile', input),
+    updateProfile: (input: { first_name?: string | null; last_name?: string | null; locale?: string | null }) => session<User>('PUT', '/profile', input),
     changePassword: (currentPassword: string, newPassword: string) =>
       session<Message>('POST', '/auth/change-password', { current_password: currentPassword, new_password: newPassword }),
     /** Without the password, the server asks for a step-up (HostedStepUp). */

@@ -3827,6 +3827,8 @@ export interface components {
             mail_product_name?: string | null;
             mail_accent_color?: string | null;
             mail_secured_by?: boolean;
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "ja";
         };
         MailTemplate: {
             subject: string;
@@ -3879,6 +3881,7 @@ export interface components {
             notify_marketing: boolean;
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
+            locale: string | null;
             created_at: string;
             last_login: string | null;
             mail_bounced_at: string | null;
@@ -4000,6 +4003,11 @@ export interface components {
                 password_reset: components["schemas"]["StoredMailTemplate"] | null;
                 password_changed: components["schemas"]["StoredMailTemplate"] | null;
             };
+            string_overrides: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
             updated_at: string | null;
         };
         Readiness: {
@@ -4085,6 +4093,8 @@ export interface components {
             website_url?: string | null;
             captcha_token?: string | null;
             device_fingerprint?: string | null;
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "ja";
         };
         SocialExchangeInput: {
             code: string;
@@ -4138,6 +4148,7 @@ export interface components {
             notify_security_alerts?: boolean;
             notify_product_updates?: boolean;
             notify_marketing?: boolean;
+            locale?: ("en" | "de" | "fr" | "es" | "ja") | null;
         };
         UpdateProjectInput: {
             name?: string;
@@ -4169,6 +4180,11 @@ export interface components {
             mail_accent_color?: string | null;
             mail_secured_by?: boolean;
             mail_templates?: components["schemas"]["MailTemplates"];
+            string_overrides?: {
+                [key: string]: {
+                    [key: string]: string | null;
+                };
+            };
         };
         UpdateWebhookInput: {
             url?: string;
@@ -4194,6 +4210,7 @@ export interface components {
             notify_marketing: boolean;
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
+            locale: string | null;
             created_at: string;
             last_login: string | null;
         };
@@ -4215,6 +4232,7 @@ export interface components {
             notify_marketing: boolean;
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
+            locale: string | null;
             created_at: string;
             last_login: string | null;
             mail_bounced_at: string | null;
@@ -4488,6 +4506,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };
@@ -13187,6 +13206,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };
@@ -16172,6 +16192,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };
@@ -16283,6 +16304,11 @@ export interface operations {
                         accent_color: string | null;
                         website_url: string | null;
                         app_url: string | null;
+                        string_overrides: {
+                            [key: string]: {
+                                [key: string]: string;
+                            };
+                        };
                     };
                 };
             };
@@ -16385,6 +16411,8 @@ export interface operations {
                     website_url?: string | null;
                     captcha_token?: string | null;
                     device_fingerprint?: string | null;
+                    /** @enum {string} */
+                    locale?: "en" | "de" | "fr" | "es" | "ja";
                     interaction?: string | null;
                     return_to?: string | null;
                 };
@@ -16987,6 +17015,7 @@ export interface operations {
                             notify_marketing: boolean;
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
+                            locale: string | null;
                             created_at: string;
                             last_login: string | null;
                         };

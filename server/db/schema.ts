@@ -22,6 +22,8 @@ export interface UsersTable {
   is_active: Flag;
   is_verified: Flag;
   login_notifications: Flag;
+  /** The language of the hosted pages and mails the user chose or signed up in (shared/i18n); null: the request's. */
+  locale: Generated<string | null>;
   /** The master switch of optional mail (server/mail/preferences.ts decides what is optional). */
   email_notifications: Generated<Flag>;
   notify_security_alerts: Generated<Flag>;
@@ -485,6 +487,8 @@ export interface ProjectSettingsTable {
   mail_secured_by: Flag | null;
   /** JSON: { [kind]: { subject, text } }. */
   mail_templates: Generated<string>;
+  /** JSON: { [locale]: { "hosted:key" | "mail:key": text } } (shared/i18n/overrides.ts). */
+  string_overrides: Generated<string>;
   updated_at: string;
 }
 

@@ -1,5 +1,8 @@
 import type { MailTemplate, MailTemplateKind } from '../../shared/schemas/project-settings.js';
 import { PRODUCT_NAME } from '../../shared/constants.js';
+import type { Locale } from '../../shared/i18n/locales.js';
+import type { StringOverrides } from '../../shared/i18n/overrides.js';
+import { createI18n } from '../../shared/i18n/i18n.js';
 
 /** Whose name, colour and logo a realm's mails carry, and the templates a project wrote itself. */
 export interface MailBrand {
@@ -12,6 +15,10 @@ export interface MailBrand {
   /** The small "Secured by {PRODUCT_NAME}" line at the foot (a project's mails; never the platform's own). */
   securedBy: boolean;
   templates: Partial<Record<MailTemplateKind, MailTemplate>>;
+  /** The recipient's language (mail/locale.ts picks it); the built-in wording comes from its catalogue. */
+  locale: Locale;
+  /** The project's own wording per language, over the catalogues. */
+  stringOverrides: StringOverrides;
 }
 
 export const DEFAULT_ACCENT_COLOR = '#228be6';
@@ -23,6 +30,8 @@ export const PLATFORM_BRAND: MailBrand = Object.freeze({
   logoUrl: null,
   securedBy: false,
   templates: Object.freeze({}),
+  locale: 'en',
+  stringOverrides: Object.freeze({}),
 });
 
 export function escapeHtml(value: string): string {
@@ -41,15 +50,20 @@ function safeLogo(value: string | null): string | null {
 
 /** How every mail's text part ends: the brand's sign-off, and the "Secured by" line when it has one. */
 export function signOffText(brand: MailBrand): string {
-  return [`— ${brand.productName}`, ...(brand.securedBy ? [`Secured by ${PRODUCT_NAME}`] : [])].join('\n\n');
+  return [`— ${brand.productName}`, ...(brand.securedBy ? [securedByText(brand)] : [])].join('\n\n');
+}
+
+function securedByText(brand: MailBrand): string {
+  return createI18n(brand.locale, { overrides: brand.stringOverrides }).t('mail:layout.securedBy', { product: PRODUCT_NAME });
 }
 
 /** The page around every mail's body: the logo, its title, the body's HTML, the sign-off and the "Secured by" line. */
 export function mailPage(brand: MailBrand, title: string, bodyHtml: string): string {
   const logo = safeLogo(brand.logoUrl);
   const header = logo ? `<p style="margin:0 0 16px"><img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.productName)}" style="max-height:40px;max-width:200px"></p>` : '';
-  const securedBy = brand.securedBy ? `<p style="color:#888;font-size:12px;margin:24px 0 0">Secured by ${escapeHtml(PRODUCT_NAME)}</p>` : '';
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
+  const securedBy = brand.securedBy ? `<p style="color:#888;font-size:12px;margin:24px 0 0">${escapeHtml(securedByText(brand))}</p>` : '';
+  const dir = createI18n(brand.locale).dir(brand.locale);
+  return `<!doctype html><html lang="${escapeHtml(brand.locale)}" dir="${dir}"><body style="font-family:system-ui,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
 ${header}<h1 style="font-size:20px;border-bottom:3px solid ${safeColor(brand.accentColor)};padding-bottom:8px">${escapeHtml(title)}</h1>${bodyHtml}
 <p style="margin:24px 0 0">— ${escapeHtml(brand.productName)}</p>${securedBy}</body></html>`;
 }

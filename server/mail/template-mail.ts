@@ -1,4 +1,5 @@
-import { BUILT_IN_MAIL_TEMPLATES, MAIL_ACTION_LABELS } from '../../shared/mail-templates.js';
+import { builtInMailTemplate, mailActionLabel } from '../../shared/mail-templates.js';
+import { createI18n } from '../../shared/i18n/i18n.js';
 import type { MailPlaceholder, MailTemplate, MailTemplateKind } from '../../shared/schemas/project-settings.js';
 import { escapeHtml, mailPage, safeColor, signOffText, type MailBrand } from './branding.js';
 import type { MailMessage } from './mailer.js';
@@ -12,8 +13,9 @@ function fill(template: string, values: Record<MailPlaceholder, string>): string
 }
 
 function button(label: string, url: string, brand: MailBrand): string {
+  const pasteLink = createI18n(brand.locale, { overrides: brand.stringOverrides }).t('mail:layout.pasteLink');
   return `<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="background:${safeColor(brand.accentColor)};color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(label)}</a></p>
-<p style="margin:0 0 16px;color:#666;font-size:13px">Or paste this link into your browser:<br>${escapeHtml(url)}</p>`;
+<p style="margin:0 0 16px;color:#666;font-size:13px">${escapeHtml(pasteLink)}<br>${escapeHtml(url)}</p>`;
 }
 
 /**
@@ -45,12 +47,12 @@ function fillHtml(template: string, values: Record<MailPlaceholder, string>, bra
 
 /**
  * One of the mails a project may write itself, for one recipient: the brand's template for `kind`, else
- * the built-in one (shared/mail-templates.ts), through the same rendering, so that what the editor
+ * the built-in one in the brand's language (shared/mail-templates.ts), through the same rendering, so that what the editor
  * previews is what is sent. `notice`: paragraphs the server must say whatever the template says (what a
  * reset removed), after the template's text; then the brand's sign-off.
  */
 export function templateMail(kind: MailTemplateKind, to: string, link: string, brand: MailBrand, notice: readonly string[] = []): MailMessage {
-  return renderTemplateMail(kind, brand.templates[kind] ?? BUILT_IN_MAIL_TEMPLATES[kind], to, link, brand, notice);
+  return renderTemplateMail(kind, brand.templates[kind] ?? builtInMailTemplate(kind, brand.locale, brand.stringOverrides), to, link, brand, notice);
 }
 
 /** A template (the project's own, or one being edited) rendered as templateMail would send it. */
@@ -62,7 +64,7 @@ export function renderTemplateMail(kind: MailTemplateKind, template: MailTemplat
     to,
     subject,
     text: [fill(template.text.trim(), values), ...notice, signOffText(brand)].join('\n\n'),
-    html: mailPage(brand, subject, fillHtml(template.text, values, brand, MAIL_ACTION_LABELS[kind]) + noticeHtml),
+    html: mailPage(brand, subject, fillHtml(template.text, values, brand, mailActionLabel(kind, brand.locale, brand.stringOverrides)) + noticeHtml),
     ...(brand.senderName && { fromName: brand.senderName }),
   };
 }

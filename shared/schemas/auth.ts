@@ -11,6 +11,7 @@ import {
 import { MfaChallengeSchema } from './mfa.js';
 import { SessionIdleTimeoutSchema } from './sessions.js';
 import { UserSchema } from './user.js';
+import { LocaleSchema } from './common.js';
 
 export const SignUpInputSchema = z.object({
   email: EmailSchema,
@@ -21,6 +22,8 @@ export const SignUpInputSchema = z.object({
   website_url: OptionalUrlSchema,
   captcha_token: CaptchaTokenSchema,
   device_fingerprint: DeviceFingerprintSchema,
+  /** An end user's language (en, de, fr, es, ja) for the hosted pages and mails; left out, the request's Accept-Language. */
+  locale: LocaleSchema.optional(),
 });
 export type SignUpInput = z.input<typeof SignUpInputSchema>;
 
@@ -101,6 +104,8 @@ export const UpdateProfileInputSchema = z.object({
   notify_security_alerts: z.boolean({ error: 'notify_security_alerts must be true or false' }).optional(),
   notify_product_updates: z.boolean({ error: 'notify_product_updates must be true or false' }).optional(),
   notify_marketing: z.boolean({ error: 'notify_marketing must be true or false' }).optional(),
+  /** The language of an end user's hosted pages and mails; null: none saved (each request's language applies). */
+  locale: LocaleSchema.nullable().optional(),
 });
 
 /** The new address and the current password: a signed-in session alone cannot move the account. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '../constants.js';
 import { VALIDATION } from '../messages.js';
+import { SUPPORTED_LOCALES, type Locale } from '../i18n/locales.js';
 
 const byteLength = (value: string) => new TextEncoder().encode(value).length;
 
@@ -55,3 +56,6 @@ export const DeviceFingerprintSchema = z
   .max(128, { error: 'Device fingerprint must be at most 128 characters' })
   .nullish()
   .transform((v) => v || null);
+
+/** One of the languages of the hosted pages and end-user mails (shared/i18n/locales.ts). */
+export const LocaleSchema = z.enum(SUPPORTED_LOCALES as [Locale, ...Locale[]], { error: `locale must be one of ${SUPPORTED_LOCALES.join(', ')}` });

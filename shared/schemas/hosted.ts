@@ -11,6 +11,8 @@ export const HostedProjectSchema = z.object({
   website_url: z.string().nullable(),
   /** Where "Back to {name}" goes: the website, else the origin of the last registered redirect URI. */
   app_url: z.string().nullable(),
+  /** The project's own wording of these pages, per language: { de: { "signIn.title": "…" } } (keys of the hosted catalogue). */
+  string_overrides: z.record(z.string(), z.record(z.string(), z.string())),
 });
 export type HostedProject = z.infer<typeof HostedProjectSchema>;
 

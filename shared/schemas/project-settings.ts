@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '../constants.js';
 import { AccentColorSchema } from './projects.js';
+import { LocaleSchema } from './common.js';
+import { StringOverridesInputSchema } from '../i18n/overrides.js';
 
 /**
  * The rules a project sets for its own end users. A project that never changed them follows the
@@ -106,6 +108,8 @@ export const ProjectSettingsSchema = z.object({
     password_reset: StoredMailTemplateSchema.nullable(),
     password_changed: StoredMailTemplateSchema.nullable(),
   }),
+  /** The project's own wording of the hosted pages and mails, per language: { de: { "hosted:signIn.title": "…" } }. */
+  string_overrides: z.record(z.string(), z.record(z.string(), z.string())),
   /** Null while the project follows the platform's defaults. */
   updated_at: z.string().nullable(),
 });
@@ -143,6 +147,11 @@ export const UpdateProjectSettingsInputSchema = z.object({
   mail_accent_color: AccentColorSchema.optional(),
   mail_secured_by: z.boolean({ error: 'mail_secured_by must be true or false' }).optional(),
   mail_templates: MailTemplatesSchema.optional(),
+  /**
+   * Strings of the catalogues the project words itself, per language and key ("hosted:…" or "mail:…");
+   * merged over the stored ones, null drops one (back to the catalogue's). See shared/i18n/overrides.ts.
+   */
+  string_overrides: StringOverridesInputSchema.optional(),
 });
 export type UpdateProjectSettingsInput = z.input<typeof UpdateProjectSettingsInputSchema>;
 
@@ -158,6 +167,8 @@ export const MailPreviewInputSchema = z.object({
   mail_product_name: MailTextSchema('mail_product_name', 100).optional(),
   mail_accent_color: AccentColorSchema.optional(),
   mail_secured_by: z.boolean({ error: 'mail_secured_by must be true or false' }).optional(),
+  /** The recipient's language (the built-in wording and the layout's); left out, English. */
+  locale: LocaleSchema.optional(),
 });
 
 export const MailPreviewSchema = z.object({

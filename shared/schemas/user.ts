@@ -26,6 +26,8 @@ export const UserSchema = z.object({
   mfa_enabled: z.boolean(),
   /** Minutes a session may go unused before the server refuses it; null for no idle timeout. */
   session_idle_timeout_minutes: z.number().int().nullable(),
+  /** The saved language of the hosted pages and mails (en, de, fr, es, ja); null for none. */
+  locale: z.string().nullable(),
   created_at: z.string(),
   last_login: z.string().nullable(),
 });

@@ -134,7 +134,7 @@ describe('tokens and sessions', () => {
     const bearer = await t.call('GET', '/api/v1/auth/me', { token: access_token });
     expect(bearer.statusCode).toBe(200);
     expect(bearer.json()).toMatchObject({ email, is_verified: true });
-    expect(Object.keys(bearer.json()).sort()).toEqual(['company_name', 'created_at', 'email', 'email_notifications', 'first_name', 'id', 'is_active', 'is_verified', 'last_login', 'last_name', 'login_notifications', 'mfa_enabled', 'notify_marketing', 'notify_product_updates', 'notify_security_alerts', 'role', 'session_idle_timeout_minutes', 'website_url']);
+    expect(Object.keys(bearer.json()).sort()).toEqual(['company_name', 'created_at', 'email', 'email_notifications', 'first_name', 'id', 'is_active', 'is_verified', 'last_login', 'last_name', 'locale', 'login_notifications', 'mfa_enabled', 'notify_marketing', 'notify_product_updates', 'notify_security_alerts', 'role', 'session_idle_timeout_minutes', 'website_url']);
     const cookie = await t.call('GET', '/api/v1/auth/me', { cookies: { access_token } });
     expect(cookie.statusCode).toBe(200);
   });

@@ -576,7 +576,7 @@ describe('client settings', () => {
       hosted_pages_url: `${appUrl}/hosted/${blog.key}`,
     });
     const branding = await fetch(`${appUrl}/hosted/${blog.key}/api/v1/project`);
-    expect(await branding.json()).toEqual({ name: 'Blog', project_key: blog.key, logo_url: 'https://cdn.example/logo.png', accent_color: '#3b5bdb', website_url: null, app_url: 'http://localhost:5173/' });
+    expect(await branding.json()).toEqual({ name: 'Blog', project_key: blog.key, logo_url: 'https://cdn.example/logo.png', accent_color: '#3b5bdb', website_url: null, app_url: 'http://localhost:5173/', string_overrides: {} });
   });
 });
 

@@ -224,6 +224,7 @@ describe('answers go out through their documented schema', () => {
     notify_marketing: false,
     mfa_enabled: false,
     session_idle_timeout_minutes: null,
+    locale: null,
     created_at: '2026-01-01T00:00:00.000Z',
     last_login: null,
   };

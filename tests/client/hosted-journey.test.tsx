@@ -11,7 +11,7 @@ import { currentPath, currentState, renderApp, sampleUser, vi } from './utils';
  */
 
 const KEY = 'pk_shop';
-const project: HostedProject = { name: 'Shop', project_key: KEY, logo_url: null, accent_color: null, website_url: 'https://shop.example', app_url: 'https://shop.example' };
+const project: HostedProject = { name: 'Shop', project_key: KEY, logo_url: null, accent_color: null, website_url: 'https://shop.example', app_url: 'https://shop.example', string_overrides: {} };
 
 type Handler = (body: Record<string, unknown> | undefined) => unknown;
 

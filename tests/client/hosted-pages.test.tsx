@@ -11,7 +11,7 @@ import { currentPath, currentState, renderApp, sampleUser, vi } from './utils';
  */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
 
 type Answer = unknown | Response;
 type Routes = Record<string, (body: Record<string, unknown> | undefined) => Answer | Promise<Answer>>;

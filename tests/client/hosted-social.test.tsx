@@ -8,7 +8,7 @@ import { currentPath, renderApp, sampleUser, vi } from './utils';
 /** Sign-in with a provider on a project's hosted pages, against a mocked hosted API (as in hosted-pages.test.tsx). */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
 const API = `/hosted/${KEY}/api/v1`;
 
 type Routes = Record<string, (body: Record<string, unknown> | undefined) => unknown>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { BUILT_IN_MAIL_TEMPLATES } from '../../shared/mail-templates';
+import { BUILT_IN_MAIL_TEMPLATES, builtInMailTemplate } from '../../shared/mail-templates';
 import type { ProjectSettings } from '../../shared/schemas/project-settings';
 import { callsTo, renderApp, sampleProject, sampleUser, trpcError } from './utils';
 
@@ -22,6 +22,7 @@ const defaults: ProjectSettings = {
   mail_accent_color: null,
   mail_secured_by: true,
   mail_templates: { verification: null, password_reset: null, password_changed: null },
+  string_overrides: {},
   updated_at: null,
 };
 
@@ -188,4 +189,48 @@ describe('Project end-user settings', () => {
     expect(mails.queryByRole('button', { name: 'Preview' })).toBeNull();
     expect(callsTo(calls, 'projectSettings.update')).toHaveLength(0);
   });
+});
+
+describe('The mail editor in a language', () => {
+  it('starts from the built-in mail in the chosen language, with the project’s wording, and previews in it', async () => {
+    const { user, calls } = renderSettings({ settings: { ...defaults, string_overrides: { de: { 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' } } } });
+    const card = await mailsCard();
+    await user.click(card.getByRole('textbox', { name: "Recipient's language" }));
+    await user.click(await screen.findByRole('option', { name: 'Deutsch', hidden: true }));
+    expect((card.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement).value).toBe('Fast geschafft bei {{product_name}}');
+    expect((card.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe(builtInMailTemplate('verification', 'de').text);
+    await user.click(card.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.previewMail')[0]?.input).toMatchObject({ kind: 'verification', locale: 'de' }));
+  }, 15_000);
+});
+
+describe('Wording per language', () => {
+  it('saves the project’s own German text for a string, lists it and resets it', async () => {
+    const { user, calls } = renderSettings({
+      update: (input) => {
+        const { changes } = input as { changes: { string_overrides: Record<string, Record<string, string | null>> } };
+        const de = Object.fromEntries(Object.entries(changes.string_overrides.de ?? {}).filter(([, text]) => text !== null)) as Record<string, string>;
+        return { ...defaults, string_overrides: Object.keys(de).length > 0 ? { de } : {} };
+      },
+    });
+    const card = within(await screen.findByRole('region', { name: 'Wording per language' }, SLOW));
+    await user.click(card.getByRole('textbox', { name: 'Language' }));
+    await user.click(await screen.findByRole('option', { name: 'Deutsch (de)', hidden: true }));
+    await user.click(card.getByRole('textbox', { name: 'String' }));
+    await user.type(card.getByRole('textbox', { name: 'String' }), 'hosted:signIn.title');
+    await user.click(await screen.findByRole('option', { name: 'hosted:signIn.title', hidden: true }));
+    const text = card.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement;
+    expect(text.value).toBe('Anmelden');
+    await user.clear(text);
+    await user.type(text, 'Willkommen zurück');
+    await user.click(card.getByRole('button', { name: 'Save text' }));
+    expect(await screen.findByText('Text saved', {}, SLOW)).toBeTruthy();
+    expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ projectId: 'p_1', changes: { string_overrides: { de: { 'hosted:signIn.title': 'Willkommen zurück' } } } });
+    const table = within(await card.findByRole('table', { name: 'Your Deutsch strings' }));
+    expect(table.getByText('Willkommen zurück')).toBeTruthy();
+
+    await user.click(table.getByRole('button', { name: 'Reset hosted:signIn.title' }));
+    expect(await screen.findByText('Built-in text restored', {}, SLOW)).toBeTruthy();
+    expect(callsTo(calls, 'projectSettings.update')[1]?.input).toEqual({ projectId: 'p_1', changes: { string_overrides: { de: { 'hosted:signIn.title': null } } } });
+  }, 15_000);
 });

@@ -24,6 +24,8 @@ export async function hostedProject(t: TestApp, fields: Record<string, unknown> 
  */
 export class HostedBrowser {
   readonly cookies = new Map<string, string>();
+  /** Sent with every request (the browser's Accept-Language, say). */
+  readonly headers: Record<string, string> = {};
 
   constructor(
     private readonly t: TestApp,
@@ -32,7 +34,7 @@ export class HostedBrowser {
   ) {}
 
   async request(method: 'GET' | 'POST', path: string, body?: unknown) {
-    const response = await this.t.call(method, path, { body, ip: this.ip, cookies: Object.fromEntries(this.cookies) });
+    const response = await this.t.call(method, path, { body, ip: this.ip, cookies: Object.fromEntries(this.cookies), headers: this.headers });
     for (const cookie of response.cookies) {
       const cleared = cookie.value === '' || cookie.maxAge === 0 || (cookie.expires instanceof Date && cookie.expires.getTime() < Date.now());
       if (cleared) this.cookies.delete(cookie.name);

@@ -3,13 +3,13 @@ import { ActionIcon, Button, Group, Loader, Paper, Stack, Text, TextInput, Toolt
 import { ConfirmModal } from '../ConfirmModal';
 import { IconCheck, IconFingerprint, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../../shared/schemas/passkeys';
-import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { createPasskey, PasskeyCancelled, passkeysSupported } from '../../lib/passkeys';
 import { StepUpCancelled } from '../../lib/step-up';
 import type { SectionComponent } from '../settings/SettingsSection';
 import { useStepUp } from './StepUp';
 import { VerifyFirstNotice } from './VerifyFirstNotice';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /** How a passkeys card reaches the account's passkeys: the platform's tRPC procedures or a project's hosted API. */
 export interface PasskeySource {
@@ -38,6 +38,7 @@ export function PasskeysPanel({ section: Section, verified, passkeys = [], loadi
   const [adding, setAdding] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
+  const { t, known } = useHostedT();
   const supported = passkeysSupported();
   const stepUp = useStepUp();
 
@@ -48,30 +49,30 @@ export function PasskeysPanel({ section: Section, verified, passkeys = [], loadi
       // A new way in: the server asks for a recent proof of who the user is, before and after the browser's dialog.
       const passkey = await stepUp.guard(async () => source.register(await createPasskey(await source.registrationOptions())));
       await source.reload();
-      notify.success(`Passkey "${passkey.name}" added`);
+      notify.success(t('passkeys.added', { name: passkey.name }));
     } catch (failure) {
       if (failure instanceof PasskeyCancelled) notify.info(failure.message);
-      else if (!(failure instanceof StepUpCancelled)) setError(source.errorMessage(failure, 'Could not add the passkey'));
+      else if (!(failure instanceof StepUpCancelled)) setError(known(source.errorMessage(failure, t('passkeys.addFailed'))));
     } finally {
       setAdding(false);
     }
   };
 
   return (
-    <Section title="Passkeys" description="Sign in with your fingerprint, face or screen lock instead of a password. A passkey cannot be phished or reused on another site.">
+    <Section title={t('passkeys.title')} description={t('passkeys.help')}>
       <Stack gap="md">
         {loading ? (
-          <Loader size="sm" aria-label="Loading passkeys" />
+          <Loader size="sm" aria-label={t('passkeys.loading')} />
         ) : failed ? (
           <Text size="sm" c="red" role="alert">
-            Could not load your passkeys.
+            {t('passkeys.loadFailed')}
           </Text>
         ) : passkeys.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No passkeys yet.
+            {t('passkeys.none')}
           </Text>
         ) : (
-          <Stack gap="xs" role="list" aria-label="Your passkeys">
+          <Stack gap="xs" role="list" aria-label={t('passkeys.list')}>
             {passkeys.map((passkey) => (
               <PasskeyRow key={passkey.id} passkey={passkey} source={source} onRemove={() => setRemoving(passkey)} />
             ))}
@@ -85,16 +86,16 @@ export function PasskeysPanel({ section: Section, verified, passkeys = [], loadi
         {verified ? (
           <Group>
             <Button leftSection={<IconFingerprint size={18} />} onClick={() => void add()} loading={adding} disabled={!supported}>
-              Add a passkey
+              {t('passkeys.add')}
             </Button>
             {!supported && (
               <Text size="sm" c="dimmed">
-                This browser does not support passkeys.
+                {t('passkeys.unsupported')}
               </Text>
             )}
           </Group>
         ) : (
-          <VerifyFirstNotice what="Passkeys" />
+          <VerifyFirstNotice what={t('passkeys.title')} />
         )}
       </Stack>
       <RemovePasskeyModal passkey={removing} source={source} onClose={() => setRemoving(null)} />
@@ -107,6 +108,7 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
   const [saving, setSaving] = useState(false);
   const [name, setName] = useState(passkey.name);
   const [error, setError] = useState<string | null>(null);
+  const { t, known, formatDate } = useHostedT();
 
   const save = async () => {
     setError(null);
@@ -116,7 +118,7 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
       await source.reload();
       setEditing(false);
     } catch (failure) {
-      setError(source.errorMessage(failure, 'Could not rename the passkey'));
+      setError(known(source.errorMessage(failure, t('passkeys.renameFailed'))));
     } finally {
       setSaving(false);
     }
@@ -136,7 +138,7 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
           >
             <Group gap="xs" wrap="nowrap" align="flex-start">
               <TextInput
-                aria-label="Passkey name"
+                aria-label={t('passkeys.name')}
                 value={name}
                 onChange={(event) => setName(event.currentTarget.value)}
                 error={error}
@@ -144,14 +146,14 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
                 autoFocus
                 style={{ flex: 1, minWidth: 0 }}
               />
-              <ActionIcon type="submit" variant="light" size="lg" aria-label="Save name" loading={saving}>
+              <ActionIcon type="submit" variant="light" size="lg" aria-label={t('passkeys.saveName')} loading={saving}>
                 <IconCheck size={18} />
               </ActionIcon>
               <ActionIcon
                 variant="subtle"
                 color="gray"
                 size="lg"
-                aria-label="Cancel renaming"
+                aria-label={t('passkeys.cancelRename')}
                 onClick={() => {
                   setEditing(false);
                   setName(passkey.name);
@@ -171,16 +173,16 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
                   {passkey.name}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  Added {formatDate(passkey.created_at)} · Last used {formatDate(passkey.last_used_at)}
+                  {t('passkeys.addedOn', { added: formatDate(passkey.created_at), used: formatDate(passkey.last_used_at) })}
                 </Text>
               </div>
             </Group>
             <Group gap={4} wrap="nowrap">
-              <Tooltip label="Rename">
+              <Tooltip label={t('common.rename')}>
                 <ActionIcon
                   variant="subtle"
                   color="gray"
-                  aria-label={`Rename ${passkey.name}`}
+                  aria-label={t('common.renameItem', { name: passkey.name })}
                   onClick={() => {
                     setName(passkey.name);
                     setEditing(true);
@@ -189,8 +191,8 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
                   <IconPencil size={18} />
                 </ActionIcon>
               </Tooltip>
-              <Tooltip label="Remove">
-                <ActionIcon variant="subtle" color="red" aria-label={`Remove ${passkey.name}`} onClick={onRemove}>
+              <Tooltip label={t('common.remove')}>
+                <ActionIcon variant="subtle" color="red" aria-label={t('common.removeItem', { name: passkey.name })} onClick={onRemove}>
                   <IconTrash size={18} />
                 </ActionIcon>
               </Tooltip>
@@ -204,24 +206,25 @@ function PasskeyRow({ passkey, source, onRemove }: { passkey: Passkey; source: P
 
 function RemovePasskeyModal({ passkey, source, onClose }: { passkey: Passkey | null; source: PasskeySource; onClose: () => void }) {
   const [pending, setPending] = useState(false);
+  const { t, known } = useHostedT();
   const confirm = async () => {
     if (!passkey) return;
     setPending(true);
     try {
       await source.remove(passkey.id);
       await source.reload();
-      notify.success(`Passkey "${passkey.name}" removed`);
+      notify.success(t('passkeys.removed', { name: passkey.name }));
       onClose();
     } catch (failure) {
-      notify.error(source.errorMessage(failure, 'Could not remove the passkey'));
+      notify.error(known(source.errorMessage(failure, t('passkeys.removeFailed'))));
     } finally {
       setPending(false);
     }
   };
   return (
-    <ConfirmModal opened={passkey !== null} title="Remove passkey" confirmLabel="Remove" pending={pending} onConfirm={() => void confirm()} onClose={onClose}>
+    <ConfirmModal opened={passkey !== null} title={t('passkeys.removeTitle')} confirmLabel={t('common.remove')} pending={pending} onConfirm={() => void confirm()} onClose={onClose}>
       <Text size="sm">
-        &ldquo;{passkey?.name}&rdquo; will no longer sign in to your account. Remove it from the device&apos;s passkey manager too.
+        {t('passkeys.removeText', { name: passkey?.name ?? '' })}
       </Text>
     </ConfirmModal>
   );

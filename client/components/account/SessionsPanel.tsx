@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile } from '@tabler/icons-react';
-import { MESSAGES } from '../../../shared/messages';
 import type { OwnSession } from '../../../shared/schemas/sessions';
-import { countOf, countryLabel, formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { SESSION_TEXTS } from '../../messages';
 import type { SectionComponent } from '../settings/SettingsSection';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /** How the sessions card ends sessions: the platform's tRPC procedures or a project's hosted API. */
 export interface SessionSource {
@@ -32,8 +30,9 @@ const MOBILE = /iPhone|iPad|Android/;
 
 function SessionItem({ session, onSignOut, signingOut, labelled }: { session: OwnSession; onSignOut: () => void; signingOut: boolean; labelled: boolean }) {
   const Icon = MOBILE.test(session.device) ? IconDeviceMobile : IconDeviceDesktop;
+  const { t, formatDateTime, countryLabel } = useHostedT();
   return (
-    <Card component="li" withBorder padding="sm" radius="md" aria-label={session.current ? `${session.device}, this device` : session.device}>
+    <Card component="li" withBorder padding="sm" radius="md" aria-label={session.current ? t('sessions.thisDeviceLabel', { device: session.device }) : session.device}>
       <Group justify="space-between" align="center" gap="sm">
         <Group gap="sm" wrap="nowrap" align="flex-start" style={{ flex: '1 1 220px', minWidth: 0 }}>
           <ThemeIcon variant="light" color="gray" size="lg" radius="md" aria-hidden>
@@ -46,15 +45,15 @@ function SessionItem({ session, onSignOut, signingOut, labelled }: { session: Ow
               </Text>
               {session.current && (
                 <Badge color="teal" variant="light">
-                  This device
+                  {t('sessions.thisDevice')}
                 </Badge>
               )}
             </Group>
             <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {session.country_code ? countryLabel(session.country_code) : 'Unknown location'} · {session.ip_address ?? 'Unknown address'}
+              {session.country_code ? countryLabel(session.country_code) : t('sessions.unknownLocation')} · {session.ip_address ?? t('sessions.unknownAddress')}
             </Text>
             <Text size="xs" c="dimmed">
-              {session.current ? 'Active now' : `Last used ${formatDateTime(session.last_used_at)}`}
+              {session.current ? t('sessions.activeNow') : t('sessions.lastUsed', { time: formatDateTime(session.last_used_at) })}
             </Text>
           </Stack>
         </Group>
@@ -65,9 +64,9 @@ function SessionItem({ session, onSignOut, signingOut, labelled }: { session: Ow
             color="red"
             loading={signingOut}
             onClick={onSignOut}
-            aria-label={labelled ? `Sign out ${session.device}` : undefined}
+            aria-label={labelled ? t('sessions.signOutDevice', { device: session.device }) : undefined}
           >
-            Sign out
+            {t('common.signOut')}
           </Button>
         )}
       </Group>
@@ -80,14 +79,15 @@ export function SessionsPanel({ section: Section, sessions, loading, onRetry, so
   const [signingOut, setSigningOut] = useState<string | null>(null);
   const [signingOutOthers, setSigningOutOthers] = useState(false);
   const others = sessions?.filter((session) => !session.current).length ?? 0;
+  const { t, known } = useHostedT();
 
   const signOut = async (id: string) => {
     setSigningOut(id);
     try {
       await source.revoke(id);
-      notify.success(MESSAGES.sessionRevoked);
+      notify.success(t('msg.sessionRevoked'));
     } catch (error) {
-      notify.error(source.errorMessage(error, SESSION_TEXTS.signOutFailed));
+      notify.error(known(source.errorMessage(error, t('msg.signOutFailed'))));
     } finally {
       setSigningOut(null);
       await source.reload();
@@ -98,9 +98,9 @@ export function SessionsPanel({ section: Section, sessions, loading, onRetry, so
     setSigningOutOthers(true);
     try {
       const { revoked } = await source.revokeOthers();
-      notify.success(`${countOf(revoked, 'other session')} signed out`);
+      notify.success(t('sessions.othersSignedOut', { count: revoked }));
     } catch (error) {
-      notify.error(source.errorMessage(error, SESSION_TEXTS.signOutOthersFailed));
+      notify.error(known(source.errorMessage(error, t('msg.signOutOthersFailed'))));
     } finally {
       setSigningOutOthers(false);
       await source.reload();
@@ -108,7 +108,7 @@ export function SessionsPanel({ section: Section, sessions, loading, onRetry, so
   };
 
   return (
-    <Section title="Your sessions" description="Where your account is signed in. Sign out any session you don't recognize.">
+    <Section title={t('sessions.title')} description={t('sessions.help')}>
       {loading ? (
         <Stack gap="sm" aria-hidden>
           <Skeleton h={72} radius="md" />
@@ -117,15 +117,15 @@ export function SessionsPanel({ section: Section, sessions, loading, onRetry, so
       ) : !sessions ? (
         <Group gap="sm">
           <Text size="sm" c="red" role="alert">
-            {SESSION_TEXTS.sessionsLoadFailed}
+            {t('msg.sessionsLoadFailed')}
           </Text>
           <Button size="xs" variant="default" onClick={onRetry}>
-            Try again
+            {t('common.tryAgain')}
           </Button>
         </Group>
       ) : (
         <Stack gap="md">
-          <Stack component="ul" gap="sm" m={0} p={0} aria-label="Your sessions" style={{ listStyle: 'none' }}>
+          <Stack component="ul" gap="sm" m={0} p={0} aria-label={t('sessions.title')} style={{ listStyle: 'none' }}>
             {sessions.map((session) => (
               <SessionItem
                 key={session.id}
@@ -139,12 +139,12 @@ export function SessionsPanel({ section: Section, sessions, loading, onRetry, so
           {others > 0 ? (
             <Group>
               <Button variant="default" color="red" loading={signingOutOthers} onClick={() => void signOutOthers()}>
-                Sign out all other sessions
+                {t('sessions.signOutOthers')}
               </Button>
             </Group>
           ) : (
             <Text size="sm" c="dimmed">
-              You are not signed in anywhere else.
+              {t('sessions.noOthers')}
             </Text>
           )}
         </Stack>

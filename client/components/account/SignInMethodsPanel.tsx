@@ -4,8 +4,6 @@ import { ConfirmModal } from '../ConfirmModal';
 import { IconInfoCircle, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { Identity, SignInProvider, SocialProvider } from '../../../shared/schemas/social';
-import { SOCIAL_MESSAGES } from '../../../shared/schemas/social';
-import { formatDate } from '../../lib/format';
 import { browser } from '../../lib/navigation';
 import { notify } from '../../lib/notify';
 import { ProviderIcon } from '../auth/ProviderIcon';
@@ -13,6 +11,8 @@ import type { SectionComponent } from '../settings/SettingsSection';
 import { StepUpCancelled } from '../../lib/step-up';
 import { useStepUp } from './StepUp';
 import { VerifyFirstNotice } from './VerifyFirstNotice';
+import { useHostedT } from '../../i18n/useHostedT';
+import { HostedTrans } from '../../i18n/HostedTrans';
 
 /** How a sign-in methods card reaches the account's providers: the platform's tRPC procedures or a project's hosted API. */
 export interface SignInMethodsSource {
@@ -48,6 +48,7 @@ export function SignInMethodsPanel({ section: Section, verified, methods, loadin
   const [connecting, setConnecting] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const stepUp = useStepUp();
+  const { t, known } = useHostedT();
 
   // A navigation the server would send back with step_up_required: ask for the proof first.
   const connect = async (provider: SocialProvider) => {
@@ -58,27 +59,27 @@ export function SignInMethodsPanel({ section: Section, verified, methods, loadin
       browser.assign(source.connectUrl(provider));
     } catch (failure) {
       setConnecting(null);
-      if (!(failure instanceof StepUpCancelled)) setError(source.errorMessage(failure, 'Could not connect the service'));
+      if (!(failure instanceof StepUpCancelled)) setError(known(source.errorMessage(failure, t('methods.connectFailed'))));
     }
   };
 
   return (
-    <Section title="Sign-in methods" description="Services you can sign in with besides your password and passkeys.">
+    <Section title={t('methods.title')} description={t('methods.help')}>
       <Stack gap="md">
         {loading ? (
-          <Loader size="sm" aria-label="Loading sign-in methods" />
+          <Loader size="sm" aria-label={t('methods.loading')} />
         ) : failed || !methods ? (
           <Text size="sm" c="red" role="alert">
-            Could not load your sign-in methods.
+            {t('methods.loadFailed')}
           </Text>
         ) : (
           <>
             {methods.identities.length === 0 ? (
               <Text size="sm" c="dimmed">
-                No services connected yet.
+                {t('methods.none')}
               </Text>
             ) : (
-              <Stack gap="xs" role="list" aria-label="Connected services">
+              <Stack gap="xs" role="list" aria-label={t('methods.list')}>
                 {methods.identities.map((identity) => (
                   <IdentityRow key={identity.id} identity={identity} onRemove={() => setRemoving(identity)} />
                 ))}
@@ -86,11 +87,10 @@ export function SignInMethodsPanel({ section: Section, verified, methods, loadin
             )}
             {!methods.has_password && (
               <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />}>
-                You sign in without a password. To set one, use{' '}
-                <Anchor component={Link} to={source.forgotPasswordPath} size="sm" inherit>
-                  Forgot password
-                </Anchor>{' '}
-                with your e-mail address.
+                <HostedTrans
+                  i18nKey="methods.noPassword"
+                  components={{ reset: <Anchor component={Link} to={source.forgotPasswordPath} size="sm" inherit /> }}
+                />
               </Alert>
             )}
             {methods.available.length > 0 &&
@@ -105,12 +105,12 @@ export function SignInMethodsPanel({ section: Section, verified, methods, loadin
                       disabled={connecting !== null && connecting !== provider.id}
                       onClick={() => void connect(provider.id)}
                     >
-                      Connect {provider.name}
+                      {t('methods.connect', { provider: provider.name })}
                     </Button>
                   ))}
                 </Group>
               ) : (
-                <VerifyFirstNotice what="Other services" />
+                <VerifyFirstNotice what={t('methods.other')} />
               ))}
             {error && (
               <Text size="sm" c="red" role="alert">
@@ -126,6 +126,7 @@ export function SignInMethodsPanel({ section: Section, verified, methods, loadin
 }
 
 function IdentityRow({ identity, onRemove }: { identity: Identity; onRemove: () => void }) {
+  const { t, formatDate } = useHostedT();
   return (
     <Paper withBorder p="sm" radius="md" role="listitem" aria-label={identity.provider_name}>
       <Group justify="space-between" wrap="nowrap" gap="sm" align="center">
@@ -142,12 +143,12 @@ function IdentityRow({ identity, onRemove }: { identity: Identity; onRemove: () 
               )}
             </Text>
             <Text size="xs" c="dimmed">
-              Connected {formatDate(identity.created_at)} · Last used {formatDate(identity.last_used_at)}
+              {t('methods.connectedOn', { added: formatDate(identity.created_at), used: formatDate(identity.last_used_at) })}
             </Text>
           </div>
         </Group>
-        <Tooltip label="Remove">
-          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${identity.provider_name}`} onClick={onRemove}>
+        <Tooltip label={t('common.remove')}>
+          <ActionIcon variant="subtle" color="red" aria-label={t('common.removeItem', { name: identity.provider_name })} onClick={onRemove}>
             <IconTrash size={18} />
           </ActionIcon>
         </Tooltip>
@@ -159,6 +160,7 @@ function IdentityRow({ identity, onRemove }: { identity: Identity; onRemove: () 
 function RemoveIdentityModal({ identity, source, onClose }: { identity: Identity | null; source: SignInMethodsSource; onClose: () => void }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { t, known } = useHostedT();
   const close = () => {
     setError(null);
     onClose();
@@ -170,11 +172,11 @@ function RemoveIdentityModal({ identity, source, onClose }: { identity: Identity
     try {
       await source.remove(identity.id);
       await source.reload();
-      notify.success(SOCIAL_MESSAGES.identityRemoved);
+      notify.success(t('msg.identityRemoved'));
       close();
     } catch (failure) {
       // The last way to sign in (409) stays: the message says what to add first.
-      setError(source.errorMessage(failure, 'Could not remove the sign-in method'));
+      setError(known(source.errorMessage(failure, t('methods.removeFailed'))));
     } finally {
       setPending(false);
     }
@@ -182,16 +184,15 @@ function RemoveIdentityModal({ identity, source, onClose }: { identity: Identity
   return (
     <ConfirmModal
       opened={identity !== null}
-      title="Remove sign-in method"
-      confirmLabel="Remove"
+      title={t('methods.removeTitle')}
+      confirmLabel={t('common.remove')}
       pending={pending}
       error={error}
       onConfirm={() => void confirm()}
       onClose={close}
     >
       <Text size="sm">
-        You will no longer be able to sign in with {identity?.provider_name}
-        {identity?.email ? ` (${identity.email})` : ''}. You can connect it again later.
+        {t('methods.removeText', { provider: identity?.provider_name ?? '', email: identity?.email ? ` (${identity.email})` : '' })}
       </Text>
     </ConfirmModal>
   );

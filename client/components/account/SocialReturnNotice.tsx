@@ -3,6 +3,7 @@ import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router-dom';
 import { SOCIAL_MESSAGES } from '../../../shared/schemas/social';
 import { linkedProviderName, socialErrorMessage } from '../../lib/social';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * What connecting a provider came back with: `?social_linked=github` or `?social_error=code` (only known
@@ -10,6 +11,7 @@ import { linkedProviderName, socialErrorMessage } from '../../lib/social';
  */
 export function SocialReturnNotice({ mb }: { mb?: MantineSpacing }) {
   const [params, setParams] = useSearchParams();
+  const { t, known } = useHostedT();
   const linked = linkedProviderName(params.get('social_linked'));
   const error = socialErrorMessage(params.get('social_error'));
   if (!linked && !error) return null;
@@ -25,12 +27,12 @@ export function SocialReturnNotice({ mb }: { mb?: MantineSpacing }) {
     );
 
   return error ? (
-    <Alert mb={mb} color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} />} withCloseButton closeButtonLabel="Dismiss" onClose={dismiss}>
-      {error}
+    <Alert mb={mb} color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} />} withCloseButton closeButtonLabel={t('common.dismiss')} onClose={dismiss}>
+      {known(error)}
     </Alert>
   ) : (
-    <Alert mb={mb} color="teal" variant="light" role="status" icon={<IconCircleCheck size={18} />} withCloseButton closeButtonLabel="Dismiss" onClose={dismiss} title={`${linked} connected`}>
-      {SOCIAL_MESSAGES.linked}
+    <Alert mb={mb} color="teal" variant="light" role="status" icon={<IconCircleCheck size={18} />} withCloseButton closeButtonLabel={t('common.dismiss')} onClose={dismiss} title={t('link.providerConnected', { provider: linked })}>
+      {known(SOCIAL_MESSAGES.linked)}
     </Alert>
   );
 }

@@ -6,6 +6,8 @@ import type { StepUpInput, StepUpMethod, StepUpStatus } from '../../../shared/sc
 import { answerWithPasskey, PasskeyCancelled } from '../../lib/passkeys';
 import { StepUpCancelled, stepUpMethodsOf } from '../../lib/step-up';
 import { PasswordField } from '../PasswordField';
+import { useHostedT } from '../../i18n/useHostedT';
+import type { HostedKey } from '../../../shared/i18n/catalogue';
 
 /** How the dialog proves who the user is: the platform's tRPC procedures or a project's hosted API. */
 export interface StepUpSource {
@@ -89,7 +91,7 @@ export function StepUpProvider({ source, children }: { source: StepUpSource; chi
   );
 }
 
-const LABELS: Record<StepUpMethod, string> = { password: 'Use your password', totp: 'Use your authenticator app', passkey: 'Use a passkey' };
+const LABELS: Record<StepUpMethod, HostedKey> = { password: 'stepUp.usePassword', totp: 'secondFactor.useApp', passkey: 'secondFactor.usePasskey' };
 
 function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSource }) {
   const { methods } = pending;
@@ -97,6 +99,7 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { t, known } = useHostedT();
 
   const prove = async (proof: () => Promise<StepUpInput>) => {
     setError(null);
@@ -105,7 +108,7 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
       await source.confirm(await proof());
       pending.done();
     } catch (failure) {
-      if (!(failure instanceof PasskeyCancelled)) setError(source.errorMessage(failure, 'Could not confirm it is you'));
+      if (!(failure instanceof PasskeyCancelled)) setError(known(source.errorMessage(failure, t('stepUp.failed'))));
     } finally {
       setBusy(false);
     }
@@ -117,30 +120,30 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
   };
 
   return (
-    <Modal opened onClose={pending.cancelled} title="Confirm it's you" centered>
+    <Modal opened onClose={pending.cancelled} title={t('stepUp.title')} centered>
       <Stack gap="md">
-        <Text size="sm">For your security, confirm who you are before this change. You will not be asked again for a few minutes.</Text>
+        <Text size="sm">{t('stepUp.why')}</Text>
         {method === undefined ? (
           <>
-            <Text size="sm">This account signs in with another service only. Sign in again to confirm it is you, then make the change.</Text>
+            <Text size="sm">{t('stepUp.otherService')}</Text>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={pending.cancelled}>
-                Cancel
+                {t('common.cancel')}
               </Button>
-              <Button onClick={source.signInAgain}>Sign in again</Button>
+              <Button onClick={source.signInAgain}>{t('stepUp.signInAgain')}</Button>
             </Group>
           </>
         ) : method === 'passkey' ? (
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={pending.cancelled}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button
               leftSection={<IconFingerprint size={18} />}
               loading={busy}
               onClick={() => void prove(async () => ({ passkey_response: await answerWithPasskey(await source.passkeyOptions()) }))}
             >
-              Use a passkey
+              {t('secondFactor.usePasskey')}
             </Button>
           </Group>
         ) : (
@@ -153,10 +156,10 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
           >
             <Stack gap="md">
               {method === 'password' ? (
-                <PasswordField label="Password" autoComplete="current-password" value={value} onChange={(event) => setValue(event.currentTarget.value)} data-autofocus />
+                <PasswordField label={t('common.password')} autoComplete="current-password" value={value} onChange={(event) => setValue(event.currentTarget.value)} data-autofocus />
               ) : (
                 <TextInput
-                  label="Code from your authenticator app, or a recovery code"
+                  label={t('twoFactor.codeOrRecovery')}
                   autoComplete="one-time-code"
                   inputMode="text"
                   value={value}
@@ -166,10 +169,10 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
               )}
               <Group justify="flex-end" gap="sm">
                 <Button variant="default" onClick={pending.cancelled}>
-                  Cancel
+                  {t('common.cancel')}
                 </Button>
                 <Button type="submit" loading={busy} disabled={value.trim() === ''}>
-                  Confirm
+                  {t('stepUp.confirm')}
                 </Button>
               </Group>
             </Stack>
@@ -186,7 +189,7 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
               .filter((other) => other !== method)
               .map((other) => (
                 <Anchor key={other} component="button" type="button" size="sm" onClick={() => choose(other)}>
-                  {LABELS[other]}
+                  {t(LABELS[other])}
                 </Anchor>
               ))}
           </Group>

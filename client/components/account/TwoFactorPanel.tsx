@@ -9,6 +9,7 @@ import { RecoveryCodesPanel } from '../settings/RecoveryCodesPanel';
 import type { SectionComponent } from '../settings/SettingsSection';
 import { useStepUp } from './StepUp';
 import { VerifyFirstNotice } from './VerifyFirstNotice';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /** How the two-factor card changes the account: the platform's tRPC procedures or a project's hosted API. */
 export interface TwoFactorSource {
@@ -41,6 +42,7 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const { t, known } = useHostedT();
 
   const goTo = (next: Step) => {
     setStep(next);
@@ -54,14 +56,14 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
     try {
       await action();
     } catch (failure) {
-      if (!(failure instanceof StepUpCancelled)) setError(source.errorMessage(failure, 'Something went wrong'));
+      if (!(failure instanceof StepUpCancelled)) setError(known(source.errorMessage(failure, t('common.somethingWrong'))));
     } finally {
       setPending(false);
     }
   };
 
   return (
-    <Section title="Two-factor authentication" description="A code from an authenticator app after your password, so a stolen password alone cannot sign in.">
+    <Section title={t('signIn.twoFactorTitle')} description={t('twoFactor.help')}>
       {step.kind === 'codes' ? (
         <RecoveryCodesPanel codes={step.codes} onDone={() => goTo({ kind: 'idle' })} />
       ) : step.kind === 'enrolling' ? (
@@ -72,23 +74,23 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
             void attempt(async () => {
               const { recovery_codes } = await stepUp.guard(() => source.confirm(code));
               await source.reload();
-              notify.success('Two-factor authentication is on');
+              notify.success(t('twoFactor.on'));
               goTo({ kind: 'codes', codes: recovery_codes });
             });
           }}
         >
           <Stack gap="md">
-            <Text size="sm">1. Scan this QR code with an authenticator app (1Password, Google Authenticator, Authy…), or type the key.</Text>
+            <Text size="sm">{t('twoFactor.scan')}</Text>
             <Group align="flex-start" gap="lg">
-              <Box p="sm" bg="white" style={{ borderRadius: 8, lineHeight: 0 }} role="img" aria-label="QR code for your authenticator app">
+              <Box p="sm" bg="white" style={{ borderRadius: 8, lineHeight: 0 }} role="img" aria-label={t('twoFactor.qr')}>
                 <QRCodeSVG value={step.setup.otpauth_url} size={168} />
               </Box>
               <Box style={{ flex: 1, minWidth: 220 }}>
-                <CopyField label="Setup key" value={step.setup.secret} copyLabel="Copy setup key" wrap />
+                <CopyField label={t('twoFactor.setupKey')} value={step.setup.secret} copyLabel={t('twoFactor.copySetupKey')} wrap />
               </Box>
             </Group>
             <TextInput
-              label="2. Enter the code it shows"
+              label={t('twoFactor.enterCode')}
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={7}
@@ -99,10 +101,10 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
             />
             <Group gap="sm">
               <Button type="submit" loading={pending}>
-                Turn on
+                {t('twoFactor.turnOn')}
               </Button>
               <Button variant="default" onClick={() => goTo({ kind: 'idle' })}>
-                Cancel
+                {t('common.cancel')}
               </Button>
             </Group>
           </Stack>
@@ -116,7 +118,7 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
               if (step.kind === 'disabling') {
                 await source.disable(password, code);
                 await source.reload();
-                notify.success('Two-factor authentication is off');
+                notify.success(t('twoFactor.off'));
                 goTo({ kind: 'idle' });
               } else {
                 const { recovery_codes } = await source.regenerate(password);
@@ -126,10 +128,10 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
           }}
         >
           <Stack gap="md" maw={360}>
-            <Password label="Current password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+            <Password label={t('common.currentPassword')} autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
             {step.kind === 'disabling' && (
               <TextInput
-                label="Code from your authenticator app, or a recovery code"
+                label={t('twoFactor.codeOrRecovery')}
                 autoComplete="one-time-code"
                 value={code}
                 onChange={(event) => setCode(event.currentTarget.value)}
@@ -142,10 +144,10 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
             )}
             <Group gap="sm">
               <Button type="submit" color={step.kind === 'disabling' ? 'red' : undefined} loading={pending}>
-                {step.kind === 'disabling' ? 'Turn off' : 'Show new codes'}
+                {step.kind === 'disabling' ? t('twoFactor.turnOff') : t('twoFactor.showNewCodes')}
               </Button>
               <Button variant="default" onClick={() => goTo({ kind: 'idle' })}>
-                Cancel
+                {t('common.cancel')}
               </Button>
             </Group>
           </Stack>
@@ -153,30 +155,30 @@ export function TwoFactorPanel({ section: Section, enabled, verified, source, pa
       ) : (
         <Group justify="space-between" align="center" gap="md">
           <Group gap="sm">
-            <Text fw={600}>Authenticator app</Text>
+            <Text fw={600}>{t('twoFactor.app')}</Text>
             <Badge color={enabled ? 'teal' : 'gray'} variant="light">
-              {enabled ? 'On' : 'Off'}
+              {enabled ? t('twoFactor.badgeOn') : t('twoFactor.badgeOff')}
             </Badge>
           </Group>
           {enabled ? (
             <Group gap="sm">
               <Button variant="default" onClick={() => goTo({ kind: 'regenerating' })}>
-                New recovery codes
+                {t('twoFactor.newCodes')}
               </Button>
               <Button variant="light" color="red" onClick={() => goTo({ kind: 'disabling' })}>
-                Turn off
+                {t('twoFactor.turnOff')}
               </Button>
             </Group>
           ) : verified ? (
             <Button loading={pending} onClick={() => void attempt(async () => goTo({ kind: 'enrolling', setup: await stepUp.guard(source.setUp) }))}>
-              Set up
+              {t('twoFactor.setUp')}
             </Button>
           ) : null}
         </Group>
       )}
       {step.kind === 'idle' && !enabled && !verified && (
         <Stack mt="md">
-          <VerifyFirstNotice what="Two-factor authentication" />
+          <VerifyFirstNotice what={t('signIn.twoFactorTitle')} />
         </Stack>
       )}
       {step.kind === 'idle' && error && (

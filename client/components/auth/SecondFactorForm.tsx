@@ -4,6 +4,7 @@ import { IconFingerprint } from '@tabler/icons-react';
 import type { MfaChallenge } from '../../../shared/schemas/mfa';
 import type { PasskeyLoginInput, WebAuthnOptions } from '../../../shared/schemas/passkeys';
 import { answerWithPasskey, PasskeyCancelled, passkeysSupported } from '../../lib/passkeys';
+import { useHostedT } from '../../i18n/useHostedT';
 
 const CODE_LENGTH = 6;
 
@@ -36,6 +37,7 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
   const mfaToken = challenge.mfa_token;
   const offerPasskey = challenge.methods.includes('passkey') && passkeysSupported();
   const labelId = useId();
+  const { t, known } = useHostedT();
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +46,7 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
 
   const submit = async (value = code) => {
     if (!value.trim()) {
-      setError('Code is required');
+      setError(t('msg.codeRequired'));
       return;
     }
     setError(null);
@@ -52,7 +54,7 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
     try {
       onSignedIn(await source.verifyCode(mfaToken, value));
     } catch (failure) {
-      setError(source.errorMessage(failure, 'Invalid code'));
+      setError(known(source.errorMessage(failure, t('msg.codeInvalid'))));
       setCode('');
       setVerifying(false);
     }
@@ -65,7 +67,7 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
       const response = await answerWithPasskey(await source.passkeyOptions(mfaToken));
       onSignedIn(await source.verifyPasskey(mfaToken, response));
     } catch (failure) {
-      if (!(failure instanceof PasskeyCancelled)) setError(source.passkeyErrorMessage(failure, 'Passkey sign-in failed'));
+      if (!(failure instanceof PasskeyCancelled)) setError(known(source.passkeyErrorMessage(failure, t('signIn.passkeyFailed'))));
       setPasskeyPending(false);
     }
   };
@@ -87,8 +89,8 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
       <Stack gap="md">
         {useRecovery ? (
           <TextInput
-            label="Recovery code"
-            description="One of the codes you saved when you turned on two-factor authentication. Each works once."
+            label={t('secondFactor.recoveryCode')}
+            description={t('secondFactor.recoveryCodeHelp')}
             placeholder="xxxxx-xxxxx"
             autoComplete="off"
             autoFocus
@@ -99,10 +101,10 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
         ) : (
           <Stack gap={6}>
             <Text size="sm" fw={500} id={labelId}>
-              Authentication code
+              {t('secondFactor.code')}
             </Text>
             <Text size="xs" c="dimmed">
-              Enter the 6-digit code from your authenticator app.
+              {t('secondFactor.codeHelp')}
             </Text>
             <PinInput
               length={CODE_LENGTH}
@@ -115,7 +117,7 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
               onComplete={(value) => void submit(value)}
               error={Boolean(error)}
               aria-labelledby={labelId}
-              getInputProps={(index) => ({ 'aria-label': `Digit ${index + 1} of ${CODE_LENGTH}` })}
+              getInputProps={(index) => ({ 'aria-label': t('secondFactor.digit', { index: index + 1, count: CODE_LENGTH }) })}
             />
             {error && (
               <Text size="xs" c="red" role="alert">
@@ -125,22 +127,22 @@ export function SecondFactorForm<Session>({ challenge, source, onSignedIn, onCan
           </Stack>
         )}
         <Button type="submit" fullWidth loading={verifying && !passkeyPending}>
-          Verify
+          {t('secondFactor.verify')}
         </Button>
         {offerPasskey && (
           <>
-            <Divider label="or" labelPosition="center" />
+            <Divider label={t('common.or')} labelPosition="center" />
             <Button variant="default" fullWidth leftSection={<IconFingerprint size={18} />} loading={passkeyPending} onClick={() => void verifyWithPasskey()}>
-              Use a passkey
+              {t('secondFactor.usePasskey')}
             </Button>
           </>
         )}
         <Group justify="space-between" gap={linksGap}>
           <Anchor component="button" type="button" size="sm" onClick={switchMethod}>
-            {useRecovery ? 'Use your authenticator app' : 'Use a recovery code'}
+            {useRecovery ? t('secondFactor.useApp') : t('secondFactor.useRecovery')}
           </Anchor>
           <Anchor component="button" type="button" size="sm" c="dimmed" onClick={onCancel}>
-            Back to sign in
+            {t('common.backToSignIn')}
           </Anchor>
         </Group>
       </Stack>

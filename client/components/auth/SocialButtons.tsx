@@ -1,6 +1,7 @@
 import { Button, Divider, Stack, Text } from '@mantine/core';
 import type { SignInProvider } from '../../../shared/schemas/social';
 import { ProviderIcon } from './ProviderIcon';
+import { useHostedT } from '../../i18n/useHostedT';
 
 interface SocialButtonsProps {
   /** The providers the server offers; none → nothing at all (no divider either). */
@@ -16,6 +17,7 @@ interface SocialButtonsProps {
 
 /** "Continue with GitHub", … : one button per provider the server offers. */
 export function SocialButtons({ providers = [], label, pending, onSelect, waitingForCaptcha = false }: SocialButtonsProps) {
+  const { t } = useHostedT();
   if (providers.length === 0) return null;
   return (
     <>
@@ -31,12 +33,12 @@ export function SocialButtons({ providers = [], label, pending, onSelect, waitin
             disabled={waitingForCaptcha || (pending !== null && pending !== provider.id)}
             onClick={() => onSelect(provider)}
           >
-            Continue with {provider.name}
+            {t('common.continueWith', { provider: provider.name })}
           </Button>
         ))}
         {waitingForCaptcha && (
           <Text size="xs" c="dimmed" ta="center">
-            Complete the captcha above to continue with a provider.
+            {t('common.captchaFirst')}
           </Text>
         )}
       </Stack>

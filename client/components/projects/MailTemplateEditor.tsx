@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Badge, Box, Button, Group, Paper, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEye, IconSend } from '@tabler/icons-react';
-import { BUILT_IN_MAIL_TEMPLATES } from '../../../shared/mail-templates';
+import { builtInMailTemplate } from '../../../shared/mail-templates';
+import { localeName, SUPPORTED_LOCALES, type Locale } from '../../../shared/i18n/locales';
 import { MAIL_PLACEHOLDERS, MailTemplateSchema, type MailPreview, type MailTemplateKind, type ProjectSettings } from '../../../shared/schemas/project-settings';
 import { resolver } from '../../forms';
 import { notify } from '../../lib/notify';
@@ -16,8 +17,6 @@ const KINDS: { value: MailTemplateKind; label: string }[] = [
   { value: 'password_changed', label: 'Password changed' },
 ];
 
-// The editor starts from the very text the server sends when the project has no template of its own.
-const STARTERS = BUILT_IN_MAIL_TEMPLATES;
 
 type Unsaved = Pick<ProjectSettings, 'mail_sender_name' | 'mail_product_name' | 'mail_accent_color' | 'mail_secured_by'>;
 
@@ -33,13 +32,17 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
   const sendTestMail = trpc.projectSettings.sendTestMail.useMutation();
   const [kind, setKind] = useState<MailTemplateKind>('verification');
   const [preview, setPreview] = useState<MailPreview | null>(null);
+  // The recipient's language: the built-in text the editor starts from, and the preview's layout.
+  const [locale, setLocale] = useState<Locale>('en');
   const stored = settings.mail_templates[kind];
-  const form = useForm({ mode: 'controlled', initialValues: stored ?? STARTERS[kind], validate: resolver(MailTemplateSchema) });
+  // The editor starts from the very text the server sends when the project has no template of its own (with its wording for the language).
+  const starter = builtInMailTemplate(kind, locale, settings.string_overrides);
+  const form = useForm({ mode: 'controlled', initialValues: stored ?? starter, validate: resolver(MailTemplateSchema) });
 
-  const saved = JSON.stringify([kind, stored]);
+  const saved = JSON.stringify([kind, stored, starter]);
   useEffect(() => {
-    form.setInitialValues(stored ?? STARTERS[kind]);
-    form.setValues(stored ?? STARTERS[kind]);
+    form.setInitialValues(stored ?? starter);
+    form.setValues(stored ?? starter);
     form.resetDirty();
     setPreview(null);
   }, [saved]);
@@ -56,7 +59,7 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
 
   const render = async (template: { subject: string; text: string } | null) => {
     try {
-      setPreview(await previewMail.mutateAsync({ projectId, kind, template, ...brand }));
+      setPreview(await previewMail.mutateAsync({ projectId, kind, template, locale, ...brand }));
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.previewFailed, error);
     }
@@ -64,7 +67,7 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
 
   const sendTest = async (template: { subject: string; text: string }) => {
     try {
-      notify.success((await sendTestMail.mutateAsync({ projectId, kind, template, ...brand })).message);
+      notify.success((await sendTestMail.mutateAsync({ projectId, kind, template, locale, ...brand })).message);
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.testMailFailed, error);
     }
@@ -79,9 +82,20 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
         <SegmentedControl aria-label="Mail" data={KINDS} value={kind} onChange={(value) => setKind(value as MailTemplateKind)} w={{ base: '100%', sm: 'auto' }} />
-        <Badge variant="light" color={stored ? 'blue' : 'gray'}>
-          {stored ? 'Custom template' : 'Built-in mail'}
-        </Badge>
+        <Group gap="sm">
+          <Select
+            aria-label="Recipient's language"
+            size="xs"
+            w={150}
+            data={SUPPORTED_LOCALES.map((value) => ({ value, label: localeName(value) }))}
+            value={locale}
+            onChange={(value) => setLocale((value as Locale) ?? 'en')}
+            allowDeselect={false}
+          />
+          <Badge variant="light" color={stored ? 'blue' : 'gray'}>
+            {stored ? 'Custom template' : 'Built-in mail'}
+          </Badge>
+        </Group>
       </Group>
       <Text size="xs" c="dimmed">
         Placeholders: {MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}. Values are escaped in the HTML part; a paragraph of only {'{{link}}'} becomes the

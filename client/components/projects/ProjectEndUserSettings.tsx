@@ -4,6 +4,7 @@ import { trpc } from '../../lib/trpc';
 import { SETTINGS_TEXTS } from '../../messages';
 import { ProjectEndUserMails } from './ProjectEndUserMails';
 import { ProjectEndUserRules } from './ProjectEndUserRules';
+import { ProjectWording } from './ProjectWording';
 import { ErrorState } from './states';
 
 /** The project's settings for its end users (GET/PATCH /api/v1/projects/{id}/settings): read by the whole team, changed by owners and admins. */
@@ -24,6 +25,7 @@ export function ProjectEndUserSettings({ project }: { project: Project }) {
     <Stack gap="lg">
       <ProjectEndUserRules projectId={project.id} settings={settings.data} readOnly={readOnly} />
       <ProjectEndUserMails projectId={project.id} projectName={project.name} settings={settings.data} readOnly={readOnly} />
+      <ProjectWording projectId={project.id} settings={settings.data} readOnly={readOnly} />
     </Stack>
   );
 }

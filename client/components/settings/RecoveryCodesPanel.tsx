@@ -3,6 +3,7 @@ import { Alert, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/co
 import { IconAlertTriangle, IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { PRODUCT_NAME } from '../../../shared/constants';
 import { useCopy } from '../../lib/clipboard';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * Recovery codes, shown once: copy, download, and a warning before the page is left while they are
@@ -11,6 +12,7 @@ import { useCopy } from '../../lib/clipboard';
 export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const { copied, copy } = useCopy();
   const text = codes.join('\n');
+  const { t } = useHostedT();
 
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -26,9 +28,9 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
   };
 
   return (
-    <Stack gap="md" aria-label="Recovery codes" role="region">
+    <Stack gap="md" aria-label={t('codes.region')} role="region">
       <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />}>
-        Save these recovery codes somewhere safe. Each one signs you in once if you lose your authenticator app. They will not be shown again.
+        {t('codes.warning')}
       </Alert>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
         {codes.map((code) => (
@@ -39,15 +41,15 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       </SimpleGrid>
       <Group gap="sm">
         <Button variant="default" leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={() => void copy(text)}>
-          {copied ? 'Copied!' : 'Copy codes'}
+          {copied ? t('codes.copied') : t('codes.copy')}
         </Button>
         <Button variant="default" leftSection={<IconDownload size={16} />} onClick={download}>
-          Download
+          {t('codes.download')}
         </Button>
-        <Button onClick={onDone}>I have saved them</Button>
+        <Button onClick={onDone}>{t('codes.saved')}</Button>
       </Group>
       <Text size="xs" c="dimmed">
-        Leaving this page asks first while the codes are shown.
+        {t('codes.leaving')}
       </Text>
     </Stack>
   );

@@ -7,11 +7,13 @@ import { ChangeEmailFormSchema, ChangeEmailWithoutPasswordFormSchema, resolver }
 import { StepUpCancelled } from '../../lib/step-up';
 import { useStepUp } from '../../components/account/StepUp';
 import { PasswordField } from '../../components/PasswordField';
-import { ACCOUNT_TEXTS } from '../../messages';
 import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { IDENTITIES_KEY, useHosted } from '../HostedContext';
 import { AccountSection } from './AccountSection';
+import { useHostedT } from '../../i18n/useHostedT';
+import { HostedTrans } from '../../i18n/HostedTrans';
+import { translated } from '../i18n/validate';
 
 /**
  * A new e-mail address, with the password (an account without one proves who it is in the step-up
@@ -19,6 +21,7 @@ import { AccountSection } from './AccountSection';
  */
 export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
   const { api } = useHosted();
+  const { t, known } = useHostedT();
   const stepUp = useStepUp();
   const methods = useQuery({ queryKey: IDENTITIES_KEY, queryFn: api.identities });
   const hasPassword = methods.data?.has_password ?? true;
@@ -28,7 +31,7 @@ export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
   const form = useForm({
     mode: 'controlled',
     initialValues: { newEmail: '', password: '' },
-    validate: (values) => resolver(hasPassword ? ChangeEmailFormSchema : ChangeEmailWithoutPasswordFormSchema)(values),
+    validate: translated((values) => resolver(hasPassword ? ChangeEmailFormSchema : ChangeEmailWithoutPasswordFormSchema)(values), known),
   });
 
   const onSubmit = form.onSubmit(async (values) => {
@@ -40,38 +43,38 @@ export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
       form.reset();
       setSentTo(newEmail);
     } catch (failure) {
-      if (!(failure instanceof StepUpCancelled)) setError(hostedErrorMessage(failure, ACCOUNT_TEXTS.changeEmailFailed));
+      if (!(failure instanceof StepUpCancelled)) setError(hostedErrorMessage(failure, t('msg.changeEmailFailed')));
     } finally {
       setSaving(false);
     }
   });
 
   return (
-    <AccountSection title="Email address" description={`You sign in with ${currentEmail}. A new address must be confirmed from its inbox.`}>
+    <AccountSection title={t('account.emailTitle')} description={t('account.emailHelp', { email: currentEmail })}>
       {sentTo ? (
         <Stack gap="sm">
           <FormAlert kind="success">
-            We sent a link to{' '}
-            <Text span fw={700} style={{ overflowWrap: 'anywhere' }}>
-              {sentTo}
-            </Text>
-            . Open it within 1 hour to make the change; until then you keep signing in with {currentEmail}.
+            <HostedTrans
+              i18nKey="account.emailSent"
+              values={{ email: sentTo, current: currentEmail }}
+              components={{ b: <Text span fw={700} style={{ overflowWrap: 'anywhere' }} /> }}
+            />
           </FormAlert>
           <Group>
             <Button variant="default" onClick={() => setSentTo(null)}>
-              Done
+              {t('common.done')}
             </Button>
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={onSubmit} noValidate aria-label="Change email">
+        <form onSubmit={onSubmit} noValidate aria-label={t('account.changeEmail')}>
           <Stack gap="md" maw={420}>
             {error && <FormAlert>{error}</FormAlert>}
-            <TextInput label="New email" type="email" autoComplete="email" required {...form.getInputProps('newEmail')} />
-            {hasPassword && <PasswordField label="Current password" autoComplete="current-password" required {...form.getInputProps('password')} />}
+            <TextInput label={t('account.newEmail')} type="email" autoComplete="email" required {...form.getInputProps('newEmail')} />
+            {hasPassword && <PasswordField label={t('common.currentPassword')} autoComplete="current-password" required {...form.getInputProps('password')} />}
             <Group>
               <Button type="submit" variant="light" leftSection={<IconMailForward size={16} />} loading={saving}>
-                Send confirmation link
+                {t('account.sendConfirmation')}
               </Button>
             </Group>
           </Stack>

@@ -5,11 +5,12 @@ import { IconTrash } from '@tabler/icons-react';
 import { useStepUp } from '../../components/account/StepUp';
 import { PasswordField } from '../../components/PasswordField';
 import { StepUpCancelled } from '../../lib/step-up';
-import { DELETE_CONFIRM_WORD, TOASTS, VALIDATION } from '../../messages';
+import { DELETE_CONFIRM_WORD } from '../../messages';
 import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { IDENTITIES_KEY, useHosted } from '../HostedContext';
 import { AccountSection } from './AccountSection';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * Deletes the end user's account for good: the word DELETE and the password, or for an account without
@@ -17,6 +18,7 @@ import { AccountSection } from './AccountSection';
  */
 export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
   const { api, project } = useHosted();
+  const { t } = useHostedT();
   const stepUp = useStepUp();
   const methods = useQuery({ queryKey: IDENTITIES_KEY, queryFn: api.identities });
   const hasPassword = methods.data?.has_password ?? true;
@@ -38,7 +40,7 @@ export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
       await stepUp.guard(() => api.deleteAccount(hasPassword ? password : undefined));
       onDeleted();
     } catch (failure) {
-      if (!(failure instanceof StepUpCancelled)) setError(hostedErrorMessage(failure, TOASTS.deleteAccountFailed));
+      if (!(failure instanceof StepUpCancelled)) setError(hostedErrorMessage(failure, t('msg.deleteAccountFailed')));
       setDeleting(false);
     }
   };
@@ -52,42 +54,42 @@ export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
   };
 
   return (
-    <AccountSection title="Delete account" description={`Permanently delete your ${project.name} account and everything in it. This cannot be undone.`}>
+    <AccountSection title={t('account.deleteTitle')} description={t('account.deleteHelp', { app: project.name })}>
       {!confirming ? (
         <Group>
           <Button color="red" variant="outline" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
-            Delete account
+            {t('account.deleteTitle')}
           </Button>
         </Group>
       ) : (
-        <form onSubmit={(event) => void onDelete(event)} noValidate aria-label="Delete account">
+        <form onSubmit={(event) => void onDelete(event)} noValidate aria-label={t('account.deleteTitle')}>
           <Stack gap="sm" maw={420}>
             {error && <FormAlert>{error}</FormAlert>}
-            <Text size="sm">{hasPassword ? 'Enter your password to confirm it is you.' : 'You will be asked to confirm it is you.'}</Text>
+            <Text size="sm">{hasPassword ? t('account.deleteWithPassword') : t('account.deleteWithStepUp')}</Text>
             <TextInput
-              label={`Type ${DELETE_CONFIRM_WORD} to confirm`}
+              label={t('account.typeToConfirm', { word: DELETE_CONFIRM_WORD })}
               value={word}
               onChange={(event) => setWord(event.currentTarget.value)}
               onBlur={() => setTouched(true)}
-              error={(touched || word.length > 0) && !matches ? VALIDATION.deleteConfirm : undefined}
+              error={(touched || word.length > 0) && !matches ? t('msg.deleteConfirm') : undefined}
               autoComplete="off"
               data-autofocus
             />
             {hasPassword && (
               <PasswordField
-                label="Current password"
+                label={t('common.currentPassword')}
                 value={password}
                 onChange={(event) => setPassword(event.currentTarget.value)}
-                error={touched && !password ? VALIDATION.currentPasswordRequired : undefined}
+                error={touched && !password ? t('msg.currentPasswordRequired') : undefined}
                 autoComplete="current-password"
               />
             )}
             <Group gap="sm">
               <Button type="submit" color="red" disabled={!matches} loading={deleting}>
-                Permanently delete account
+                {t('account.deleteForGood')}
               </Button>
               <Button variant="default" onClick={cancel} disabled={deleting}>
-                Cancel
+                {t('common.cancel')}
               </Button>
             </Group>
           </Stack>

@@ -4,10 +4,12 @@ import { useNavigate } from 'react-router-dom';
 import { StepUpProvider, type StepUpSource } from '../../components/account/StepUp';
 import { SESSION_KEY, useHosted } from '../HostedContext';
 import { passkeyFailureMessage } from '../passkey-errors';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /** The end user's step-up on the hosted account page, over the hosted API. */
 export function HostedStepUp({ children }: { children: ReactNode }) {
   const { api, paths } = useHosted();
+  const { t } = useHostedT();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const source: StepUpSource = {
@@ -23,7 +25,7 @@ export function HostedStepUp({ children }: { children: ReactNode }) {
         .finally(() => {
           queryClient.removeQueries({ queryKey: SESSION_KEY });
           const returnTo = new URLSearchParams({ return_to: paths.page('account') });
-          navigate(`${paths.page('sign-in')}?${returnTo}`, { replace: true, state: { message: 'Sign in again to confirm it is you, then make the change.' } });
+          navigate(`${paths.page('sign-in')}?${returnTo}`, { replace: true, state: { message: t('account.stepUpSignIn') } });
         });
     },
   };

@@ -1,17 +1,19 @@
 import { useState } from 'react';
 import { Group, Text, ThemeIcon } from '@mantine/core';
 import type { HostedProject } from '../../../shared/schemas/hosted';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /** The project's logo (or its initial when it has none, or the image fails) and its name. */
 export function BrandMark({ project }: { project: Pick<HostedProject, 'name' | 'logo_url'> }) {
   const [logoFailed, setLogoFailed] = useState(false);
+  const { t } = useHostedT();
   const showLogo = project.logo_url && !logoFailed;
   return (
     <Group gap="sm" wrap="nowrap" miw={0}>
       {showLogo ? (
         <img
           src={project.logo_url!}
-          alt={`${project.name} logo`}
+          alt={t('common.logoAlt', { app: project.name })}
           height={32}
           style={{ height: 32, width: 'auto', maxWidth: 120, objectFit: 'contain', display: 'block' }}
           onError={() => setLogoFailed(true)}

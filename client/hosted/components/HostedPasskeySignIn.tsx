@@ -6,11 +6,13 @@ import { notify } from '../../lib/notify';
 import { answerWithPasskey, PasskeyCancelled, passkeysSupported } from '../../lib/passkeys';
 import { passkeyFailureMessage } from '../passkey-errors';
 import { useHosted } from '../HostedContext';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /** "Sign in with a passkey": the browser offers the passkeys it holds for this site; one counts as both factors. */
 export function HostedPasskeySignIn({ onSignedIn, onError, children }: { onSignedIn: () => void; onError: (message: string | null) => void; children?: ReactNode }) {
   const { api } = useHosted();
   const [pending, setPending] = useState(false);
+  const { t } = useHostedT();
   if (!passkeysSupported()) return null;
 
   const signIn = async () => {
@@ -22,7 +24,7 @@ export function HostedPasskeySignIn({ onSignedIn, onError, children }: { onSigne
       onSignedIn();
     } catch (failure) {
       if (failure instanceof PasskeyCancelled) notify.info(failure.message);
-      else onError(passkeyFailureMessage(failure, 'Passkey sign-in failed'));
+      else onError(passkeyFailureMessage(failure, t('signIn.passkeyFailed')));
       setPending(false);
     }
   };
@@ -31,7 +33,7 @@ export function HostedPasskeySignIn({ onSignedIn, onError, children }: { onSigne
     <>
       {children}
       <Button variant="default" fullWidth leftSection={<IconFingerprint size={18} />} loading={pending} onClick={() => void signIn()}>
-        Sign in with a passkey
+        {t('signIn.passkey')}
       </Button>
     </>
   );

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { PRODUCT_NAME } from '../../../shared/constants';
 import { ThemeToggle } from '../../components/ThemeToggle';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * The frame of every hosted page: the project's brand and the theme toggle on top, the page's title (with
@@ -27,6 +28,7 @@ export function HostedShell({
   size?: number;
   plain?: boolean;
 }) {
+  const { t } = useHostedT();
   return (
     <Box mih="100dvh" className="hosted-page" style={{ display: 'flex', flexDirection: 'column' }}>
       <Container component="header" size={Math.max(size, 720)} px="md" py="sm" w="100%">
@@ -66,7 +68,7 @@ export function HostedShell({
         </Container>
       </Box>
       <Text component="footer" ta="center" size="xs" c="dimmed" py="md">
-        Secured by {PRODUCT_NAME}
+        {t('common.securedBy', { product: PRODUCT_NAME })}
       </Text>
     </Box>
   );

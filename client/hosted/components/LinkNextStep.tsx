@@ -7,6 +7,7 @@ import { useSignedIn } from '../useSignedIn';
 import { BackToApp } from './BackToApp';
 import { HostedSecondFactor } from './HostedSecondFactor';
 import { StatusPanel } from './StatusPanel';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * What a mailed link's page shows once the link did its work and it carried an app's sign-in: go on
@@ -15,6 +16,7 @@ import { StatusPanel } from './StatusPanel';
  */
 export function LinkNextStep({ next, done }: { next: Exclude<LinkNext, null>; done: string }) {
   const { project, paths } = useHosted();
+  const { t } = useHostedT();
   const navigate = useNavigate();
   // The server checked the return_to it stored; the page checks it again, as every navigation it makes.
   const continues =
@@ -31,11 +33,11 @@ export function LinkNextStep({ next, done }: { next: Exclude<LinkNext, null>; do
         title={done}
         actions={
           <Button mt="xs" onClick={signedIn} data-autofocus>
-            Continue to {project.name}
+            {t('common.continueToApp', { app: project.name })}
           </Button>
         }
       >
-        You are signed in.
+        {t('next.signedIn')}
       </StatusPanel>
     );
   }
@@ -46,11 +48,11 @@ export function LinkNextStep({ next, done }: { next: Exclude<LinkNext, null>; do
         title={done}
         actions={
           <Button component={Link} to={paths.page('sign-in', { ...continues, login_hint: next.email })} replace mt="xs">
-            Sign in to continue to {project.name}
+            {t('common.signInToContinue', { app: project.name })}
           </Button>
         }
       >
-        This link was opened in another browser than the one you started in, so sign in here to continue.
+        {t('next.otherBrowser')}
       </StatusPanel>
     );
   }
@@ -62,12 +64,12 @@ export function LinkNextStep({ next, done }: { next: Exclude<LinkNext, null>; do
         <Group justify="center" gap="sm" mt="xs">
           <BackToApp variant="filled" />
           <Button component={Link} to={paths.page('sign-in')} variant="default" replace>
-            Sign in
+            {t('common.signIn')}
           </Button>
         </Group>
       }
     >
-      The sign-in to {project.name} you started has expired. Go back to {project.name} and sign in again.
+      {t('next.expired', { app: project.name })}
     </StatusPanel>
   );
 }

@@ -5,6 +5,8 @@ import { HostedApiError } from '../api';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useFormSubmit } from '../useFormSubmit';
 import { FormAlert } from './FormAlert';
+import { useHostedT } from '../../i18n/useHostedT';
+import { HostedTrans } from '../../i18n/HostedTrans';
 
 /**
  * "Resend" under a "check your e-mail" state: the same request again (the server's limits apply: past
@@ -12,6 +14,7 @@ import { FormAlert } from './FormAlert';
  */
 export function ResendMail({ email, send, fallback }: { email: string; send: (captchaToken: string) => Promise<unknown>; fallback: string }) {
   const captcha = useRef<CaptchaHandle>(null);
+  const { t, known } = useHostedT();
   const [sent, setSent] = useState(0);
   const [waitS, setWaitS] = useState<number | null>(null);
   const { submitting, error, submit } = useFormSubmit(fallback, () => captcha.current?.reset());
@@ -32,17 +35,21 @@ export function ResendMail({ email, send, fallback }: { email: string; send: (ca
     <Stack gap="xs" align="center" w="100%">
       {sent > 0 && !error && (
         <FormAlert kind="success">
-          We sent it again to{' '}
-          <Text span fw={700} style={{ overflowWrap: 'anywhere' }}>
-            {email}
-          </Text>
-          .
+          <HostedTrans i18nKey="common.resentTo" values={{ email }} components={{ b: <Text span fw={700} style={{ overflowWrap: 'anywhere' }} /> }} />
         </FormAlert>
       )}
-      {error && <FormAlert>{waitS ? `${error} Try again in ${waitS < 60 ? `${waitS} s` : `${Math.ceil(waitS / 60)} min`}.` : error}</FormAlert>}
+      {error && (
+        <FormAlert>
+          {waitS
+            ? waitS < 60
+              ? t('common.retryAfterSeconds', { error: known(error), seconds: waitS })
+              : t('common.retryAfterMinutes', { error: known(error), minutes: Math.ceil(waitS / 60) })
+            : error}
+        </FormAlert>
+      )}
       <HostedCaptcha ref={captcha} />
       <Button variant="light" leftSection={<IconRefresh size={16} />} loading={submitting} onClick={() => void resend()}>
-        Resend
+        {t('common.resend')}
       </Button>
     </Stack>
   );

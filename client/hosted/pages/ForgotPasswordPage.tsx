@@ -4,7 +4,6 @@ import { useForm } from '@mantine/form';
 import { ResetLinkSentText } from '../../components/auth/ResetLinkSentText';
 import { EmailField } from '../../components/EmailField';
 import { ForgotPasswordFormSchema, resolver } from '../../forms';
-import { TOASTS } from '../../messages';
 import { BackToSignIn } from '../components/BackToSignIn';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
@@ -14,15 +13,18 @@ import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { useContinuation } from '../useInteraction';
+import { useHostedT } from '../../i18n/useHostedT';
+import { translated } from '../i18n/validate';
 
 export function ForgotPasswordPage() {
   const { api } = useHosted();
+  const { t, known } = useHostedT();
   const continuation = useContinuation();
   const captcha = useRef<CaptchaHandle>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { submitting, error, submit } = useFormSubmit(TOASTS.resetEmailFailed, () => captcha.current?.reset());
+  const { submitting, error, submit } = useFormSubmit(t('msg.resetEmailFailed'), () => captcha.current?.reset());
 
-  const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: resolver(ForgotPasswordFormSchema) });
+  const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: translated(resolver(ForgotPasswordFormSchema), known) });
 
   const onSubmit = form.onSubmit((values) =>
     submit(async () => {
@@ -34,20 +36,20 @@ export function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <HostedPage documentTitle="Check your email" title="Check your email" footer={<BackToSignIn />}>
+      <HostedPage documentTitle={t('common.checkEmail')} title={t('common.checkEmail')} footer={<BackToSignIn />}>
         <CheckYourMail
           actions={
             <Stack gap="xs" align="center" w="100%">
-              <ResendMail email={sentTo} send={(captchaToken) => api.forgotPassword(sentTo, captchaToken, continuation)} fallback={TOASTS.resetEmailFailed} />
+              <ResendMail email={sentTo} send={(captchaToken) => api.forgotPassword(sentTo, captchaToken, continuation)} fallback={t('msg.resetEmailFailed')} />
               <Button variant="subtle" size="compact-sm" onClick={() => setSentTo(null)}>
-                Try again
+                {t('common.tryAgain')}
               </Button>
             </Stack>
           }
         >
           <ResetLinkSentText email={sentTo} />
           <Text size="sm" c="dimmed">
-            The link works once, for one hour. Didn&apos;t get it? Check your spam folder.
+            {t('forgot.spam')}
           </Text>
         </CheckYourMail>
       </HostedPage>
@@ -55,14 +57,14 @@ export function ForgotPasswordPage() {
   }
 
   return (
-    <HostedPage documentTitle="Forgot password" title="Forgot your password?" subtitle="Enter your e-mail and we'll send you a link to reset it" footer={<BackToSignIn />}>
+    <HostedPage documentTitle={t('forgot.documentTitle')} title={t('forgot.title')} subtitle={t('forgot.subtitle')} footer={<BackToSignIn />}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {error && <FormAlert>{error}</FormAlert>}
-          <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
+          <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} />
           <HostedCaptcha ref={captcha} />
           <Button type="submit" fullWidth loading={submitting}>
-            Send reset link
+            {t('forgot.submit')}
           </Button>
         </Stack>
       </form>

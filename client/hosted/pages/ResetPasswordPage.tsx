@@ -6,7 +6,7 @@ import { KeepSignInMethodsField } from '../../components/KeepSignInMethodsField'
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { ResetPasswordFormSchema, resolver } from '../../forms';
 import { getDeviceFingerprint } from '../../lib/fingerprint';
-import { MESSAGES, TOASTS, VALIDATION } from '../../messages';
+import { MESSAGES } from '../../messages';
 import type { LinkNext } from '../../../shared/schemas/hosted';
 import { hostedErrorMessage } from '../api';
 import { BackToSignIn } from '../components/BackToSignIn';
@@ -15,6 +15,8 @@ import { LinkNextStep } from '../components/LinkNextStep';
 import { HostedPage } from '../components/HostedPage';
 import { StatusPanel } from '../components/StatusPanel';
 import { useHosted } from '../HostedContext';
+import { useHostedT } from '../../i18n/useHostedT';
+import { translated } from '../i18n/validate';
 
 /**
  * The link of the reset mail: a new password, then back to sign in (every session was signed out), or,
@@ -22,27 +24,28 @@ import { useHosted } from '../HostedContext';
  */
 export function ResetPasswordPage() {
   const { api, paths } = useHosted();
+  const { t, known } = useHostedT();
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [next, setNext] = useState<Exclude<LinkNext, null> | null>(null);
-  const form = useForm({ mode: 'controlled', initialValues: { password: '', confirmPassword: '', keepSignInMethods: false }, validate: resolver(ResetPasswordFormSchema) });
+  const form = useForm({ mode: 'controlled', initialValues: { password: '', confirmPassword: '', keepSignInMethods: false }, validate: translated(resolver(ResetPasswordFormSchema), known) });
 
   if (!token) {
     return (
-      <HostedPage documentTitle="Invalid reset link" title="Invalid reset link" footer={<BackToSignIn />}>
+      <HostedPage documentTitle={t('reset.invalidTitle')} title={t('reset.invalidTitle')} footer={<BackToSignIn />}>
         <StatusPanel
           kind="invalid"
-          title={VALIDATION.resetTokenInvalid}
+          title={t('msg.resetTokenInvalid')}
           actions={
             <Button component={Link} to={paths.page('forgot-password')} mt="xs">
-              Request a new reset link
+              {t('reset.requestNew')}
             </Button>
           }
         >
-          This password reset link is invalid or has expired.
+          {t('reset.invalidText')}
         </StatusPanel>
       </HostedPage>
     );
@@ -50,8 +53,8 @@ export function ResetPasswordPage() {
 
   if (next) {
     return (
-      <HostedPage documentTitle="Password reset" title="Password reset">
-        <LinkNextStep next={next} done="Your password was reset" />
+      <HostedPage documentTitle={t('reset.doneTitle')} title={t('reset.doneTitle')}>
+        <LinkNextStep next={next} done={t('reset.done')} />
       </HostedPage>
     );
   }
@@ -64,20 +67,20 @@ export function ResetPasswordPage() {
       if (answer.next) setNext(answer.next);
       else navigate(paths.page('sign-in'), { replace: true, state: { message: MESSAGES.passwordResetSuccess } });
     } catch (failure) {
-      setError(hostedErrorMessage(failure, TOASTS.resetFailed));
+      setError(hostedErrorMessage(failure, t('msg.resetFailed')));
       setSubmitting(false);
     }
   });
 
   return (
-    <HostedPage documentTitle="Set a new password" title="Set a new password" subtitle="Choose a strong password you don't use anywhere else" footer={<BackToSignIn />}>
+    <HostedPage documentTitle={t('reset.title')} title={t('reset.title')} subtitle={t('reset.subtitle')} footer={<BackToSignIn />}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {error && <FormAlert>{error}</FormAlert>}
           <NewPasswordFields password={form.getInputProps('password')} confirmation={form.getInputProps('confirmPassword')} />
           <KeepSignInMethodsField {...form.getInputProps('keepSignInMethods', { type: 'checkbox' })} />
           <Button type="submit" fullWidth loading={submitting}>
-            Reset password
+            {t('reset.submit')}
           </Button>
         </Stack>
       </form>

@@ -10,7 +10,6 @@ import { EmailField } from '../../components/EmailField';
 import { PasswordField } from '../../components/PasswordField';
 import { passkeysSupported } from '../../lib/passkeys';
 import { socialErrorMessage } from '../../lib/social';
-import { TOASTS } from '../../messages';
 import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
@@ -21,6 +20,8 @@ import { useHosted } from '../HostedContext';
 import { useInteraction } from '../useInteraction';
 import { useSignedIn } from '../useSignedIn';
 import { useHostedSignInProviders } from '../useSignInProviders';
+import { useHostedT } from '../../i18n/useHostedT';
+import { errorText } from '../i18n/validate';
 
 /**
  * Sign in to the project, with the platform login's labels; `?login_hint=` fills in the e-mail. A sign-in
@@ -28,6 +29,7 @@ import { useHostedSignInProviders } from '../useSignInProviders';
  */
 export function SignInPage() {
   const { api, paths, project } = useHosted();
+  const { t, known } = useHostedT();
   const location = useLocation();
   const [params] = useSearchParams();
   const interaction = useInteraction();
@@ -43,7 +45,7 @@ export function SignInPage() {
     initialEmail: params.get('login_hint') ?? '',
     logIn: api.logIn,
     onSignedIn: () => signedIn(),
-    onFailure: (failure) => setError(hostedErrorMessage(failure, TOASTS.loginFailed)),
+    onFailure: (failure) => setError(hostedErrorMessage(failure, t('msg.loginFailed'))),
     onSubmitStart: () => setError(null),
   });
 
@@ -54,7 +56,7 @@ export function SignInPage() {
   const secondStep = challenge ?? returnedChallenge;
   if (secondStep) {
     return (
-      <HostedPage documentTitle="Two-factor authentication" title="Two-factor authentication" subtitle="One more step to sign in">
+      <HostedPage documentTitle={t('signIn.twoFactorTitle')} title={t('signIn.twoFactorTitle')} subtitle={t('signIn.twoFactorSubtitle')}>
         <HostedSecondFactor
           challenge={secondStep}
           onSignedIn={signedIn}
@@ -71,14 +73,14 @@ export function SignInPage() {
   const keep = { interaction, return_to: returnTo };
   return (
     <HostedPage
-      documentTitle="Sign in"
-      title="Sign in"
-      subtitle={`to continue to ${project.name}`}
+      documentTitle={t('signIn.title')}
+      title={t('signIn.title')}
+      subtitle={t('common.continueTo', { app: project.name })}
       footer={
         <>
-          Don&apos;t have an account?{' '}
+          {t('signIn.noAccount')}{' '}
           <Anchor component={Link} to={paths.page('sign-up', keep)} fw={600}>
-            Sign up
+            {t('common.signUp')}
           </Anchor>
         </>
       }
@@ -88,24 +90,31 @@ export function SignInPage() {
         {error ? <FormAlert>{error}</FormAlert> : socialError && <FormAlert>{socialError}</FormAlert>}
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
-            <PasswordField label="Password" placeholder="Your password" autoComplete="current-password" required {...form.getInputProps('password')} />
+            <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} error={errorText(form.errors.email, known)} />
+            <PasswordField
+              label={t('common.password')}
+              placeholder={t('common.passwordPlaceholder')}
+              autoComplete="current-password"
+              required
+              {...form.getInputProps('password')}
+              error={errorText(form.errors.password, known)}
+            />
             <Group justify="flex-end" mt={-8}>
               <Anchor component={Link} to={paths.page('forgot-password', keep)} size="sm">
-                Forgot password?
+                {t('signIn.forgot')}
               </Anchor>
             </Group>
             <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
             <Button type="submit" fullWidth loading={submitting}>
-              Sign in
+              {t('signIn.submit')}
             </Button>
           </Stack>
         </form>
         <HostedPasskeySignIn onSignedIn={signedIn} onError={setError}>
-          <Divider label="or" labelPosition="center" />
+          <Divider label={t('common.or')} labelPosition="center" />
         </HostedPasskeySignIn>
         {/* Below the passkey button, the "or" above it serves both. */}
-        <SocialButtons providers={providers} label={passkeysSupported() ? null : 'or'} pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+        <SocialButtons providers={providers} label={passkeysSupported() ? null : t('common.or')} pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
       </Stack>
     </HostedPage>
   );

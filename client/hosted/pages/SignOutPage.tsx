@@ -7,6 +7,7 @@ import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { SESSION_KEY, useHosted } from '../HostedContext';
 import { browser } from '../navigation';
+import { useHostedT } from '../../i18n/useHostedT';
 
 /**
  * An app asked to sign the user out without proving who it is (no id_token_hint): the user confirms
@@ -14,6 +15,7 @@ import { browser } from '../navigation';
  */
 export function SignOutPage() {
   const { api, paths, project } = useHosted();
+  const { t } = useHostedT();
   const { search } = useLocation();
   const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
@@ -27,23 +29,23 @@ export function SignOutPage() {
       queryClient.removeQueries({ queryKey: SESSION_KEY });
       browser.assign(paths.logout(search));
     } catch (failure) {
-      setError(hostedErrorMessage(failure, 'Sign-out failed. Please try again.'));
+      setError(hostedErrorMessage(failure, t('signOut.failed')));
       setPending(false);
     }
   };
 
   return (
-    <HostedPage documentTitle="Sign out" title={`Sign out of ${project.name}?`}>
+    <HostedPage documentTitle={t('common.signOut')} title={t('signOut.title', { app: project.name })}>
       <Stack gap="md">
         {error && <FormAlert>{error}</FormAlert>}
         <Text size="sm" c="dimmed" ta="center">
-          You will be signed out of {project.name} on this device.
+          {t('signOut.text', { app: project.name })}
         </Text>
         <Button fullWidth loading={pending} onClick={() => void signOut()}>
-          Sign out
+          {t('common.signOut')}
         </Button>
         <Anchor component={Link} to={paths.page('account')} size="sm" ta="center">
-          Cancel and stay signed in
+          {t('signOut.stay')}
         </Anchor>
       </Stack>
     </HostedPage>

@@ -8,7 +8,6 @@ import { EmailField } from '../../components/EmailField';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { EndUserSignupFormSchema, resolver } from '../../forms';
 import { getDeviceFingerprint } from '../../lib/fingerprint';
-import { TOASTS } from '../../messages';
 import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
@@ -18,14 +17,18 @@ import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { useContinuation } from '../useInteraction';
 import { useHostedSignInProviders } from '../useSignInProviders';
+import { useHostedT } from '../../i18n/useHostedT';
+import { translated } from '../i18n/validate';
+import { HostedTrans } from '../../i18n/HostedTrans';
 
 /** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */
 export function SignUpPage() {
   const { api, paths, project } = useHosted();
+  const { t, known } = useHostedT();
   const continuation = useContinuation();
   const { interaction } = continuation;
   const captcha = useRef<CaptchaHandle>(null);
-  const { submitting, error, submit } = useFormSubmit(TOASTS.signupFailed, () => captcha.current?.reset());
+  const { submitting, error, submit } = useFormSubmit(t('msg.signupFailed'), () => captcha.current?.reset());
   // The server's answer is the same whether or not the address had an account: say what happens next, in the end user's words.
   const [sent, setSent] = useState<string | null>(null);
   const signInLink = paths.page('sign-in', { ...continuation });
@@ -36,7 +39,7 @@ export function SignUpPage() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
-    validate: resolver(EndUserSignupFormSchema),
+    validate: translated(resolver(EndUserSignupFormSchema), known),
   });
 
   const onSubmit = form.onSubmit((values) =>
@@ -56,38 +59,32 @@ export function SignUpPage() {
 
   const footer = (
     <>
-      Already have an account?{' '}
+      {t('signUp.haveAccount')}{' '}
       <Anchor component={Link} to={signInLink} fw={600}>
-        Sign in
+        {t('common.signIn')}
       </Anchor>
     </>
   );
 
   if (sent) {
     return (
-      <HostedPage documentTitle="Check your email" title="Check your email" footer={footer}>
+      <HostedPage documentTitle={t('common.checkEmail')} title={t('common.checkEmail')} footer={footer}>
         <CheckYourMail
           actions={
             <Stack gap="xs" align="center" w="100%">
-              <ResendMail email={sent} send={(captchaToken) => api.resendVerification(sent, captchaToken, continuation)} fallback={TOASTS.resendFailed} />
+              <ResendMail email={sent} send={(captchaToken) => api.resendVerification(sent, captchaToken, continuation)} fallback={t('msg.resendFailed')} />
               <Button variant="subtle" size="compact-sm" onClick={() => setSent(null)}>
-                Use a different address
+                {t('signUp.differentAddress')}
               </Button>
             </Stack>
           }
         >
           <Text>
-            We sent a verification link to{' '}
-            <Text span fw={700} style={{ overflowWrap: 'anywhere' }}>
-              {sent}
-            </Text>
-            .{' '}
-            {interaction || continuation.return_to
-              ? `Open it, in this browser or another, to verify your address and continue to ${project.name}.`
-              : 'Open it to verify your address, then sign in.'}
+            <HostedTrans i18nKey="signUp.sentTo" values={{ email: sent }} components={{ b: <Text span fw={700} style={{ overflowWrap: 'anywhere' }} /> }} />{' '}
+            {interaction || continuation.return_to ? t('signUp.openToContinue', { app: project.name }) : t('signUp.openThenSignIn')}
           </Text>
           <Text size="sm" c="dimmed">
-            Didn&apos;t get it? Check your spam folder, or send it again. The link works once and expires after 24 hours.
+            {t('signUp.spam')}
           </Text>
         </CheckYourMail>
       </HostedPage>
@@ -95,29 +92,29 @@ export function SignUpPage() {
   }
 
   return (
-    <HostedPage documentTitle="Create your account" title="Create your account" subtitle={`to continue to ${project.name}`} footer={footer} size={480}>
+    <HostedPage documentTitle={t('signUp.title')} title={t('signUp.title')} subtitle={t('common.continueTo', { app: project.name })} footer={footer} size={480}>
       <Stack gap="md">
         {error && <FormAlert>{error}</FormAlert>}
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-              <TextInput label="First name" autoComplete="given-name" {...form.getInputProps('firstName')} />
-              <TextInput label="Last name" autoComplete="family-name" {...form.getInputProps('lastName')} />
+              <TextInput label={t('common.firstName')} autoComplete="given-name" {...form.getInputProps('firstName')} />
+              <TextInput label={t('common.lastName')} autoComplete="family-name" {...form.getInputProps('lastName')} />
             </SimpleGrid>
-            <EmailField placeholder="you@example.com" {...form.getInputProps('email')} />
+            <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} />
             <NewPasswordFields
-              label="Password"
-              confirmLabel="Confirm password"
+              label={t('common.password')}
+              confirmLabel={t('common.confirmPassword')}
               password={form.getInputProps('password')}
               confirmation={form.getInputProps('confirmPassword')}
             />
             <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
             <Button type="submit" fullWidth loading={submitting}>
-              Create account
+              {t('signUp.submit')}
             </Button>
           </Stack>
         </form>
-        <SocialButtons providers={providers} label="or sign up with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+        <SocialButtons providers={providers} label={t('signUp.orWith')} pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
       </Stack>
     </HostedPage>
   );

@@ -49,6 +49,11 @@ import { checkCurrentPassword } from './current-password.js';
 import { continuationColumns, continuationOfRow, NO_CONTINUATION, type LinkContinuation, type ProvenLink } from './link-continuation.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
 import { clearSignInFailures } from './sign-in.service.js';
+import { requestLocale } from '../../mail/locale.js';
+import { brandFor } from './mail-brand.js';
+import type { TFunction } from 'i18next';
+import { PLATFORM_BRAND } from '../../mail/branding.js';
+import { mailTranslator } from '../../mail/mail-i18n.js';
 
 export { clearSignInFailures, logIn, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
@@ -65,25 +70,28 @@ function rejectWeakPassword(realm: Realm, password: string): void {
  * "Your password was changed", in the realm's brand and template (whose link opens the sign-in page);
  * `notice` says what else the change did to the account's ways in.
  */
-function passwordChangedNotice(realm: Realm, to: string, notice: readonly string[] = []) {
-  return passwordChangedMail(to, appLink(realm, MAIL_LINK_PATHS.password_changed), realm.policy.mail, notice);
+function passwordChangedNotice(realm: Realm, user: UserRow, request: RequestInfo | null, notice: readonly string[] = []) {
+  return passwordChangedMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_changed), brandFor(realm.projectId, realm.policy.mail, user, request), notice);
 }
 
 /**
  * What was removed from an account, one line each for the owner's notice (`alsoRemoved` first); empty
  * when nothing but sessions was.
  */
-export function describeRemoved(removed: Attachments, sessionsEnded: number, alsoRemoved: readonly string[] = []): string[] {
+export function describeRemoved(removed: Attachments, sessionsEnded: number, alsoRemoved: readonly string[] = [], t: TFunction = ENGLISH_MAIL): string[] {
   const lines = [
     ...alsoRemoved,
-    ...removed.passkeys.map((name) => `the passkey "${name}"`),
-    ...(removed.secondFactor ? ['two-factor authentication (its authenticator app and recovery codes)'] : []),
-    ...removed.identities.map((provider) => `sign-in with ${SOCIAL_PROVIDER_NAMES[provider]}`),
-    ...(removed.pendingAddressChanges > 0 ? ['a pending change of the email address'] : []),
+    ...removed.passkeys.map((name) => t('removed.passkey', { name })),
+    ...(removed.secondFactor ? [t('removed.secondFactor')] : []),
+    ...removed.identities.map((provider) => t('removed.identity', { provider: SOCIAL_PROVIDER_NAMES[provider] })),
+    ...(removed.pendingAddressChanges > 0 ? [t('removed.addressChange')] : []),
   ];
   if (lines.length === 0) return [];
-  return sessionsEnded > 0 ? [...lines, `${sessionsEnded} ${sessionsEnded === 1 ? 'session' : 'sessions'} signed out`] : lines;
+  return sessionsEnded > 0 ? [...lines, t('removed.sessions', { count: sessionsEnded })] : lines;
 }
+
+/** The owner's notices are in their mail's language (mail/locale.ts); English where none is known. */
+const ENGLISH_MAIL = mailTranslator(PLATFORM_BRAND);
 
 /**
  * The address of an account was just proven by someone other than whoever made its current state (the
@@ -135,9 +143,10 @@ async function issueOneTimeToken(
  * made by a provider), and to the app's sign-in it continues, if any: the link and its mail in the
  * unit of work of `tx` (the mail's cap counted before it).
  */
-async function queueVerification(tx: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, continuation = NO_CONTINUATION): Promise<void> {
+async function queueVerification(tx: Deps, realm: Realm, user: UserRow, attemptPasswordHash: string | null, request: RequestInfo | null, continuation = NO_CONTINUATION): Promise<void> {
   const token = await issueOneTimeToken(tx, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_S, attemptPasswordHash, null, continuation);
-  await queueCappedMail(tx, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), realm.policy.mail), aboutAccount(user));
+  const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
+  await queueCappedMail(tx, 'verification', verificationMail(user.email, appLink(realm, MAIL_LINK_PATHS.verification, token), brand), aboutAccount(user));
 }
 
 /**
@@ -175,6 +184,8 @@ export async function signUp(
       last_name: input.last_name,
       company_name: input.company_name,
       website_url: input.website_url,
+      // An end user's language: the one asked for, else the request's (a developer's dashboard is English).
+      locale: realm.projectId ? (input.locale ?? requestLocale(request)) : null,
       role: isListedAdmin(deps, realm, input.email) ? 'admin' : 'user',
       is_active: 1,
       is_verified: 0,
@@ -186,9 +197,10 @@ export async function signUp(
     if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(input.email), is_verified: false });
     // The link (or the notice) commits with the account, or not at all. An account verified meanwhile gets no mail of the other kind.
     const user = inserted ? await findUserById(tx.db, id) : await findUserByEmail(tx.db, realm.projectId, input.email);
-    if (mayMail && user?.is_verified === 0 && kind === 'verification') await queueVerification(tx, realm, user, passwordHash, continuation);
+    if (mayMail && user?.is_verified === 0 && kind === 'verification') await queueVerification(tx, realm, user, passwordHash, request, continuation);
     else if (mayMail && user?.is_verified === 1 && kind === 'signup_notice') {
-      await queueCappedMail(tx, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), realm.policy.mail), aboutAccount(user));
+      const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
+      await queueCappedMail(tx, 'signup_notice', signupAttemptMail(user.email, appLink(realm, '/login'), appLink(realm, '/forgot-password'), brand), aboutAccount(user));
     }
     return inserted;
   });
@@ -241,6 +253,7 @@ export async function signUpWithProvider(
       last_name: account.lastName?.slice(0, 100) || null,
       company_name: null,
       website_url: null,
+      locale: realm.projectId ? requestLocale(request) : null,
       role: isListedAdmin(deps, realm, account.email) ? 'admin' : 'user',
       is_active: 1,
       is_verified: account.emailVerified ? 1 : 0,
@@ -251,7 +264,7 @@ export async function signUpWithProvider(
     });
     if (inserted) await linkIdentity(tx, id);
     if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(account.email), is_verified: account.emailVerified });
-    if (inserted && mayMail) await queueVerification(tx, realm, (await findUserById(tx.db, id))!, null);
+    if (inserted && mayMail) await queueVerification(tx, realm, (await findUserById(tx.db, id))!, null, request);
     return inserted;
   });
   if (!created) return undefined;
@@ -290,8 +303,9 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
     await expireOneTimeTokens(tx.db, token.user_id, 'verify_email', now);
     const ended = await revokeSessionsByUserId(tx.db, token.user_id, now, 'email_verified');
     if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.verified', { id: token.user_id, email: token.user_email, is_verified: true });
-    const secured = removed ? describeRemoved(removed, ended) : [];
-    if (secured.length > 0) await queueAccountMail(tx, account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured, realm.policy.mail));
+    const brand = brandFor(realm.projectId, realm.policy.mail, account, request);
+    const secured = removed ? describeRemoved(removed, ended, [], mailTranslator(brand)) : [];
+    if (secured.length > 0) await queueAccountMail(tx, account, 'accountSecuredMail', accountSecuredMail(token.user_email, secured, brand));
   });
   return { message: MESSAGES.emailVerified, userId: token.user_id, continuation: continuationOfRow(token) };
 }
@@ -302,13 +316,13 @@ export async function spendVerificationLink(deps: Deps, realm: Realm, input: z.o
  * nobody knows ("forgot password" sets one), every way in and pending link goes, every session ends.
  * Answers what was removed, for the owner's notice.
  */
-export async function handOverToProvenOwner(tx: Deps, account: UserRow, unknownPasswordHash: string, now: string): Promise<string[]> {
+export async function handOverToProvenOwner(tx: Deps, account: UserRow, unknownPasswordHash: string, now: string, t: TFunction = ENGLISH_MAIL): Promise<string[]> {
   const removed = await removeUnprovenAttachments(tx, account.id, now);
   const hadPassword = account.password_set === 1;
   await updateUser(tx.db, account.id, { password_hash: unknownPasswordHash, password_set: 0, updated_at: now });
   await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
   const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'email_verified');
-  return describeRemoved(removed, ended, hadPassword ? ['the password the account was signed up with'] : []);
+  return describeRemoved(removed, ended, hadPassword ? [t('removed.password')] : [], t);
 }
 
 /** Same answer whether or not the address has an account. The link is bound to the newest sign-up attempt. */
@@ -327,7 +341,7 @@ export async function resendVerification(
   if (user && user.is_verified === 0 && user.is_active === 1 && (await withinMailCap(deps, 'verification', user.email))) {
     const ownPassword = user.password_set === 1 ? user.password_hash : null;
     const attemptPassword = (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword;
-    await withTransaction(deps, (tx) => queueVerification(tx, realm, user, attemptPassword, continuation));
+    await withTransaction(deps, (tx) => queueVerification(tx, realm, user, attemptPassword, request, continuation));
   }
   return { message: MESSAGES.verificationSent };
 }
@@ -346,9 +360,10 @@ export async function forgotPassword(
   await deps.limiters.forgotPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_active === 1 && (await withinMailCap(deps, 'password_reset', user.email))) {
+    const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
     await withTransaction(deps, async (tx) => {
       const token = await issueOneTimeToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null, continuation);
-      await queueCappedMail(tx, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), realm.policy.mail), aboutAccount(user));
+      await queueCappedMail(tx, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), brand), aboutAccount(user));
     });
   }
   return { message: 'If an account exists for that email, a password reset link is on its way.' };
@@ -391,7 +406,8 @@ export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<t
     await expireOneTimeTokens(tx.db, account.id, 'reset_password', now);
     await expireOneTimeTokens(tx.db, account.id, 'verify_email', now);
     const ended = await revokeSessionsByUserId(tx.db, account.id, now, 'password_reset');
-    await queueAccountMail(tx, updated, 'passwordChangedMail', passwordChangedNotice(realm, updated.email, resetNotice(unproven, attached, keep, ended)));
+    const notice = resetNotice(unproven, attached, keep, ended, mailTranslator(brandFor(realm.projectId, realm.policy.mail, updated, null)));
+    await queueAccountMail(tx, updated, 'passwordChangedMail', passwordChangedNotice(realm, updated, null, notice));
     return { user: updated };
   });
   if (reset) await clearSignInFailures(deps, realm, reset.user.email);
@@ -399,16 +415,15 @@ export async function spendResetLink(deps: Deps, realm: Realm, input: z.output<t
 }
 
 /** What the password-changed mail of a reset adds: the ways in it removed, or kept as the owner asked. */
-function resetNotice(unproven: Attachments | null, attached: Attachments | null, kept: boolean, sessionsEnded: number): string[] {
+function resetNotice(unproven: Attachments | null, attached: Attachments | null, kept: boolean, sessionsEnded: number, t: TFunction): string[] {
   if (unproven) {
-    const removed = describeRemoved(unproven, sessionsEnded);
+    const removed = describeRemoved(unproven, sessionsEnded, [], t);
     if (removed.length === 0) return [];
-    return ['The address was not confirmed before this reset, so we removed every way into the account that this reset did not come from:', ...removed.map((line) => `• ${line}`)];
+    return [t('reset.unprovenIntro'), ...removed.map((line) => `• ${line}`)];
   }
-  const ways = describeRemoved({ passkeys: attached!.passkeys, secondFactor: false, identities: attached!.identities, pendingAddressChanges: 0 }, 0);
-  if (ways.length === 0) return [];
-  if (kept) return [`As you asked, the account kept its other ways to sign in: ${ways.join(', ')}.`];
-  return [`A reset link was used, so we also removed the account's other ways to sign in: ${ways.join(', ')}. If they were yours, add them again in your security settings.`];
+  const ways = describeRemoved({ passkeys: attached!.passkeys, secondFactor: false, identities: attached!.identities, pendingAddressChanges: 0 }, 0, [], t).join(', ');
+  if (!ways) return [];
+  return [kept ? t('reset.kept', { ways }) : t('reset.removed', { ways })];
 }
 
 /** Changes the password of the signed-in account; other sessions are signed out and pending reset links die. */
@@ -427,7 +442,7 @@ export async function changePassword(
     await updateUser(tx.db, auth.user.id, { password_hash: passwordHash, updated_at: now });
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
-    await queueAccountMail(tx, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user.email));
+    await queueAccountMail(tx, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user, request));
   });
   return { message: MESSAGES.passwordChanged };
 }
@@ -454,14 +469,16 @@ export async function requestEmailChange(
   else await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', 'Incorrect password'));
   await deps.limiters.emailChangePerAccount.consume(realmKey(realm, user.id));
 
-  const taken = (await findUserByEmail(deps.db, realm.projectId, newEmail)) !== undefined;
+  const holder = await findUserByEmail(deps.db, realm.projectId, newEmail);
   const mailNew = await withinMailCap(deps, 'email_change', newEmail);
   const mailOld = await withinMailCap(deps, 'email_change_notice', user.email);
   await withTransaction(deps, async (tx) => {
     // Issued for a taken address too (and mailed to nobody), so both answers cost the same.
     const token = await issueOneTimeToken(tx, user.id, 'change_email', EMAIL_CHANGE_TTL_S, null, newEmail);
-    const brand = realm.policy.mail;
-    const toNewAddress = taken ? emailTakenMail(newEmail, brand) : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
+    const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
+    const toNewAddress = holder
+      ? emailTakenMail(newEmail, brandFor(realm.projectId, realm.policy.mail, holder, request))
+      : emailChangeConfirmationMail(newEmail, appLink(realm, '/confirm-email-change', token), brand);
     // The new address has no account of this one's yet: no user_id, so a bounce there marks nobody.
     if (mailNew) await queueCappedMail(tx, 'email_change', toNewAddress, { projectId: realm.projectId, userId: null });
     if (mailOld) await queueCappedMail(tx, 'email_change_notice', emailChangeRequestedMail(user.email, newEmail, brand), aboutAccount(user));
@@ -500,7 +517,8 @@ export async function confirmEmailChange(
     await emitUserUpdated(tx, account, (await findUserById(tx.db, account.id))!);
     // To the old address: not the account's any more, so no user_id (a bounce there is not the account's).
     if (mayMailTemplate(account, 'emailChangedMail')) {
-      await queueMail(tx, { kind: 'emailChangedMail', message: emailChangedMail(account.email, newEmail, realm.policy.mail), projectId: account.project_id, userId: null });
+      const brand = brandFor(realm.projectId, realm.policy.mail, account, request);
+      await queueMail(tx, { kind: 'emailChangedMail', message: emailChangedMail(account.email, newEmail, brand), projectId: account.project_id, userId: null });
     }
   });
   return { message: MESSAGES.emailChanged };

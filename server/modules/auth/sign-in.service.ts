@@ -29,6 +29,7 @@ import { toUser } from '../users/user.mapper.js';
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
 import { queueAccountMail } from './account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
+import { brandFor } from './mail-brand.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
 export const ACCOUNT_INACTIVE = 'This account has been deactivated';
@@ -290,7 +291,7 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
     // The first sign-in of an account is not news; a later one from an unseen device is.
     if (seen?.isNew && user.last_login) {
       const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
-      await queueAccountMail(tx, user, 'newSignInMail', newSignInMail(user.email, where, realm.policy.mail));
+      await queueAccountMail(tx, user, 'newSignInMail', newSignInMail(user.email, where, brandFor(realm.projectId, realm.policy.mail, user, request)));
     }
     return { blocked: false, tokens, signedIn } as const;
   });

@@ -2,6 +2,7 @@ import { CaptchaConfigSchema } from '../../../shared/schemas/auth.js';
 import { HostedProjectSchema } from '../../../shared/schemas/hosted.js';
 import { defineRoute } from '../../rest/route.js';
 import { appHomeOf } from '../projects/projects.service.js';
+import { hostedOverridesOf } from '../../../shared/i18n/overrides.js';
 
 /** What the hosted pages need of their project before anyone signs in: its name and branding (404 unknown, 403 inactive). */
 export const hostedProjectRoutes = [
@@ -13,7 +14,15 @@ export const hostedProjectRoutes = [
     doc: { operationId: 'hostedGetProject', tag: 'Hosted pages', summary: "The hosted pages' project and branding" },
     handler: async ({ caller }) => {
       const { name, project_key, logo_url, accent_color, website_url } = caller.project;
-      return { name, project_key, logo_url, accent_color, website_url, app_url: appHomeOf(caller.project) };
+      return {
+        name,
+        project_key,
+        logo_url,
+        accent_color,
+        website_url,
+        app_url: appHomeOf(caller.project),
+        string_overrides: hostedOverridesOf(caller.realm.policy.mail.stringOverrides),
+      };
     },
   }),
   defineRoute({

@@ -31,6 +31,7 @@ import {
 import { recoveryCodeDigest, recoveryCodeDigests } from './recovery-code-digest.js';
 import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
+import { brandFor } from '../auth/mail-brand.js';
 
 export const INVALID_CODE = 'Invalid code';
 export const MFA_TOKEN_TTL_S = 5 * 60;
@@ -67,7 +68,7 @@ export async function confirmTotp(deps: Deps, auth: Authenticated, code: string)
   if (step === null) throw new AppError('BAD_REQUEST', INVALID_CODE);
   const codes = generateRecoveryCodes();
   const sealedSecret = user.totp_pending_secret;
-  const mail = twoFactorEnabledMail(user.email, await deps.projectRealms.mailBrandOf(user.project_id));
+  const mail = twoFactorEnabledMail(user.email, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user));
   await withTransaction(deps, async (tx) => {
     await enableTotp(tx.db, user.id, { sealedSecret, step, codeHashes: codes.map((c) => recoveryCodeDigest(deps.secretBox, user.id, c)), now: isoNow(deps.clock) });
     await emitMfaChanged(tx, user, { enabled: true });
@@ -92,7 +93,7 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
   if (!hasSecondFactor(user)) throw new AppError('BAD_REQUEST', NOT_ON);
   await checkCurrentPassword(deps, user, input.password, request, new AppError('UNAUTHORIZED', INCORRECT_PASSWORD));
   await requireSecondFactor(deps, user, input.code, request);
-  const mail = twoFactorDisabledMail(user.email, false, await deps.projectRealms.mailBrandOf(user.project_id));
+  const mail = twoFactorDisabledMail(user.email, false, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user));
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await emitMfaChanged(tx, user, { enabled: false, by: 'user' });
@@ -105,7 +106,7 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
  * told. A project's end user who had two factors on sends mfa.disabled (`by: reset`).
  */
 export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
-  const mail = twoFactorDisabledMail(user.email, true, await deps.projectRealms.mailBrandOf(user.project_id));
+  const mail = twoFactorDisabledMail(user.email, true, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user));
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await deletePasskeysOf(tx.db, user.id);

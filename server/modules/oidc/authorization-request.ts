@@ -1,6 +1,8 @@
 import { urlListOf } from '../projects/projects.service.js';
 import type { ProjectRow } from '../../db/schema.js';
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
+import { SUPPORTED_LOCALES } from '../../../shared/i18n/locales.js';
+import { matchLocale } from '../../../shared/i18n/resolve-locale.js';
 
 export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
 export const SUPPORTED_PROMPTS = ['none', 'login', 'create', 'consent'] as const;
@@ -18,6 +20,8 @@ export interface AuthorizationRequest {
   /** Seconds; a sign-in older than this must be made again. */
   maxAge: number | null;
   loginHint: string | null;
+  /** OpenID Connect's ui_locales: the supported languages asked for, most wanted first, space-separated; null for none. */
+  uiLocales?: string | null;
 }
 
 /** One value per parameter (RFC 6749 §3.1: parameters must not repeat); empty counts as absent. */
@@ -88,6 +92,8 @@ export function parseAuthorizationRequest(params: Params, redirectUri: string): 
   if (state && state.length > 2000) throw new OAuthError('invalid_request', 'state must be at most 2000 characters');
   if (nonce && nonce.length > 500) throw new OAuthError('invalid_request', 'nonce must be at most 500 characters');
   const loginHint = singleParam(params, 'login_hint') ?? null;
+  // Languages nobody offers are dropped, not refused (OpenID Connect Core §3.1.2.1: ui_locales is a preference).
+  const uiLocales = [...new Set((singleParam(params, 'ui_locales') ?? '').slice(0, 200).split(' ').map((tag) => matchLocale(tag, SUPPORTED_LOCALES)))].filter(Boolean);
 
   return {
     redirectUri,
@@ -98,6 +104,7 @@ export function parseAuthorizationRequest(params: Params, redirectUri: string): 
     prompt: prompt as Prompt[],
     maxAge: maxAgeParam === undefined ? null : Number(maxAgeParam),
     loginHint: loginHint && loginHint.length <= 254 ? loginHint : null,
+    uiLocales: uiLocales.length > 0 ? uiLocales.join(' ') : null,
   };
 }
 

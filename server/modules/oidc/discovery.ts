@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { hostedPagesUrlOf, issuerOf } from '../projects/project-urls.js';
 import { SUPPORTED_PROMPTS, SUPPORTED_SCOPES } from './authorization-request.js';
+import { SUPPORTED_LOCALES } from '../../../shared/i18n/locales.js';
 
 /** OpenID Connect Discovery 1.0 for one project: served at {issuer}/.well-known/openid-configuration. */
 export function discoveryDocument(config: Pick<Config, 'appUrl'>, projectKey: string) {
@@ -27,6 +28,7 @@ export function discoveryDocument(config: Pick<Config, 'appUrl'>, projectKey: st
     revocation_endpoint_auth_methods_supported: clientAuth,
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     prompt_values_supported: [...SUPPORTED_PROMPTS],
+    ui_locales_supported: [...SUPPORTED_LOCALES],
     claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'amr', 'sid', 'email', 'email_verified', 'given_name', 'family_name', 'name', 'updated_at'],
     authorization_response_iss_parameter_supported: true,
     claims_parameter_supported: false,

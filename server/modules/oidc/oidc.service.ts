@@ -88,7 +88,11 @@ export async function authorize(deps: Deps, provider: Provider, params: Params, 
   const interaction = { id, project_id: project.id, params: JSON.stringify(request), client_network: client.network, created_at: isoNow(deps.clock), expires_at: isoIn(deps.clock, INTERACTION_TTL_S) };
   await admitPending(deps, provider.realm, client, AUTHORIZATION_REQUESTS, countWaitingInteractions, (db) => insertInteraction(db, interaction));
   const page = request.prompt.includes('create') ? 'sign-up' : 'sign-in';
-  return hostedPage(deps, project, page, { interaction: id, ...(request.loginHint ? { login_hint: request.loginHint } : {}) });
+  return hostedPage(deps, project, page, {
+    interaction: id,
+    ...(request.loginHint ? { login_hint: request.loginHint } : {}),
+    ...(request.uiLocales ? { ui_locales: request.uiLocales } : {}),
+  });
 }
 
 export const INTERACTION_EXPIRED = 'This sign-in request has expired. Go back to the app and sign in again.';
@@ -119,7 +123,7 @@ export async function continueAuthorization(deps: Deps, provider: Provider, inte
   const request = JSON.parse(interaction.params) as AuthorizationRequest;
   const mustBeNew = request.prompt.includes('login') || request.prompt.includes('create');
   const fresh = session && !(mustBeNew && session.authenticatedAt < interaction.created_at) && !signedInTooLongAgo(deps, request, session);
-  if (!fresh) return hostedPage(deps, project, 'sign-in', { interaction: interaction.id });
+  if (!fresh) return hostedPage(deps, project, 'sign-in', { interaction: interaction.id, ...(request.uiLocales ? { ui_locales: request.uiLocales } : {}) });
   await deleteInteraction(deps.db, interaction.id);
   return issueCode(deps, provider, request, session);
 }

@@ -36,6 +36,7 @@ import {
   renamePasskey,
   spendWebAuthnChallenge,
 } from './passkeys.repo.js';
+import { brandFor } from '../auth/mail-brand.js';
 
 export const PASSKEY_NOT_VERIFIED = 'This passkey could not be verified';
 const CEREMONY_TTL_S = 5 * 60;
@@ -140,7 +141,7 @@ export async function registerPasskey(deps: Deps, realm: Realm, auth: Authentica
     created_at: now,
     last_used_at: null,
   };
-  const mail = newPasskeyMail(user.email, row.name, await deps.projectRealms.mailBrandOf(user.project_id));
+  const mail = newPasskeyMail(user.email, row.name, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user));
   await withTransaction(deps, async (tx) => {
     if (!(await insertPasskey(tx.db, row))) throw new AppError('CONFLICT', ALREADY_REGISTERED);
     await queueAccountMail(tx, user, 'newPasskeyMail', mail);

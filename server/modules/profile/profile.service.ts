@@ -31,6 +31,7 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
       ...(input.notify_security_alerts !== undefined && { notify_security_alerts: flag(input.notify_security_alerts) }),
       ...(input.notify_product_updates !== undefined && { notify_product_updates: flag(input.notify_product_updates) }),
       ...(input.notify_marketing !== undefined && { notify_marketing: flag(input.notify_marketing) }),
+      ...(input.locale !== undefined && { locale: input.locale }),
     });
     await emitUserUpdated(tx, user, after);
     return after;

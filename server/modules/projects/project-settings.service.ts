@@ -9,7 +9,7 @@ import {
   type ProjectSettings,
   type UpdateProjectSettingsInputSchema,
 } from '../../../shared/schemas/project-settings.js';
-import { BUILT_IN_MAIL_TEMPLATES } from '../../../shared/mail-templates.js';
+import { builtInMailTemplate } from '../../../shared/mail-templates.js';
 import type { Deps } from '../../deps.js';
 import { queueMail } from '../../mail/outbox.js';
 import type { ProjectRow, ProjectSettingsRow, UserRow } from '../../db/schema.js';
@@ -25,6 +25,7 @@ import { requireProjectRole } from './project-access.js';
 import { mailLinkBaseOf } from './projects.service.js';
 import { findProjectSettings, saveProjectSettings } from './project-settings.repo.js';
 import { mailTemplatesOf, projectBrand, projectPolicy } from './realm-policy.js';
+import { mergeOverrides, OVERRIDE_MESSAGES, OVERRIDES_MAX_BYTES, parseStoredOverrides } from '../../../shared/i18n/overrides.js';
 
 type Templates = ProjectSettings['mail_templates'];
 
@@ -49,6 +50,7 @@ function toSettings(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | u
     mail_accent_color: row?.mail_accent_color ?? null,
     mail_secured_by: policy.mail.securedBy,
     mail_templates: Object.fromEntries(MAIL_TEMPLATE_KINDS.map((kind) => [kind, stored[kind] ?? null])) as Templates,
+    string_overrides: policy.mail.stringOverrides as ProjectSettings['string_overrides'],
     updated_at: row?.updated_at ?? null,
   };
 }
@@ -144,8 +146,18 @@ function nextRow(
     mail_accent_color: keep('mail_accent_color', input.mail_accent_color),
     mail_secured_by: keep('mail_secured_by', flag(input.mail_secured_by)),
     mail_templates: JSON.stringify(storedTemplates),
+    string_overrides: nextOverrides(row, input),
     updated_at: row?.updated_at ?? '',
   };
+}
+
+/** The stored overrides with the input's merged in, within the size cap. */
+function nextOverrides(row: ProjectSettingsRow | undefined, input: z.output<typeof UpdateProjectSettingsInputSchema>): string {
+  const stored = row?.string_overrides ?? '{}';
+  if (!input.string_overrides) return stored;
+  const json = JSON.stringify(mergeOverrides(parseStoredOverrides(stored), input.string_overrides));
+  if (Buffer.byteLength(json) > OVERRIDES_MAX_BYTES) throw new AppError('UNPROCESSABLE_CONTENT', OVERRIDE_MESSAGES.tooBig);
+  return json;
 }
 
 /** The token a preview's link carries in place of the one a real mail would. */
@@ -153,7 +165,7 @@ export const SAMPLE_TOKEN = 'sample-token';
 
 /**
  * One mail exactly as `send` would send it to `to`: the project's saved brand with the input's unsaved
- * names, colour, "Secured by" choice and template over it, the same rendering (template-mail.ts) and
+ * names, colour, "Secured by" choice, template and language over it, the same rendering (template-mail.ts) and
  * the same link target (mailLinkBaseOf), with SAMPLE_TOKEN for the token.
  */
 function composeMail(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | undefined, input: z.output<typeof MailPreviewInputSchema>, to: string): MailMessage {
@@ -165,8 +177,9 @@ function composeMail(deps: Deps, project: ProjectRow, row: ProjectSettingsRow | 
     senderName: input.mail_sender_name === undefined ? saved.senderName : (input.mail_sender_name ?? defaults.senderName),
     accentColor: input.mail_accent_color === undefined ? saved.accentColor : (input.mail_accent_color ?? defaults.accentColor),
     securedBy: input.mail_secured_by ?? saved.securedBy,
+    locale: input.locale ?? saved.locale,
   };
-  const template = (input.template === undefined ? brand.templates[input.kind] : input.template) ?? BUILT_IN_MAIL_TEMPLATES[input.kind];
+  const template = (input.template === undefined ? brand.templates[input.kind] : input.template) ?? builtInMailTemplate(input.kind, brand.locale, brand.stringOverrides);
   const token = input.kind === 'password_changed' ? undefined : SAMPLE_TOKEN;
   const link = appLink({ linkBase: mailLinkBaseOf(deps.config, project) }, MAIL_LINK_PATHS[input.kind], token);
   return renderTemplateMail(input.kind, template, to, link, brand);

@@ -5,6 +5,7 @@ import type { ProjectRow, ProjectSettingsRow } from '../../db/schema.js';
 import { PLATFORM_BRAND, type MailBrand } from '../../mail/branding.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import type { RealmPolicy } from '../realms/realm.js';
+import { parseStoredOverrides } from '../../../shared/i18n/overrides.js';
 
 /** The platform's rules for its own accounts, and every project's until it sets its own: the environment's. */
 export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmPolicy {
@@ -45,6 +46,8 @@ export function projectBrand(project: BrandedProject, row: ProjectSettingsRow | 
     logoUrl: project.logo_url,
     securedBy: row?.mail_secured_by !== 0,
     templates: mailTemplatesOf(row?.mail_templates),
+    locale: PLATFORM_BRAND.locale,
+    stringOverrides: parseStoredOverrides(row?.string_overrides),
   };
 }
 

@@ -58,6 +58,8 @@ import {
   touchIdentity,
   upsertConnection,
 } from './social.repo.js';
+import { brandFor } from '../auth/mail-brand.js';
+import { mailTranslator } from '../../mail/mail-i18n.js';
 
 /** A sign-in waits this long for the provider's callback. */
 export const SOCIAL_SIGN_IN_TTL_S = 10 * 60;
@@ -387,7 +389,7 @@ async function mailLinkRequest(deps: Deps, realm: Realm, owner: UserRow, profile
       expires_at: new Date(now.getTime() + IDENTITY_LINK_TTL_S * 1000).toISOString(),
       return_to: returnTo,
     });
-    if (mayMail) await queueCappedMail(tx, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), realm.policy.mail), aboutAccount(owner));
+    if (mayMail) await queueCappedMail(tx, 'identity_link', identityLinkMail(owner.email, name, appLink(realm, '/link-account', token), brandFor(realm.projectId, realm.policy.mail, owner)), aboutAccount(owner));
   });
 }
 
@@ -403,7 +405,7 @@ async function linkToAccount(deps: Deps, realm: Realm, userId: string, profile: 
   if (user.is_verified !== 1) throw new SocialSignInError('verify_email_first');
   await withTransaction(deps, async (tx) => {
     if (!(await insertIdentityIfNew(tx.db, identityRow(realm, profile, userId, isoNow(deps.clock))))) throw new SocialSignInError('already_linked');
-    await queueAccountMail(tx, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], realm.policy.mail));
+    await queueAccountMail(tx, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[profile.provider], brandFor(realm.projectId, realm.policy.mail, user)));
   });
 }
 
@@ -424,7 +426,7 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
   await withTransaction(deps, async (tx) => {
     if (!(await spendLinkRequest(tx.db, link.id, now))) throw new AppError('BAD_REQUEST', SOCIAL_MESSAGES.linkUsed);
     const account = await findUserById(tx.db, link.user_id);
-    const removed = account?.is_verified === 0 ? await handOverToProvenOwner(tx, account, unknownPassword, now) : [];
+    const removed = account?.is_verified === 0 ? await handOverToProvenOwner(tx, account, unknownPassword, now, mailTranslator(brandFor(realm.projectId, realm.policy.mail, account, request))) : [];
     const inserted = await insertIdentityIfNew(tx.db, {
       id: newId(),
       user_id: link.user_id,
@@ -438,8 +440,9 @@ export async function confirmIdentityLink(deps: Deps, realm: Realm, token: strin
     });
     if (!inserted) throw new SocialSignInError('already_linked');
     const user = await updateUser(tx.db, link.user_id, { is_verified: 1, updated_at: now });
-    if (user) await queueAccountMail(tx, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], realm.policy.mail));
-    if (user && removed.length > 0) await queueAccountMail(tx, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, realm.policy.mail));
+    const brand = user ? brandFor(realm.projectId, realm.policy.mail, user, request) : realm.policy.mail;
+    if (user) await queueAccountMail(tx, user, 'identityLinkedMail', identityLinkedMail(user.email, SOCIAL_PROVIDER_NAMES[link.provider], brand));
+    if (user && removed.length > 0) await queueAccountMail(tx, user, 'accountSecuredMail', accountSecuredMail(user.email, removed, brand));
   });
   return { message: SOCIAL_MESSAGES.linked, return_to: link.return_to };
 }

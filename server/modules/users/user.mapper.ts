@@ -20,6 +20,7 @@ export function toUser(row: UserRow): User {
     notify_marketing: row.notify_marketing === 1,
     mfa_enabled: row.totp_enabled_at !== null,
     session_idle_timeout_minutes: row.session_idle_timeout_minutes,
+    locale: row.locale ?? null,
     created_at: row.created_at,
     last_login: row.last_login,
   };
