@@ -238,33 +238,43 @@ export function ApiReference({ reference }: { reference: Reference }) {
               </Text>
             )}
           </Box>
-          <Accordion variant="default" chevronPosition="right" multiple>
-            {group.operations.map((operation) => (
-              <Accordion.Item key={operation.id} value={operation.id}>
-                <Accordion.Control aria-label={`${operation.method} ${operation.path}`}>
-                  <Group gap="sm" wrap="nowrap" align="center">
-                    <MethodBadge method={operation.method} />
-                    <Stack gap={0} miw={0}>
-                      <Text ff="monospace" size="sm" fw={600} style={{ overflowWrap: 'break-word' }} td={operation.deprecated ? 'line-through' : undefined}>
-                        <BreakablePath path={operation.path} />
-                      </Text>
-                      {operation.summary && (
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {operation.summary}
-                        </Text>
-                      )}
-                    </Stack>
-                  </Group>
-                </Accordion.Control>
-                <Accordion.Panel>
-                  <OperationDetails operation={operation} />
-                </Accordion.Panel>
-              </Accordion.Item>
-            ))}
-          </Accordion>
+          <OperationList operations={group.operations} />
         </Card>
       ))}
     </Stack>
+  );
+}
+
+/**
+ * A group's operations, each opening to its details. The details are rendered only while open: with
+ * every operation of the server listed, rendering them all closed made the page's DOM several times
+ * larger (and slower to load and to check) for what nobody was reading.
+ */
+function OperationList({ operations }: { operations: ReferenceOperation[] }) {
+  const [open, setOpen] = useState<string[]>([]);
+  return (
+    <Accordion variant="default" chevronPosition="right" multiple value={open} onChange={setOpen}>
+      {operations.map((operation) => (
+        <Accordion.Item key={operation.id} value={operation.id}>
+          <Accordion.Control aria-label={`${operation.method} ${operation.path}`}>
+            <Group gap="sm" wrap="nowrap" align="center">
+              <MethodBadge method={operation.method} />
+              <Stack gap={0} miw={0}>
+                <Text ff="monospace" size="sm" fw={600} style={{ overflowWrap: 'break-word' }} td={operation.deprecated ? 'line-through' : undefined}>
+                  <BreakablePath path={operation.path} />
+                </Text>
+                {operation.summary && (
+                  <Text size="xs" c="dimmed" lineClamp={2}>
+                    {operation.summary}
+                  </Text>
+                )}
+              </Stack>
+            </Group>
+          </Accordion.Control>
+          <Accordion.Panel>{open.includes(operation.id) && <OperationDetails operation={operation} />}</Accordion.Panel>
+        </Accordion.Item>
+      ))}
+    </Accordion>
   );
 }
 
