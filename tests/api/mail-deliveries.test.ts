@@ -178,6 +178,12 @@ describe('the local demo’s Mail page', () => {
 
       // Anyone else: 403, an admin from anywhere: 200.
       expect((await local.call('GET', '/api/v1/local-mail', { ip: '203.0.113.9' })).statusCode).toBe(403);
+      // A page of another site whose name was made to point at this machine (DNS rebinding) reaches it
+      // from the loopback address too, under its own host name: refused.
+      const rebound = await local.call('GET', `/api/v1/local-mail/${mails[0]!.id}`, { ip: '127.0.0.1', headers: { host: 'rebind.evil.example:3000' } });
+      expect(rebound.statusCode).toBe(403);
+      expect(rebound.body).not.toContain('verify-email?token=');
+      expect((await local.call('GET', '/api/v1/local-mail', { ip: '127.0.0.1', headers: { host: '127.0.0.1:3000' } })).statusCode).toBe(200);
       const link = /http:\/\/\S+/.exec(message.text)![0];
       expect((await local.call('POST', '/api/v1/auth/verify-email', { body: { token: new URL(link).searchParams.get('token') } })).statusCode).toBe(200);
       const signup = await local.call('POST', '/api/v1/auth/signup', { body: { email: ADMIN, password: STRONG_PASSWORD }, ip: '127.0.0.1' });

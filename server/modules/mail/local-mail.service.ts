@@ -18,18 +18,21 @@ export const LOCAL_MAIL_MESSAGES = {
 export const LOCAL_MAIL_LIMIT = 50;
 
 const isLoopbackIp = (ip: string) => ip === '::1' || /^(::ffff:)?127\./.test(ip);
+/** A host name of this machine: another site's name that resolves here (DNS rebinding) is not one. */
+const isLoopbackHost = (hostname: string) => ['localhost', '127.0.0.1', '[::1]', '::1'].includes(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 /**
  * Who may read the local outbox (what the server wrote to DATA_DIR/outbox without SMTP_URL): only in
  * the local demo (SMTP_URL unset and a loopback APP_URL, where the log prints the links anyway), and
  * then an admin, or any browser on the server's own machine, since a brand-new developer is not an
- * admin yet and needs the verification link to become one. Behind a trusted proxy every request comes
+ * admin yet and needs the verification link to become one, when it asks under one of the machine's own
+ * names (a web page of another site rebound to 127.0.0.1 asks under its own). Behind a trusted proxy every request comes
  * from the proxy's address, so only admins. Elsewhere the outbox holds everyone's links: 404.
  */
 export async function requireLocalMailReader(deps: Deps, request: FastifyRequest): Promise<void> {
   if (deps.config.smtpUrl) throw new AppError('NOT_FOUND', LOCAL_MAIL_MESSAGES.smtp);
   if (!deps.config.logMailLinks) throw new AppError('NOT_FOUND', LOCAL_MAIL_MESSAGES.notLocal);
-  if (deps.config.trustProxy === false && isLoopbackIp(request.ip)) return;
+  if (deps.config.trustProxy === false && isLoopbackIp(request.ip) && isLoopbackHost(request.hostname)) return;
   const auth = await authenticateIfSignedIn(deps, deps.platform, readAccessToken(request, deps.platform));
   if (auth && isEffectiveAdmin({ role: auth.user.role, is_verified: auth.user.is_verified === 1 })) return;
   throw new AppError('FORBIDDEN', LOCAL_MAIL_MESSAGES.refused);
