@@ -28,7 +28,7 @@ function AnalyticsSkeleton() {
 }
 
 function ProjectAnalytics({ projectId }: { projectId: string }) {
-  const analytics = trpc.projects.analytics.useQuery({ projectId, days: ANALYTICS_DAYS });
+  const analytics = trpc.projects.analytics.useQuery({ id: projectId, days: ANALYTICS_DAYS });
   useLoadErrorToast(analytics.errorUpdatedAt, analytics.isError, PROJECT_TEXTS.analyticsLoadFailed);
 
   if (analytics.isPending) return <AnalyticsSkeleton />;

@@ -40,7 +40,7 @@ function KeysSkeleton() {
 
 function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; verified: boolean; readOnly: boolean }) {
   const utils = trpc.useUtils();
-  const keys = trpc.projects.apiKeys.useQuery({ projectId });
+  const keys = trpc.projects.apiKeys.useQuery({ id: projectId }, { select: (answer) => answer.api_keys });
   const create = trpc.projects.createApiKey.useMutation();
   const revoke = trpc.projects.revokeApiKey.useMutation();
   const [secret, setSecret] = useState<{ value: string; name: string } | null>(null);
@@ -49,11 +49,11 @@ function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; ver
 
   const form = useForm({ mode: 'controlled', initialValues: { name: '' }, validate: resolver(KeyFormSchema) });
 
-  const refresh = () => Promise.all([utils.projects.apiKeys.invalidate({ projectId }), utils.projects.dashboardStats.invalidate()]);
+  const refresh = () => Promise.all([utils.projects.apiKeys.invalidate({ id: projectId }), utils.projects.dashboardStats.invalidate()]);
 
   const onCreate = form.onSubmit(async ({ name }) => {
     try {
-      const created = await create.mutateAsync({ projectId, name: name.trim() });
+      const created = await create.mutateAsync({ id: projectId, name: name.trim() });
       setSecret({ value: created.secret, name: created.name });
       form.reset();
       notify.success(PROJECT_TEXTS.apiKeyCreated);
@@ -67,7 +67,7 @@ function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; ver
     if (!window.confirm(PROJECT_TEXTS.revokeKeyConfirm)) return;
     setRevokingId(key.id);
     try {
-      await revoke.mutateAsync({ projectId, keyId: key.id });
+      await revoke.mutateAsync({ id: projectId, key_id: key.id });
       notify.success(PROJECT_TEXTS.apiKeyRevoked);
       await refresh();
     } catch (error) {

@@ -14,7 +14,7 @@ import { TOASTS } from '../messages';
 export function DashboardPage() {
   const { user } = useAuth();
   const stats = trpc.projects.dashboardStats.useQuery();
-  const projects = trpc.projects.list.useQuery();
+  const projects = trpc.projects.list.useQuery(undefined, { select: (answer) => answer.projects });
   const name = user?.first_name?.trim() || user?.email;
   const failed = stats.isError || projects.isError;
   useLoadErrorToast(Math.max(stats.errorUpdatedAt, projects.errorUpdatedAt), failed, TOASTS.dashboardLoadFailed);

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconUsersGroup } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { TEAM_MESSAGES } from '../../shared/schemas/teams';
 import { useAuth } from '../auth/AuthProvider';
@@ -17,7 +18,13 @@ export function InvitationPage() {
   const navigate = useNavigate();
   const { status, user, signOut } = useAuth();
   const utils = trpc.useUtils();
-  const preview = trpc.teams.previewInvitation.useQuery({ token }, { enabled: token !== '', retry: false });
+  // A POST on the server (the token stays out of URLs and logs), read here like any other query.
+  const preview = useQuery({
+    queryKey: ['teams.previewInvitation', token],
+    queryFn: () => utils.client.teams.previewInvitation.mutate({ token }),
+    enabled: token !== '',
+    retry: false,
+  });
   const accept = trpc.teams.acceptInvitation.useMutation();
 
   const onAccept = async () => {

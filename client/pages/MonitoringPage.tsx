@@ -43,7 +43,7 @@ function NoProjects() {
  */
 export function MonitoringPage() {
   const [params, setParams] = useSearchParams();
-  const projects = trpc.projects.list.useQuery();
+  const projects = trpc.projects.list.useQuery(undefined, { select: (answer) => answer.projects });
   const requested = params.get('project');
   const tab = toMonitorTab(params.get('tab'));
   const list = projects.data ?? [];

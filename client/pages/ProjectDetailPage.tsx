@@ -19,7 +19,7 @@ export function ProjectDetailPage() {
   const { projectId = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = tabOf(searchParams.get('tab'));
-  const project = trpc.projects.get.useQuery({ projectId }, { enabled: Boolean(projectId) });
+  const project = trpc.projects.get.useQuery({ id: projectId }, { enabled: Boolean(projectId) });
   const notFound = project.isError && errorCode(project.error) === 'NOT_FOUND';
   useLoadErrorToast(project.errorUpdatedAt, project.isError && !notFound, PROJECT_TEXTS.projectLoadFailed);
 

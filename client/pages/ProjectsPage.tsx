@@ -17,7 +17,7 @@ export function ProjectsPage() {
   const { user } = useAuth();
   const [searchParams, setSearchParams] = useSearchParams();
   const utils = trpc.useUtils();
-  const projects = trpc.projects.list.useQuery();
+  const projects = trpc.projects.list.useQuery(undefined, { select: (answer) => answer.projects });
   const remove = trpc.projects.delete.useMutation();
   const [deletingId, setDeletingId] = useState<string | null>(null);
   useLoadErrorToast(projects.errorUpdatedAt, projects.isError, TOASTS.projectsLoadFailed);
@@ -39,7 +39,7 @@ export function ProjectsPage() {
     if (!window.confirm(DELETE_PROJECT_CONFIRM)) return;
     setDeletingId(project.id);
     try {
-      await remove.mutateAsync({ projectId: project.id });
+      await remove.mutateAsync({ id: project.id });
       notify.success(TOASTS.projectDeleted);
       await Promise.all([utils.projects.list.invalidate(), utils.projects.dashboardStats.invalidate()]);
     } catch (error) {

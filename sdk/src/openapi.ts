@@ -278,6 +278,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The browser's session check
+         * @description The signed-in developer, or `{"user": null}` for a visitor without session cookies or Bearer token. A token that no longer works is a 401, so the browser refreshes once and asks again.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/change-password": {
         parameters: {
             query?: never;
@@ -1937,26 +1957,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/projects/{id}/audit-log": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The changes made to the project and its end users, append-only
-         * @description Newest first, paged like the other lists. Filters: `action` (one, such as `user.deactivated`, or a family ending in a dot, such as `user.`), `actor` (part of the e-mail), `from` and `to` (dates or times). `before` and `after` hold what changed; secrets never appear.
-         */
-        get: operations["getProjectAuditLog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/admin/audit-log/export": {
         parameters: {
             query?: never;
@@ -1969,6 +1969,26 @@ export interface paths {
          * @description The same filters as the list (`action`, `actor`, `from`, `to`). Every entry matching when the export starts (at most 50000, newest first; `X-Export-Rows` says how many, `X-Export-Truncated: true` that there were more), streamed as a CSV download: time, actor, action, target, `before` and `after` as JSON, IP address and browser; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429. Admin role required.
          */
         get: operations["exportAdminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The changes made to the project and its end users, append-only
+         * @description Newest first, paged like the other lists. Filters: `action` (one, such as `user.deactivated`, or a family ending in a dot, such as `user.`), `actor` (part of the e-mail), `from` and `to` (dates or times). `before` and `after` hold what changed; secrets never appear.
+         */
+        get: operations["getProjectAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3659,6 +3679,9 @@ export interface components {
             /** @default true */
             enabled: boolean;
         };
+        CurrentSession: {
+            user: components["schemas"]["User"] | null;
+        };
         DashboardStats: {
             total_projects: number;
             active_projects: number;
@@ -5157,6 +5180,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -12332,6 +12384,69 @@ export interface operations {
             };
         };
     };
+    exportAdminAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getProjectAuditLog: {
         parameters: {
             query?: {
@@ -12389,69 +12504,6 @@ export interface operations {
             /** @description Invalid input; the detail names the first broken rule */
             422: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    exportAdminAuditLog: {
-        parameters: {
-            query?: {
-                action?: string;
-                actor?: string;
-                from?: string;
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Invalid input; the detail names the first broken rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests; Retry-After says in how many seconds to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as sharedSchemas from '../../shared/schemas/index.js';
-import { successStatus, TAGS, UnvalidatedParam, type AnyRoute, type Auth, type ErrorStatus } from '../rest/route.js';
+import { onProjectTeam, successStatus, TAGS, UnvalidatedParam, type Access, type AnyRoute, type ErrorStatus } from '../rest/route.js';
 import * as documentSchemas from './schemas.js';
 
 /**
@@ -49,18 +49,22 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   429: 'Too many requests; Retry-After says in how many seconds to try again',
 };
 
-const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
-  none: undefined,
-  optionalBearer: [{}, { bearerAuth: [] }],
-  bearer: [{ bearerAuth: [] }],
-  admin: [{ bearerAuth: [] }],
-  projectMember: [{ bearerAuth: [] }],
-  apiKey: [{ apiKeyAuth: [] }],
-  apiKeyAndBearer: [{ apiKeyAuth: [], bearerAuth: [] }],
-  apiKeyAndOptionalBearer: [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }],
-  hosted: undefined,
-  hostedSession: [{ hostedCookie: [] }, { bearerAuth: [] }],
-};
+/** Who may call, as OpenAPI security requirements (none: anyone, no token read). */
+function securityOf({ realm, session }: Access): Record<string, string[]>[] | undefined {
+  switch (realm) {
+    case 'platform':
+      return session === 'none' ? undefined : session === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
+    case 'apiKey':
+      return session === 'none'
+        ? [{ apiKeyAuth: [] }]
+        : session === 'optional'
+          ? [{ apiKeyAuth: [], bearerAuth: [] }, { apiKeyAuth: [] }]
+          : [{ apiKeyAuth: [], bearerAuth: [] }];
+    case 'hosted':
+      // The hosted pages' browser API: the signed-in end user's cookie (or a Bearer header); optional sessions are not documented there.
+      return session === 'required' ? [{ hostedCookie: [] }, { bearerAuth: [] }] : undefined;
+  }
+}
 
 const DESCRIPTION = [
   'The REST API of AuthPlatform: `/api/v1` for developers (their account, projects, API keys and monitoring; admins also the platform-wide admin area)',
@@ -154,13 +158,15 @@ function automaticErrors(route: AnyRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = [];
   // The request guard and body parser: malformed JSON, cross-origin, oversized, not JSON.
   if (route.method !== 'GET') statuses.push(400, 403, 413, 415);
-  if (route.auth !== 'none' && route.auth !== 'optionalBearer') statuses.push(401);
+  const { realm, session, role } = route.access;
+  // A missing or wrong key (or hosted token) is a 401 too; the platform's optional session is never refused.
+  if (realm !== 'platform' || session === 'required') statuses.push(401);
   // Missing admin role; inactive project of the API key or of the hosted pages.
-  if (route.auth === 'admin' || route.auth.startsWith('apiKey') || route.auth.startsWith('hosted')) statuses.push(403);
+  if (role === 'admin' || realm !== 'platform') statuses.push(403);
   // The hosted pages of an unknown project.
-  if (route.auth.startsWith('hosted')) statuses.push(404);
+  if (realm === 'hosted') statuses.push(404);
   // A project the caller is not on answers like a missing one; a role too low for the action is a 403.
-  if (route.auth === 'projectMember' || route.url.startsWith('/api/v1/projects/:id')) statuses.push(403, 404);
+  if (onProjectTeam(route.access)) statuses.push(403, 404);
   const validatedParams = Object.values(route.params?.shape ?? {}).some((schema) => schema !== UnvalidatedParam);
   if (route.body || route.query || validatedParams) statuses.push(422);
   return [...new Set(statuses)];
@@ -237,8 +243,8 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
       };
     }
 
-    const security = SECURITY[route.auth];
-    const admin = route.auth === 'admin';
+    const security = securityOf(route.access);
+    const admin = route.access.role === 'admin';
     item[method] = {
       operationId: doc.operationId,
       tags: [doc.tag],

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AnyRoute } from '../rest/route.js';
-import { defineRoute } from '../rest/route.js';
+import { defineRoute, ANYONE } from '../rest/route.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 import { OpenApiDocumentSchema } from './schemas.js';
 
@@ -10,7 +10,7 @@ export function openApiRoute(routes: () => readonly AnyRoute[]): AnyRoute {
   return defineRoute({
     method: 'GET',
     url: '/api/openapi.json',
-    auth: 'none',
+    access: ANYONE,
     response: { 200: OpenApiDocumentSchema },
     doc: {
       operationId: 'getOpenApiDocument',

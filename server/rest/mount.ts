@@ -1,17 +1,9 @@
-import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
-import type { RequestInfo } from '../lib/request-info.js';
 import { parseInput } from '../lib/validate.js';
-import { projectScopeOf, roleForReading } from '../modules/projects/project-access.js';
-import { PLATFORM_SCOPE, type Realm } from '../modules/realms/realm.js';
-import { authenticate } from '../modules/sessions/sessions.service.js';
-import { HOSTED_COOKIES, hostedProjectKeyOf } from '../plugins/auth-cookies.js';
-import { authenticateRequest, readBearer, requireAdmin } from '../plugins/authenticate.js';
-import { endUserInfoOf, requestInfoOf } from '../plugins/request-info.js';
-import { successStatus, type Anonymous, type AnyRoute, type ApiClient, type Auth, type Monitoring } from './route.js';
-
-type Caller = Anonymous & Partial<Omit<Monitoring & ApiClient, keyof Anonymous>>;
+import { identifierOf, type Caller } from './callers.js';
+import { onProjectTeam, successStatus, type AnyRoute } from './route.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,29 +12,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every route registered through mountRoutes. */
     declared?: boolean;
-  }
-}
-
-/**
- * A caller of `realm`; its client info is worked out on first use, since most handlers never read
- * it. A class rather than an object literal with a getter: building that literal (a fresh closure
- * and accessor per request) cost about as much as a whole bare Fastify request.
- */
-class RequestCaller implements Caller {
-  // Set only for the callers that have them: handlers tell the kinds apart with `'project' in caller`.
-  declare session?: Caller['session'];
-  declare project?: Caller['project'];
-  declare scope?: Caller['scope'];
-  #info: RequestInfo | undefined;
-
-  constructor(
-    readonly realm: Realm,
-    private readonly request: FastifyRequest,
-    private readonly infoOf: (request: FastifyRequest) => RequestInfo,
-  ) {}
-
-  get info(): RequestInfo {
-    return (this.#info ??= this.infoOf(this.request));
   }
 }
 
@@ -72,61 +41,12 @@ const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> =
 const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/ready', '/hosted/:project_key/api/'];
 
 /**
- * Registers the declared routes: an onRequest hook per the route's `auth` (credentials are checked
- * before the input is read), validation and serialization with its schemas; for project routes the
- * caller's role on the team of `:id` is checked in the same hook, also before the input is read. A
- * REST path registered any other way refuses to start, so the OpenAPI document (built from the same
- * list) cannot miss a route.
+ * Registers the declared routes: an onRequest hook that checks the route's access (callers.ts:
+ * credentials, and for project routes the caller's role on the team of `:id`) before the input is
+ * read, then validation and serialization with its schemas. A REST path registered any other way
+ * refuses to start, so the OpenAPI document (built from the same list) cannot miss a route.
  */
 export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: readonly AnyRoute[]): Promise<void> {
-  const callerOf = (request: FastifyRequest, realm: Realm, infoOf: (request: FastifyRequest) => RequestInfo): Caller => new RequestCaller(realm, request, infoOf);
-  const signedIn = async (request: FastifyRequest): Promise<Caller> => {
-    const caller = callerOf(request, deps.platform, requestInfoOf);
-    caller.session = await authenticateRequest(deps, deps.platform, request);
-    return caller;
-  };
-  const apiClient = async (request: FastifyRequest): Promise<Caller> => {
-    const key = request.headers['x-api-key'];
-    const { realm, project } = await deps.projectRealms.authenticateApiKey(Array.isArray(key) ? key[0] : key);
-    const caller = callerOf(request, realm, endUserInfoOf);
-    caller.project = project;
-    return caller;
-  };
-  const hostedVisitor = async (request: FastifyRequest): Promise<Caller> => {
-    const { realm, project } = await deps.projectRealms.hostedRealm(hostedProjectKeyOf(request));
-    const caller = callerOf(request, realm, requestInfoOf);
-    caller.project = project;
-    return caller;
-  };
-  const anonymous = async (request: FastifyRequest) => callerOf(request, deps.platform, requestInfoOf);
-  const callers: Record<Auth, (request: FastifyRequest) => Promise<Caller>> = {
-    none: anonymous,
-    optionalBearer: anonymous,
-    bearer: signedIn,
-    admin: async (request) => {
-      const caller = await signedIn(request);
-      requireAdmin(caller.session!.user);
-      caller.scope = PLATFORM_SCOPE;
-      return caller;
-    },
-    // The route's role is checked in its own hook (below), before the input is validated.
-    projectMember: signedIn,
-    apiKey: apiClient,
-    apiKeyAndOptionalBearer: apiClient,
-    apiKeyAndBearer: async (request) => {
-      const caller = await apiClient(request);
-      caller.session = await authenticateRequest(deps, caller.realm, request);
-      return caller;
-    },
-    hosted: hostedVisitor,
-    hostedSession: async (request) => {
-      const caller = await hostedVisitor(request);
-      const token = request.headers.authorization !== undefined ? readBearer(request) : HOSTED_COOKIES.readAccess(request);
-      caller.session = await authenticate(deps, caller.realm, token);
-      return caller;
-    },
-  };
-
   app.decorateRequest('caller', null);
   app.addHook('onRoute', (options) => {
     const url = options.url ?? '';
@@ -139,12 +59,11 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
     scope.setValidatorCompiler(zodValidatorCompiler);
     scope.setSerializerCompiler(zodSerializerCompiler);
     for (const route of routes) {
-      if (route.url.startsWith('/api/v1/projects/:id') && route.auth !== 'projectMember') {
-        throw new Error(`${route.method} ${route.url} works on a project: declare it with auth 'projectMember' so its role is checked`);
+      if (route.url.startsWith('/api/v1/projects/:id') !== onProjectTeam(route.access)) {
+        throw new Error(`${route.method} ${route.url}: a route on a project (and only such a route) is declared with a team role, so the caller's role is checked`);
       }
       const status = successStatus(route);
-      const identify = callers[route.auth];
-      const projectRole = route.role ?? roleForReading(route.method === 'GET');
+      const identify = identifierOf(deps, route);
       const options: RouteOptions = {
         method: route.method,
         url: route.url,
@@ -155,17 +74,10 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
           ...(route.params && { params: route.params }),
           response: route.response,
         },
-        onRequest:
-          route.auth === 'projectMember'
-            ? async (request) => {
-                const caller = await identify(request);
-                // The raw `:id`: a malformed one finds no project (404), like another developer's.
-                caller.scope = await projectScopeOf(deps, caller.session!.user, (request.params as { id: string }).id, projectRole);
-                request.caller = caller;
-              }
-            : async (request) => {
-                request.caller = await identify(request);
-              },
+        onRequest: async (request) => {
+          // The raw `:id`, before validation.
+          request.caller = await identify(request, () => (request.params as { id?: string }).id);
+        },
         handler: async (request, reply) => {
           reply.code(status);
           return route.handler({

@@ -16,28 +16,36 @@ import type { ProjectRole } from '../../shared/schemas/teams.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Who may call, checked before the input is validated:
- * - `none`, `optionalBearer`: anyone (the second documents that a token is read when present);
- * - `bearer`: a platform access token (Authorization header, or the browser's HttpOnly cookie);
- * - `admin`: the same, with the admin role; the monitoring scope is the platform's accounts;
- * - `projectMember`: the same, on the team of the project of the `:id` path parameter, as a viewer for a
- *   GET and an admin for a change; the monitoring scope is its end users;
- * - `apiKey…`: a project's key in X-API-Key (the realm is that project's end users), with an end
- *   user's access token required, optional, or not read;
- * - `hosted…`: a project's hosted pages in the browser: the realm is the project of the
- *   `:project_key` path parameter, the end user's token its hosted cookie (or a Bearer header).
+ * Who may call, on two axes, checked before the input is validated:
+ * - `realm`: whose accounts the call works on and how the caller's token travels. `platform`: the
+ *   platform's developers (a Bearer header, else the dashboard's HttpOnly cookie); `apiKey`: a
+ *   project's backend with its key in X-API-Key, for the project's end users (a Bearer header only);
+ *   `hosted`: a project's hosted pages, the realm the project of the `:project_key` path parameter
+ *   (a Bearer header, else the hosted pages' cookie).
+ * - `session`: `none` (no token is read), `optional` (a token that works signs the caller in, any
+ *   other leaves them anonymous), `required` (401 without a live session).
+ * - `role` (platform only): `admin` for the admin area (monitoring scope: the platform's accounts);
+ *   `team` for the team of the project of the `:id` path parameter (viewer to read, admin to change;
+ *   monitoring scope: its end users), or the named team role for actions that need another.
  */
-export type Auth =
-  | 'none'
-  | 'optionalBearer'
-  | 'bearer'
-  | 'admin'
-  | 'projectMember'
-  | 'apiKey'
-  | 'apiKeyAndBearer'
-  | 'apiKeyAndOptionalBearer'
-  | 'hosted'
-  | 'hostedSession';
+export interface Access {
+  realm: AccessRealm;
+  session: 'none' | 'optional' | 'required';
+  role?: 'admin' | 'team' | ProjectRole;
+}
+export type AccessRealm = 'platform' | 'apiKey' | 'hosted';
+
+/** The callers most routes have, by name. */
+export const ANYONE = { realm: 'platform', session: 'none' } as const satisfies Access;
+export const SIGNED_IN = { realm: 'platform', session: 'required' } as const satisfies Access;
+export const ADMIN = { realm: 'platform', session: 'required', role: 'admin' } as const satisfies Access;
+export const TEAM = { realm: 'platform', session: 'required', role: 'team' } as const satisfies Access;
+export const API_KEY = { realm: 'apiKey', session: 'none' } as const satisfies Access;
+export const HOSTED = { realm: 'hosted', session: 'none' } as const satisfies Access;
+export const teamRole = <R extends ProjectRole>(role: R) => ({ realm: 'platform', session: 'required', role }) as const;
+
+/** Whether the caller's role is checked against a project's team (the `:id` of the path, `id` of a procedure's input). */
+export const onProjectTeam = (access: Access): boolean => access.role !== undefined && access.role !== 'admin';
 
 /** Error statuses a route answers `{"detail"}` with besides the ones its kind always has (see openapi/document.ts). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
@@ -71,33 +79,14 @@ export interface Anonymous {
   /** The client's address and browser; on the public API, the end user's (X-End-User-IP / -Agent). */
   info: RequestInfo;
 }
-export interface SignedIn extends Anonymous {
-  session: Authenticated;
-}
-export interface Monitoring extends SignedIn {
-  scope: MonitorScope;
-}
-/** A project's caller: its backend (API key) or its hosted pages. */
-export interface ApiClient extends Anonymous {
-  project: ProjectRow;
-}
-export interface ApiClientWithUser extends ApiClient {
-  session: Authenticated;
-}
-
-export type CallerOf<A extends Auth> = A extends 'bearer'
-  ? SignedIn
-  : A extends 'admin' | 'projectMember'
-    ? Monitoring
-    : A extends 'apiKeyAndBearer' | 'hostedSession'
-      ? ApiClientWithUser
-      : A extends 'apiKey' | 'apiKeyAndOptionalBearer' | 'hosted'
-        ? ApiClient
-        : Anonymous;
+export type CallerOf<A extends Access> = Anonymous &
+  (A['session'] extends 'required' ? { session: Authenticated } : A['session'] extends 'optional' ? { session: Authenticated | null } : unknown) &
+  (A['realm'] extends 'platform' ? unknown : A['realm'] extends 'apiKey' | 'hosted' ? { project: ProjectRow } : { project?: ProjectRow }) &
+  (A['role'] extends string ? { scope: MonitorScope } : unknown);
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteContext<A extends Auth, B, Q, P> {
+export interface RouteContext<A extends Access, B, Q, P> {
   deps: Deps;
   caller: CallerOf<A>;
   body: Output<B>;
@@ -131,33 +120,53 @@ export interface RouteDoc {
   responses?: Partial<Record<keyof Responses, string>>;
 }
 
-export interface Route<A extends Auth = Auth, B = unknown, Q = unknown, P = unknown, R extends Responses = Responses> {
-  method: HttpMethod;
+export interface Route<
+  M extends HttpMethod = HttpMethod,
+  A extends Access = Access,
+  B = unknown,
+  Q = unknown,
+  P = unknown,
+  R extends Responses = Responses,
+  N extends string | undefined = string | undefined,
+  W extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: M;
   /** Fastify style: /api/v1/projects/:id */
   url: string;
-  auth: A;
-  /** For `projectMember` routes: the role on the project's team they need, when not the default (viewer for a GET, admin otherwise). */
-  role?: ProjectRole;
+  access: A;
   body?: B;
   query?: Q;
   params?: P;
   response: R;
   doc: RouteDoc;
+  /**
+   * The dashboard calls this operation too: its tRPC procedure's name (trpc/router.ts mounts it),
+   * with one input (the path parameters, query and body in one object) and the same answer.
+   */
+  procedure?: N;
+  /** What the procedure answers instead, when the browser must see less (no tokens in a page's reach). */
+  browserResponse?: W;
   handler(context: RouteContext<A, B, Q, P>): Promise<AnswerOf<R>>;
 }
 
-/** Any declared route, as the mount and the document see it. */
-export type AnyRoute = Route<Auth, z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined, Responses>;
+/** Any declared route, as the mount, the procedures and the document see it. */
+export type AnyRoute = Omit<
+  Route<HttpMethod, Access, z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined, Responses, string | undefined, z.ZodType | undefined>,
+  'handler'
+> & { handler(context: RouteContext<Access, unknown, unknown, unknown>): Promise<unknown> };
 
-/** Declares a route; the generics only make the handler's body, query, params, caller and answer typed. */
+/** Declares a route; the generics make the handler's body, query, params, caller and answer typed, and the procedure's types follow from them. */
 export function defineRoute<
-  A extends Auth,
+  const M extends HttpMethod,
+  const A extends Access,
   R extends Responses,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
   P extends z.ZodObject | undefined = undefined,
->(route: Route<A, B, Q, P, R>): AnyRoute {
-  return route as unknown as AnyRoute;
+  const N extends string | undefined = undefined,
+  W extends z.ZodType | undefined = undefined,
+>(route: Route<M, A, B, Q, P, R, N, W>): Route<M, A, B, Q, P, R, N, W> {
+  return route;
 }
 
 /** The status a route answers on success. */

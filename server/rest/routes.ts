@@ -1,4 +1,5 @@
-import { accountRoutes, emailChangeRoutes, HOSTED_ACCOUNTS, passwordChangeRoutes, PLATFORM_ACCOUNTS, platformAuthRoutes } from '../modules/auth/auth.rest.js';
+import { accountRoutes, emailChangeRoutes, passwordChangeRoutes, platformAuthRoutes } from '../modules/auth/auth.rest.js';
+import { HOSTED_ACCOUNTS, PLATFORM_ACCOUNTS } from './account-mount.js';
 import { stepUpRoutes } from '../modules/auth/step-up.rest.js';
 import { auditRoutes } from '../modules/audit/audit.rest.js';
 import { mailRoutes } from '../modules/mail/mail.rest.js';

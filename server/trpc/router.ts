@@ -1,31 +1,45 @@
-import { adminAuditRouter, projectAuditRouter } from '../modules/audit/audit.trpc.js';
-import { adminMailRouter, localMailRouter, projectMailRouter } from '../modules/mail/mail.trpc.js';
-import { authRouter } from '../modules/auth/auth.trpc.js';
-import { captchaRouter } from '../modules/captcha/captcha.trpc.js';
-import { mfaRouter } from '../modules/mfa/mfa.trpc.js';
-import { passkeysRouter } from '../modules/passkeys/passkeys.trpc.js';
-import { adminMonitoringRouter, projectMonitoringRouter } from '../modules/monitoring/monitoring.trpc.js';
-import { accountRouter, profileRouter } from '../modules/profile/profile.trpc.js';
-import { projectsRouter } from '../modules/projects/projects.trpc.js';
-import { projectSettingsRouter } from '../modules/projects/project-settings.trpc.js';
-import { ownSessionsRouter } from '../modules/sessions/sessions.trpc.js';
-import { socialRouter } from '../modules/social/social.trpc.js';
-import { teamsRouter } from '../modules/teams/teams.trpc.js';
+import { adminAuditRoutes, projectAuditRoutes } from '../modules/audit/audit.rest.js';
+import { accountRoutes, emailChangeRoutes, passwordChangeRoutes, platformAuthRoutes } from '../modules/auth/auth.rest.js';
+import { stepUpRoutes } from '../modules/auth/step-up.rest.js';
+import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
+import { adminMailRoutes, localMailRoutes, projectMailRoutes } from '../modules/mail/mail.rest.js';
+import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
+import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
+import { passkeyRoutes } from '../modules/passkeys/passkeys.rest.js';
+import { profileRoutes } from '../modules/profile/profile.rest.js';
+import { projectSettingsRoutes } from '../modules/projects/project-settings.rest.js';
+import { projectsRoutes } from '../modules/projects/projects.rest.js';
+import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
+import { connectionRoutes, socialRoutes } from '../modules/social/social.rest.js';
+import { teamRoutes } from '../modules/teams/teams.rest.js';
+import { PLATFORM_ACCOUNTS } from '../rest/account-mount.js';
 import { mergeRouters, router } from './init.js';
+import { routerOf } from './procedures.js';
 
-/** Each area's procedures, under the names the client calls them by. */
+/**
+ * The dashboard's procedures, under the names the client calls them by: each is a REST route
+ * declared with a `procedure` name (rest/routes.ts lists every route), so both transports share one
+ * declaration, its access rule and its handler.
+ */
 export const appRouter = router({
-  auth: mergeRouters(authRouter, accountRouter, ownSessionsRouter),
-  mfa: mfaRouter,
-  passkeys: passkeysRouter,
-  social: socialRouter,
-  teams: teamsRouter,
-  profile: profileRouter,
-  captcha: captchaRouter,
-  admin: mergeRouters(adminMonitoringRouter, adminAuditRouter, adminMailRouter),
-  localMail: localMailRouter,
-  projectSettings: projectSettingsRouter,
-  projects: mergeRouters(projectsRouter, router({ monitor: projectMonitoringRouter }), projectAuditRouter, projectMailRouter),
+  auth: routerOf([
+    ...accountRoutes(PLATFORM_ACCOUNTS),
+    ...platformAuthRoutes,
+    ...passwordChangeRoutes(PLATFORM_ACCOUNTS),
+    ...emailChangeRoutes(PLATFORM_ACCOUNTS),
+    ...stepUpRoutes(PLATFORM_ACCOUNTS),
+    ...ownSessionRoutes(PLATFORM_ACCOUNTS),
+  ]),
+  mfa: routerOf(mfaRoutes(PLATFORM_ACCOUNTS)),
+  passkeys: routerOf(passkeyRoutes(PLATFORM_ACCOUNTS)),
+  social: routerOf([...socialRoutes(PLATFORM_ACCOUNTS), ...connectionRoutes]),
+  teams: routerOf(teamRoutes),
+  profile: routerOf(profileRoutes),
+  captcha: routerOf(captchaRoutes),
+  admin: routerOf([...monitoringRoutes(ADMIN_MONITORING), ...adminAuditRoutes, ...adminMailRoutes]),
+  localMail: routerOf(localMailRoutes),
+  projectSettings: routerOf(projectSettingsRoutes),
+  projects: mergeRouters(routerOf([...projectsRoutes, ...projectAuditRoutes, ...projectMailRoutes]), router({ monitor: routerOf(monitoringRoutes(PROJECT_MONITORING)) })),
 });
 
 export type AppRouter = typeof appRouter;

@@ -139,12 +139,12 @@ describe('what a developer changes in a project', () => {
     expect((await t.call('GET', `/api/v1/projects/${project.id}/audit-log`, { token: stranger.access_token })).statusCode).toBe(404);
     expect((await t.call('GET', `/api/v1/projects/${project.id}/audit-log`)).statusCode).toBe(401);
     const { api } = t.trpc({ token: stranger.access_token });
-    await expect(api.projects.auditLog.query({ projectId: project.id })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+    await expect(api.projects.auditLog.query({ id: project.id })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
   });
 
   it('is the same over tRPC', async () => {
     const { api } = t.trpc({ token: owner.access_token });
-    const page = await api.projects.auditLog.query({ projectId: project.id, action: 'api_key.', per_page: 10 });
+    const page = await api.projects.auditLog.query({ id: project.id, action: 'api_key.', per_page: 10 });
     expect(page.entries.map((entry) => entry.action)).toEqual(['api_key.created', 'api_key.revoked', 'api_key.created']);
   });
 });

@@ -40,10 +40,10 @@ describe('per developer, a budget of', () => {
     const { points, detail } = DEFAULT_LIMITS.projectUpdatesPerUser;
     const { api } = t.trpc({ token });
     // One budget for both transports: the first change over tRPC, the rest over REST.
-    await api.projects.update.mutate({ projectId: project.id, changes: { description: 'over tRPC' } });
+    await api.projects.update.mutate({ id: project.id, description: 'over tRPC' });
     const refused = await spendThenRefused(points - 1, (i) => t.call('PATCH', `/api/v1/projects/${project.id}`, { token, body: { description: `change ${i}` } }), detail);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await trpcFailure(api.projects.update.mutate({ projectId: project.id, changes: { description: 'one more' } }))).toMatchObject({ status: 429, message: detail });
+    expect(await trpcFailure(api.projects.update.mutate({ id: project.id, description: 'one more' }))).toMatchObject({ status: 429, message: detail });
 
     const other = await developerWithProject('update-calm');
     expect((await t.call('PATCH', `/api/v1/projects/${other.project.id}`, { token: other.token, body: { description: 'mine' } })).statusCode).toBe(200);
@@ -53,9 +53,9 @@ describe('per developer, a budget of', () => {
     const { token, project } = await developerWithProject('settings-flood');
     const { points, detail } = DEFAULT_LIMITS.projectSettingsUpdatesPerUser;
     const { api } = t.trpc({ token });
-    await api.projectSettings.update.mutate({ projectId: project.id, changes: { password_min_length: 9 } });
+    await api.projectSettings.update.mutate({ id: project.id, password_min_length: 9 });
     await spendThenRefused(points - 1, (i) => t.call('PATCH', `/api/v1/projects/${project.id}/settings`, { token, body: { password_min_length: 10 + (i % 20) } }), detail);
-    expect(await trpcFailure(api.projectSettings.update.mutate({ projectId: project.id, changes: { password_min_length: 12 } }))).toMatchObject({ status: 429, message: detail });
+    expect(await trpcFailure(api.projectSettings.update.mutate({ id: project.id, password_min_length: 12 }))).toMatchObject({ status: 429, message: detail });
   });
 
   it('webhook changes (create, update, delete): 30 a minute, then 429', async () => {

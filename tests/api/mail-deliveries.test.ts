@@ -131,8 +131,8 @@ describe('project monitoring', () => {
     expect((await post(viewerToken, '/api/v1/invitations/accept', { token: new URL(invitation.link!).searchParams.get('token') })).statusCode).toBe(200);
     expect((await get(viewerToken, `/api/v1/projects/${p.id}/mail`)).json().total).toBe(1);
     expect((await post(viewerToken, `/api/v1/projects/${p.id}/mail/${id}/resend`)).statusCode).toBe(403);
-    await expect(t.trpc({ token: viewerToken }).api.projects.resendMail.mutate({ projectId: p.id, id })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
-    expect((await t.trpc({ token: viewerToken }).api.projects.mail.query({ projectId: p.id })).total).toBe(1);
+    await expect(t.trpc({ token: viewerToken }).api.projects.resendMail.mutate({ id: p.id, mail_id: id })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+    expect((await t.trpc({ token: viewerToken }).api.projects.mail.query({ id: p.id })).total).toBe(1);
 
     const before = t.mail.to(email).length;
     const resent = await post(developer.token, `/api/v1/projects/${p.id}/mail/${id}/resend`);

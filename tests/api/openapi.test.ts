@@ -7,7 +7,7 @@ import type { Deps } from '../../server/deps.js';
 import { openApiPath, type OpenApiDocument } from '../../server/openapi/document.js';
 import { registerErrorHandling } from '../../server/rest/error-handler.js';
 import { mountRoutes } from '../../server/rest/mount.js';
-import { defineRoute, successStatus } from '../../server/rest/route.js';
+import { ANYONE, defineRoute, successStatus } from '../../server/rest/route.js';
 import { REST_ROUTES } from '../../server/rest/routes.js';
 import { UserSchema } from '../../shared/schemas/user.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
@@ -197,7 +197,7 @@ describe('answers go out through their documented schema', () => {
     const route = defineRoute({
       method: 'GET',
       url: '/api/v1/auth/me',
-      auth: 'none',
+      access: ANYONE,
       response: { 200: UserSchema },
       doc: { operationId: 'getMe', tag: 'Auth', summary: 'me' },
       handler: async () => answer as z.input<typeof UserSchema>,

@@ -327,8 +327,8 @@ describe('per-project settings on the public API and the hosted pages', () => {
     expect((await t.call('POST', `/api/v1/projects/${p.id}/settings/mail-preview`, { token: viewer.access_token, body: { kind: 'verification' } })).statusCode).toBe(403);
     const tab = t.trpc();
     await tab.api.auth.logIn.mutate({ email: viewerEmail, password: STRONG_PASSWORD, captcha_token: '', device_fingerprint: null });
-    expect((await tab.api.projectSettings.get.query({ projectId: p.id })).project_id).toBe(p.id);
-    expect(await trpcFailure(tab.api.projectSettings.update.mutate({ projectId: p.id, changes: { password_min_length: 10 } }))).toMatchObject({ status: 403 });
+    expect((await tab.api.projectSettings.get.query({ id: p.id })).project_id).toBe(p.id);
+    expect(await trpcFailure(tab.api.projectSettings.update.mutate({ id: p.id, password_min_length: 10 }))).toMatchObject({ status: 403 });
     // A stranger's project answers like a missing one.
     const stranger = await t.signUpAndLogIn(uniqueEmail('stranger'));
     expect((await t.call('GET', `/api/v1/projects/${p.id}/settings`, { token: stranger.access_token })).statusCode).toBe(404);

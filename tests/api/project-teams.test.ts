@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEAM_MESSAGES, type ProjectRole } from '../../shared/schemas/teams.js';
 import { runRetention } from '../../server/modules/retention/retention.service.js';
+import { onProjectTeam } from '../../server/rest/route.js';
 import { REST_ROUTES } from '../../server/rest/routes.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
@@ -168,12 +169,15 @@ describe('invitations', () => {
 
 /** The role a project route needs: its declared one, else a viewer for a GET and an admin otherwise. */
 const projectRoutes = REST_ROUTES.filter((route) => route.url.startsWith('/api/v1/projects/:id'));
-const neededRole = (route: (typeof projectRoutes)[number]): ProjectRole => route.role ?? (route.method === 'GET' ? 'viewer' : 'admin');
+const neededRole = (route: (typeof projectRoutes)[number]): ProjectRole => {
+  const { role } = route.access;
+  return role !== undefined && role !== 'admin' && role !== 'team' ? role : route.method === 'GET' ? 'viewer' : 'admin';
+};
 const urlOf = (url: string, projectId: string) => url.replace(':id', projectId).replace(/:[a-z_]+/g, 'unknown-item');
 
 describe('every project REST route', () => {
   it('is declared as a project route, and the set covers each area', () => {
-    expect(projectRoutes.every((route) => route.auth === 'projectMember')).toBe(true);
+    expect(projectRoutes.every((route) => onProjectTeam(route.access))).toBe(true);
     const areas = new Set(projectRoutes.map((route) => route.url.split('/')[5] ?? '(project)'));
     for (const area of ['(project)', 'api-keys', 'analytics', 'team', 'invitations', 'members', 'leave', 'connections', 'webhooks', 'users', 'devices', 'sessions', 'login-attempts', 'stats', 'audit-log']) {
       expect(areas, area).toContain(area);
@@ -256,7 +260,7 @@ describe('every project tRPC procedure', () => {
     const { admin, viewer, outsider, projectId } = await team();
     for (const { path, type } of projectProcedures) {
       const needed = ROLE_OVERRIDES[path] ?? (type === 'query' ? 'viewer' : 'admin');
-      const input = { projectId, nonsense: true };
+      const input = { id: projectId, nonsense: true };
       expect([path, await callProcedure(outsider.access_token, path, type, input)]).toEqual([path, { code: 'NOT_FOUND', message: 'Project not found' }]);
       const asViewer = path === 'teams.leave' ? null : await callProcedure(viewer.access_token, path, type, input);
       if (needed === 'viewer') expect([path, asViewer]).not.toEqual([path, { code: 'FORBIDDEN', message: TEAM_MESSAGES.forbidden }]);

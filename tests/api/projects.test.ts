@@ -302,13 +302,13 @@ describe('per-project monitoring, dashboard and analytics', () => {
     const { api } = t.trpc(as(dev));
     const project = await api.projects.create.mutate({ name: 'Via tRPC' });
     expect(project).toMatchObject({ name: 'Via tRPC', environment: 'development' });
-    const key = await api.projects.createApiKey.mutate({ projectId: project.id, name: 'k' });
+    const key = await api.projects.createApiKey.mutate({ id: project.id, name: 'k' });
     expect(key.secret).toMatch(/^sk_test_/);
-    expect((await api.projects.list.query()).some((p) => p.id === project.id)).toBe(true);
-    expect(await api.projects.monitor.users.query({ projectId: project.id })).toMatchObject({ users: [], total: 0 });
+    expect((await api.projects.list.query()).projects.some((p) => p.id === project.id)).toBe(true);
+    expect(await api.projects.monitor.users.query({ id: project.id })).toMatchObject({ users: [], total: 0 });
     const foreign = t.trpc(as(other)).api;
-    expect(await trpcFailure(foreign.projects.get.query({ projectId: project.id }))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(await trpcFailure(foreign.projects.monitor.stats.query({ projectId: project.id }))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await trpcFailure(foreign.projects.get.query({ id: project.id }))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await trpcFailure(foreign.projects.monitor.stats.query({ id: project.id }))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await trpcFailure(api.projects.create.mutate({ name: ' ' }))).toMatchObject({ status: 422, message: VALIDATION.projectNameRequired });
   });
 });

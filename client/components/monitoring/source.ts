@@ -150,13 +150,13 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
       scope: `project:${projectId}`,
       loadFailedText: MONITOR_TEXTS.monitoringLoadFailed,
       readOnly,
-      useStats: () => trpc.projects.monitor.stats.useQuery({ projectId }),
-      useUsers: (q) => trpc.projects.monitor.users.useQuery({ projectId, ...q }, listOptions),
-      useLoginAttempts: (q) => trpc.projects.monitor.loginAttempts.useQuery({ projectId, ...q }, listOptions),
-      useDevices: (q) => trpc.projects.monitor.devices.useQuery({ projectId, ...q }, listOptions),
-      useSessions: (q) => trpc.projects.monitor.sessions.useQuery({ projectId, ...q }, listOptions),
-      useAuditLog: (q) => trpc.projects.auditLog.useQuery({ projectId, ...q }, listOptions),
-      useMail: (q) => trpc.projects.mail.useQuery({ projectId, ...q }, listOptions),
+      useStats: () => trpc.projects.monitor.stats.useQuery({ id: projectId }),
+      useUsers: (q) => trpc.projects.monitor.users.useQuery({ id: projectId, ...q }, listOptions),
+      useLoginAttempts: (q) => trpc.projects.monitor.loginAttempts.useQuery({ id: projectId, ...q }, listOptions),
+      useDevices: (q) => trpc.projects.monitor.devices.useQuery({ id: projectId, ...q }, listOptions),
+      useSessions: (q) => trpc.projects.monitor.sessions.useQuery({ id: projectId, ...q }, listOptions),
+      useAuditLog: (q) => trpc.projects.auditLog.useQuery({ id: projectId, ...q }, listOptions),
+      useMail: (q) => trpc.projects.mail.useQuery({ id: projectId, ...q }, listOptions),
       exportUrl: (list, filters) => `/api/v1/projects/${encodeURIComponent(projectId)}/${list}/export${exportQuery(filters)}`,
       useActions: () => {
         const utils = trpc.useUtils();
@@ -167,20 +167,20 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
         const revoke = trpc.projects.monitor.revokeSession.useMutation();
         const resend = trpc.projects.resendMail.useMutation();
         return {
-          toggleUserActive: (id) => toggleUser.mutateAsync({ projectId, id }),
-          resetUserMfa: (id) => resetMfa.mutateAsync({ projectId, id }),
-          toggleDeviceBlock: (id) => block.mutateAsync({ projectId, id }),
-          toggleDeviceTrust: (id) => trust.mutateAsync({ projectId, id }),
-          revokeSession: (id) => revoke.mutateAsync({ projectId, id }),
-          resendMail: (id) => resend.mutateAsync({ projectId, id }),
+          toggleUserActive: (id) => toggleUser.mutateAsync({ id: projectId, user_id: id }),
+          resetUserMfa: (id) => resetMfa.mutateAsync({ id: projectId, user_id: id }),
+          toggleDeviceBlock: (id) => block.mutateAsync({ id: projectId, device_id: id }),
+          toggleDeviceTrust: (id) => trust.mutateAsync({ id: projectId, device_id: id }),
+          revokeSession: (id) => revoke.mutateAsync({ id: projectId, session_id: id }),
+          resendMail: (id) => resend.mutateAsync({ id: projectId, mail_id: id }),
           // The project's counters (users, logins) on other screens may change too.
           reload: async () => {
             await Promise.all([
               utils.projects.monitor.invalidate(),
-              utils.projects.auditLog.invalidate({ projectId }),
-              utils.projects.mail.invalidate({ projectId }),
+              utils.projects.auditLog.invalidate({ id: projectId }),
+              utils.projects.mail.invalidate({ id: projectId }),
               utils.projects.list.invalidate(),
-              utils.projects.get.invalidate({ projectId }),
+              utils.projects.get.invalidate({ id: projectId }),
             ]);
           },
         };

@@ -49,8 +49,8 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
 
   const save = async (template: { subject: string; text: string } | null) => {
     try {
-      const next = await update.mutateAsync({ projectId, changes: { mail_templates: { [kind]: template } } });
-      utils.projectSettings.get.setData({ projectId }, next);
+      const next = await update.mutateAsync({ id: projectId, mail_templates: { [kind]: template } });
+      utils.projectSettings.get.setData({ id: projectId }, next);
       notify.success(template ? SETTINGS_TEXTS.templateSaved : SETTINGS_TEXTS.templateRestored);
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.saveFailed, error);
@@ -59,7 +59,7 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
 
   const render = async (template: { subject: string; text: string } | null) => {
     try {
-      setPreview(await previewMail.mutateAsync({ projectId, kind, template, locale, ...brand }));
+      setPreview(await previewMail.mutateAsync({ id: projectId, kind, template, locale, ...brand }));
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.previewFailed, error);
     }
@@ -67,7 +67,7 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
 
   const sendTest = async (template: { subject: string; text: string }) => {
     try {
-      notify.success((await sendTestMail.mutateAsync({ projectId, kind, template, locale, ...brand })).message);
+      notify.success((await sendTestMail.mutateAsync({ id: projectId, kind, template, locale, ...brand })).message);
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.testMailFailed, error);
     }
@@ -108,7 +108,7 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
           <Textarea label="Text" autosize minRows={5} maxRows={14} disabled={readOnly} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} {...form.getInputProps('text')} />
           <Group justify="flex-end" gap="sm">
             {!readOnly && stored && (
-              <Button variant="subtle" color="gray" onClick={() => void save(null)} loading={update.isPending && update.variables?.changes.mail_templates?.[kind] === null}>
+              <Button variant="subtle" color="gray" onClick={() => void save(null)} loading={update.isPending && update.variables?.mail_templates?.[kind] === null}>
                 Restore built-in mail
               </Button>
             )}
@@ -123,7 +123,7 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
               </Button>
             )}
             {!readOnly && (
-              <Button type="submit" loading={update.isPending && Boolean(update.variables?.changes.mail_templates?.[kind])} disabled={Boolean(stored) && !form.isDirty()}>
+              <Button type="submit" loading={update.isPending && Boolean(update.variables?.mail_templates?.[kind])} disabled={Boolean(stored) && !form.isDirty()}>
                 Save template
               </Button>
             )}

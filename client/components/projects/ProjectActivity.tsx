@@ -9,7 +9,7 @@ import { ErrorState, LoadingRegion, useLoadErrorToast } from './states';
 
 /** The project's analytics over the last ANALYTICS_DAYS days, with a link to the full analytics screen. */
 export function ProjectActivity({ project }: { project: Project }) {
-  const analytics = trpc.projects.analytics.useQuery({ projectId: project.id, days: ANALYTICS_DAYS });
+  const analytics = trpc.projects.analytics.useQuery({ id: project.id, days: ANALYTICS_DAYS });
   useLoadErrorToast(analytics.errorUpdatedAt, analytics.isError, PROJECT_TEXTS.analyticsLoadFailed);
 
   return (

@@ -18,7 +18,7 @@ const callbackUrlOf = (project: Project, provider: SocialProvider) => `${window.
 
 /** Sign-in with GitHub, Google, Microsoft or any OpenID Connect provider on the project's hosted pages. */
 export function ProjectConnections({ project }: { project: Project }) {
-  const list = trpc.social.connections.useQuery({ projectId: project.id });
+  const list = trpc.social.connections.useQuery({ id: project.id });
   const [editing, setEditing] = useState<SocialProvider | null>(null);
   const [removing, setRemoving] = useState<Connection | null>(null);
   const byProvider = new Map(list.data?.connections.map((connection) => [connection.provider, connection]));
@@ -106,7 +106,7 @@ function EditConnectionModal({ project, provider, connection, onClose }: { proje
     const github = provider === 'github';
     try {
       await save.mutateAsync({
-        projectId: project.id,
+        id: project.id,
         provider,
         client_id: values.client_id.trim(),
         // Empty keeps the stored secret.
@@ -118,7 +118,7 @@ function EditConnectionModal({ project, provider, connection, onClose }: { proje
         api_url: github ? values.api_url.trim() || null : null,
         enabled: values.enabled,
       });
-      await utils.social.connections.invalidate({ projectId: project.id });
+      await utils.social.connections.invalidate({ id: project.id });
       notify.success(`${TITLES[provider]} connection saved`);
       onClose();
       return null;
@@ -153,8 +153,8 @@ function RemoveConnectionModal({ project, connection, onClose }: { project: Proj
   const confirm = async () => {
     if (!connection) return;
     try {
-      await remove.mutateAsync({ projectId: project.id, provider: connection.provider });
-      await utils.social.connections.invalidate({ projectId: project.id });
+      await remove.mutateAsync({ id: project.id, provider: connection.provider });
+      await utils.social.connections.invalidate({ id: project.id });
       notify.success(SOCIAL_MESSAGES.connectionRemoved);
       onClose();
     } catch (error) {

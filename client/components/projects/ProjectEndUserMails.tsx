@@ -46,15 +46,13 @@ export function ProjectEndUserMails({ projectId, projectName, settings, readOnly
   const onSave = form.onSubmit(async (values) => {
     try {
       const next = await update.mutateAsync({
-        projectId,
-        changes: {
-          mail_sender_name: values.senderName || null,
-          mail_product_name: values.productName || null,
-          mail_accent_color: values.accentColor || null,
-          mail_secured_by: values.securedBy,
-        },
+        id: projectId,
+        mail_sender_name: values.senderName || null,
+        mail_product_name: values.productName || null,
+        mail_accent_color: values.accentColor || null,
+        mail_secured_by: values.securedBy,
       });
-      utils.projectSettings.get.setData({ projectId }, next);
+      utils.projectSettings.get.setData({ id: projectId }, next);
       notify.success(SETTINGS_TEXTS.mailsSaved);
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.saveFailed, error);

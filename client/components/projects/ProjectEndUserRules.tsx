@@ -37,8 +37,8 @@ export function ProjectEndUserRules({ projectId, settings, readOnly }: { project
 
   const onSave = form.onSubmit(async (values) => {
     try {
-      const next = await update.mutateAsync({ projectId, changes: rulesChanges(rulesOf(settings), values) });
-      utils.projectSettings.get.setData({ projectId }, next);
+      const next = await update.mutateAsync({ id: projectId, ...rulesChanges(rulesOf(settings), values) });
+      utils.projectSettings.get.setData({ id: projectId }, next);
       notify.success(SETTINGS_TEXTS.saved);
     } catch (error) {
       notifyFailure(SETTINGS_TEXTS.saveFailed, error);

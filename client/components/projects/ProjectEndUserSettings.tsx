@@ -9,7 +9,7 @@ import { ErrorState } from './states';
 
 /** The project's settings for its end users (GET/PATCH /api/v1/projects/{id}/settings): read by the whole team, changed by owners and admins. */
 export function ProjectEndUserSettings({ project }: { project: Project }) {
-  const settings = trpc.projectSettings.get.useQuery({ projectId: project.id });
+  const settings = trpc.projectSettings.get.useQuery({ id: project.id });
   const readOnly = project.role === 'viewer';
 
   if (settings.isPending) {

@@ -14,7 +14,7 @@ import { useLoadErrorToast } from './states';
  */
 export function useSelectedProject() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const projects = trpc.projects.list.useQuery();
+  const projects = trpc.projects.list.useQuery(undefined, { select: (answer) => answer.projects });
   useLoadErrorToast(projects.errorUpdatedAt, projects.isError, TOASTS.projectsLoadFailed);
   const requested = searchParams.get('project');
   const list = projects.data ?? [];

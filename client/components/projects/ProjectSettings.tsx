@@ -43,13 +43,13 @@ export function ProjectSettings({ project }: { project: Project }) {
   }, [saved]);
 
   const store = (next: Project) => {
-    utils.projects.get.setData({ projectId: next.id }, next);
+    utils.projects.get.setData({ id: next.id }, next);
     return Promise.all([utils.projects.list.invalidate(), utils.projects.dashboardStats.invalidate()]);
   };
 
   const onSave = form.onSubmit(async (values) => {
     try {
-      const next = await update.mutateAsync({ projectId: project.id, changes: toProjectInput(values) });
+      const next = await update.mutateAsync({ id: project.id, ...toProjectInput(values) });
       notify.success(PROJECT_TEXTS.projectUpdated);
       await store(next);
     } catch (error) {
@@ -59,7 +59,7 @@ export function ProjectSettings({ project }: { project: Project }) {
 
   const onToggleActive = async () => {
     try {
-      const next = await update.mutateAsync({ projectId: project.id, changes: { is_active: !project.is_active } });
+      const next = await update.mutateAsync({ id: project.id, is_active: !project.is_active });
       notify.success(next.is_active ? PROJECT_TEXTS.projectActivated : PROJECT_TEXTS.projectDeactivated);
       await store(next);
     } catch (error) {
@@ -70,7 +70,7 @@ export function ProjectSettings({ project }: { project: Project }) {
   const onDelete = async () => {
     if (!window.confirm(DELETE_PROJECT_CONFIRM)) return;
     try {
-      await remove.mutateAsync({ projectId: project.id });
+      await remove.mutateAsync({ id: project.id });
       notify.success(TOASTS.projectDeleted);
       navigate('/projects', { replace: true });
       await Promise.all([utils.projects.list.invalidate(), utils.projects.dashboardStats.invalidate()]);
@@ -79,7 +79,7 @@ export function ProjectSettings({ project }: { project: Project }) {
     }
   };
 
-  const toggling = update.isPending && update.variables?.changes.is_active !== undefined;
+  const toggling = update.isPending && update.variables?.is_active !== undefined;
   const saving = update.isPending && !toggling;
 
   const readOnly = project.role === 'viewer';

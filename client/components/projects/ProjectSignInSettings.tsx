@@ -63,14 +63,12 @@ export function ProjectSignInSettings({ project, onSaved }: { project: Project; 
     const parsed = SignInSettingsFormSchema.parse(values);
     try {
       const next = await update.mutateAsync({
-        projectId: project.id,
-        changes: {
-          redirect_uris: parsed.redirectUris,
-          post_logout_redirect_uris: parsed.postLogoutRedirectUris,
-          allowed_origins: parsed.allowedOrigins,
-          logo_url: parsed.logoUrl,
-          accent_color: parsed.accentColor,
-        },
+        id: project.id,
+        redirect_uris: parsed.redirectUris,
+        post_logout_redirect_uris: parsed.postLogoutRedirectUris,
+        allowed_origins: parsed.allowedOrigins,
+        logo_url: parsed.logoUrl,
+        accent_color: parsed.accentColor,
       });
       notify.success(PROJECT_TEXTS.projectUpdated);
       await onSaved(next);

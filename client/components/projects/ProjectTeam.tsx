@@ -37,7 +37,7 @@ const nameOf = (member: Member) => [member.first_name, member.last_name].filter(
 
 /** Who works on the project and as what: members, their roles, invitations by e-mail, leaving. */
 export function ProjectTeam({ project }: { project: Project }) {
-  const team = trpc.teams.get.useQuery({ projectId: project.id });
+  const team = trpc.teams.get.useQuery({ id: project.id });
   const utils = trpc.useUtils();
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -50,11 +50,11 @@ export function ProjectTeam({ project }: { project: Project }) {
 
   const role = team.data?.role ?? project.role;
   const manages = roleAllows(role, 'admin');
-  const refresh = () => Promise.all([utils.teams.get.invalidate({ projectId: project.id }), utils.projects.get.invalidate({ projectId: project.id })]);
+  const refresh = () => Promise.all([utils.teams.get.invalidate({ id: project.id }), utils.projects.get.invalidate({ id: project.id })]);
 
   const onChangeRole = async (member: Member, next: ProjectRole) => {
     try {
-      await changeRole.mutateAsync({ projectId: project.id, userId: member.user_id, role: next });
+      await changeRole.mutateAsync({ id: project.id, user_id: member.user_id, role: next });
       notify.success(`${member.email} is now ${next === 'admin' ? 'an admin' : `a ${next}`}`);
       await refresh();
     } catch (error) {
@@ -68,13 +68,13 @@ export function ProjectTeam({ project }: { project: Project }) {
     setRemoveError(null);
     try {
       if (leaving) {
-        await leave.mutateAsync({ projectId: project.id });
+        await leave.mutateAsync({ id: project.id });
         notify.success(`You left ${project.name}`);
         await utils.projects.list.invalidate();
         navigate('/projects');
         return;
       }
-      await removeMember.mutateAsync({ projectId: project.id, userId: removing.user_id });
+      await removeMember.mutateAsync({ id: project.id, user_id: removing.user_id });
       notify.success(`${removing.email} was removed from the project`);
       setRemoving(null);
       await refresh();
@@ -85,7 +85,7 @@ export function ProjectTeam({ project }: { project: Project }) {
 
   const onRevoke = async (invitation: Invitation) => {
     try {
-      await revoke.mutateAsync({ projectId: project.id, invitationId: invitation.id });
+      await revoke.mutateAsync({ id: project.id, invitation_id: invitation.id });
       notify.success(`The invitation to ${invitation.email} was withdrawn`);
       await refresh();
     } catch (error) {
@@ -234,7 +234,7 @@ function InviteCard({
 
   const onSubmit = form.onSubmit(async (values) => {
     try {
-      const sent = await invite.mutateAsync({ projectId: project.id, email: values.email.trim(), role: values.role });
+      const sent = await invite.mutateAsync({ id: project.id, email: values.email.trim(), role: values.role });
       notify.success(`Invitation sent to ${sent.email}`);
       form.reset();
       await onInvited();

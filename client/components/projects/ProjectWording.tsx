@@ -34,8 +34,8 @@ export function ProjectWording({ projectId, settings, readOnly }: { projectId: s
 
   const save = async (fullKey: string, value: string | null) => {
     try {
-      const next = await update.mutateAsync({ projectId, changes: { string_overrides: { [locale]: { [fullKey]: value } } } });
-      utils.projectSettings.get.setData({ projectId }, next);
+      const next = await update.mutateAsync({ id: projectId, string_overrides: { [locale]: { [fullKey]: value } } });
+      utils.projectSettings.get.setData({ id: projectId }, next);
       notify.success(value === null ? SETTINGS_TEXTS.wordingReset : SETTINGS_TEXTS.wordingSaved);
       if (fullKey === key) setText(value ?? catalogueText(locale, fullKey));
     } catch (error) {

@@ -14,7 +14,7 @@ export function DangerZoneTab() {
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const matches = text === DELETE_CONFIRM_WORD;
-  const deleteAccount = trpc.auth.deleteAccount.useMutation();
+  const deleteAccount = trpc.profile.deleteAccount.useMutation();
   const { endSession } = useAuth();
 
   const onDelete = async (event: FormEvent) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AuditPageSchema, AuditQuerySchema } from '../../../shared/schemas/audit.js';
 import { EXPORT_MAX_ROWS } from '../../lib/csv.js';
 import { csvAnswer, CsvSchema, withoutPaging } from '../../rest/csv-answer.js';
-import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
+import { defineRoute, UnvalidatedParam, ADMIN, TEAM } from '../../rest/route.js';
 import { exportAuditLog, getAuditLog } from './audit.service.js';
 
 const DESCRIPTION =
@@ -12,12 +12,13 @@ const EXPORT_DESCRIPTION = `The same filters as the list (\`action\`, \`actor\`,
 const ExportQuerySchema = withoutPaging(AuditQuerySchema);
 const fileName = (scope: string) => `audit-log-${scope}-${new Date().toISOString().slice(0, 10)}`;
 
-/** The audit log: the admin area's (every entry) and each project's (its own, for its owner), each with its CSV export. */
-export const auditRoutes = [
+/** The admin area's audit log: every entry, with its CSV export. */
+export const adminAuditRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/admin/audit-log',
-    auth: 'admin',
+    procedure: 'auditLog',
+    access: ADMIN,
     query: AuditQuerySchema,
     response: { 200: AuditPageSchema },
     doc: { operationId: 'getAdminAuditLog', tag: 'Admin', summary: 'Every change made by an admin or a developer, append-only', description: DESCRIPTION },
@@ -25,8 +26,22 @@ export const auditRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    url: '/api/v1/admin/audit-log/export',
+    access: ADMIN,
+    query: ExportQuerySchema,
+    response: { 200: CsvSchema },
+    doc: { operationId: 'exportAdminAuditLog', tag: 'Admin', summary: 'Export the audit log as CSV', description: EXPORT_DESCRIPTION, errors: [429], produces: 'text/csv' },
+    handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('all'), await exportAuditLog(deps, caller.session.user, undefined, query as never)),
+  }),
+];
+
+/** A project's own audit log, for its team, with its CSV export. */
+export const projectAuditRoutes = [
+  defineRoute({
+    method: 'GET',
     url: '/api/v1/projects/:id/audit-log',
-    auth: 'projectMember',
+    procedure: 'auditLog',
+    access: TEAM,
     params: z.object({ id: UnvalidatedParam }),
     query: AuditQuerySchema,
     response: { 200: AuditPageSchema },
@@ -35,17 +50,8 @@ export const auditRoutes = [
   }),
   defineRoute({
     method: 'GET',
-    url: '/api/v1/admin/audit-log/export',
-    auth: 'admin',
-    query: ExportQuerySchema,
-    response: { 200: CsvSchema },
-    doc: { operationId: 'exportAdminAuditLog', tag: 'Admin', summary: 'Export the audit log as CSV', description: EXPORT_DESCRIPTION, errors: [429], produces: 'text/csv' },
-    handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('all'), await exportAuditLog(deps, caller.session.user, undefined, query as never)),
-  }),
-  defineRoute({
-    method: 'GET',
     url: '/api/v1/projects/:id/audit-log/export',
-    auth: 'projectMember',
+    access: TEAM,
     params: z.object({ id: UnvalidatedParam }),
     query: ExportQuerySchema,
     response: { 200: CsvSchema },
@@ -53,3 +59,6 @@ export const auditRoutes = [
     handler: async ({ deps, caller, query, reply }) => csvAnswer(reply, fileName('project'), await exportAuditLog(deps, caller.session.user, caller.scope.projectId!, query as never)),
   }),
 ];
+
+/** The audit log: the admin area's and each project's. */
+export const auditRoutes = [...adminAuditRoutes, ...projectAuditRoutes];

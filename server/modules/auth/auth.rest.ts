@@ -9,6 +9,10 @@ import {
   LogInResponseSchema,
   RefreshInputSchema,
   ResetPasswordInputSchema,
+  BrowserSessionSchema,
+  BrowserSignInSchema,
+  CurrentSessionSchema,
+  RefreshedSessionSchema,
   SignUpInputSchema,
   TokenPairSchema,
   VerifyEmailInputSchema,
@@ -19,11 +23,11 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { AppError } from '../../errors.js';
 import { EndUserHeadersSchema } from '../../openapi/schemas.js';
-import type { FastifyRequest } from 'fastify';
-import { HOSTED_COOKIES, PLATFORM_COOKIES, type TokenCookies } from '../../plugins/auth-cookies.js';
-import { authenticateIfSignedIn, readBearer } from '../../plugins/authenticate.js';
-import { defineRoute, type Auth, type RouteDoc } from '../../rest/route.js';
-import { endSession, refreshSession } from '../sessions/sessions.service.js';
+import { PLATFORM_COOKIES } from '../../plugins/auth-cookies.js';
+import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
+import { accessTokenOf } from '../../rest/callers.js';
+import { ANYONE, defineRoute, SIGNED_IN, type RouteDoc } from '../../rest/route.js';
+import { authenticate, endSession, refreshSession } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
 import {
   changePassword,
@@ -39,56 +43,13 @@ import {
 } from './auth.service.js';
 
 /**
- * Where the account routes are mounted: the platform's developers (browser cookies or Bearer), a
- * project's end users reached by the developer's backend (X-API-Key), or a project's end users in its
- * hosted pages (the realm from the path, tokens in the hosted pages' own cookies).
- */
-export interface AccountMount {
-  realm: 'platform' | 'project' | 'hosted';
-}
-export const PLATFORM_ACCOUNTS: AccountMount = { realm: 'platform' };
-export const PROJECT_ACCOUNTS: AccountMount = { realm: 'project' };
-export const HOSTED_ACCOUNTS: AccountMount = { realm: 'hosted' };
-
-const MOUNTS = {
-  platform: { prefix: '/api/v1', signedIn: 'bearer', anonymous: 'none', optionalSession: 'optionalBearer', cookies: PLATFORM_COOKIES },
-  project: { prefix: '/public/api/v1', signedIn: 'apiKeyAndBearer', anonymous: 'apiKey', optionalSession: 'apiKeyAndOptionalBearer', cookies: null },
-  hosted: { prefix: '/hosted/:project_key/api/v1', signedIn: 'hostedSession', anonymous: 'hosted', optionalSession: 'hosted', cookies: HOSTED_COOKIES },
-} as const satisfies Record<AccountMount['realm'], { prefix: string; signedIn: Auth; anonymous: Auth; optionalSession: Auth; cookies: TokenCookies | null }>;
-
-/**
- * What a route declared once for every realm needs: its prefix, the credentials of a caller (signed
- * in, anonymous, or either), where a browser realm keeps its tokens (`cookies`, null on the public
- * API), and its document entry (the project's version is tagged Public API and names the end-user
- * headers; the hosted pages' routes are not in the document).
- */
-export function accountMountOf(mount: AccountMount) {
-  const kind = MOUNTS[mount.realm];
-  const platform = mount.realm === 'platform';
-  const cookies: TokenCookies | null = kind.cookies;
-  return {
-    platform,
-    prefix: kind.prefix,
-    signedIn: kind.signedIn,
-    anonymous: kind.anonymous,
-    optionalSession: kind.optionalSession,
-    cookies,
-    /** The caller's access token: a Bearer header wins, else the browser realm's cookie. */
-    accessTokenOf: (request: FastifyRequest): string | undefined =>
-      request.headers.authorization !== undefined ? readBearer(request) : cookies?.readAccess(request),
-    doc: (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
-      platform ? forPlatform : { ...forProject, tag: 'Public API', headers: EndUserHeadersSchema },
-  };
-}
-
-/**
  * Sign-up, verification, sign-in, refresh, sign-out and password reset, one declaration for every
  * realm. The platform and the hosted pages are browser realms: tokens also travel in HttpOnly
  * cookies, and signing out always succeeds so a stale tab can clear its cookies. A project's end
  * users are reached by the developer's backend with X-API-Key; tokens travel in bodies and headers only.
  */
 export function accountRoutes(mount: AccountMount) {
-  const { platform, prefix, anonymous: auth, optionalSession, cookies, accessTokenOf } = accountMountOf(mount);
+  const { platform, prefix, anonymous: auth, optionalSession, cookies, accessTokenOf, procedure } = accountMountOf(mount);
   /** The same route documented for developers, or for a developer's backend acting for its end users. */
   const doc = (forPlatform: RouteDoc, forProject: Omit<RouteDoc, 'tag'>): RouteDoc =>
     platform ? forPlatform : { ...forProject, tag: 'Public API' };
@@ -98,7 +59,8 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/signup`,
-      auth,
+      procedure: procedure('signUp'),
+      access: auth,
       body: SignUpInputSchema,
       response: { 201: MessageSchema },
       doc: doc(
@@ -117,7 +79,9 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/login`,
-      auth,
+      procedure: procedure('logIn'),
+      browserResponse: BrowserSignInSchema,
+      access: auth,
       body: LogInInputSchema,
       response: { 200: LogInAnswerSchema },
       doc: doc(
@@ -146,7 +110,9 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/mfa/verify`,
-      auth,
+      procedure: procedure('verifyMfa'),
+      browserResponse: BrowserSessionSchema,
+      access: auth,
       body: MfaVerifyInputSchema,
       response: { 200: LogInResponseSchema },
       doc: doc(
@@ -169,7 +135,9 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/refresh`,
-      auth,
+      procedure: procedure('refresh'),
+      browserResponse: RefreshedSessionSchema,
+      access: auth,
       body: RefreshInputSchema,
       response: { 200: TokenPairSchema },
       doc: doc(
@@ -198,7 +166,8 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/logout`,
-      auth: optionalSession,
+      procedure: procedure('logOut'),
+      access: optionalSession,
       body: RefreshInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -228,7 +197,8 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/verify-email`,
-      auth,
+      procedure: procedure('verifyEmail'),
+      access: auth,
       body: VerifyEmailInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -240,7 +210,8 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/resend-verification`,
-      auth,
+      procedure: procedure('resendVerification'),
+      access: auth,
       body: ResendVerificationInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -258,7 +229,8 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/forgot-password`,
-      auth,
+      procedure: procedure('forgotPassword'),
+      access: auth,
       body: ForgotPasswordInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -276,7 +248,8 @@ export function accountRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/reset-password`,
-      auth,
+      procedure: procedure('resetPassword'),
+      access: auth,
       body: ResetPasswordInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -293,13 +266,14 @@ export function accountRoutes(mount: AccountMount) {
  * (with its password), and the link mailed to the new address confirms, signed in or not.
  */
 export function emailChangeRoutes(mount: AccountMount) {
-  const { prefix, signedIn, optionalSession, accessTokenOf, doc } = accountMountOf(mount);
+  const { prefix, signedIn, optionalSession, doc, procedure } = accountMountOf(mount);
 
   return [
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/change-email`,
-      auth: signedIn,
+      procedure: procedure('changeEmail'),
+      access: signedIn,
       body: ChangeEmailInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -318,7 +292,8 @@ export function emailChangeRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/confirm-email-change`,
-      auth: optionalSession,
+      procedure: procedure('confirmEmailChange'),
+      access: optionalSession,
       body: ConfirmEmailChangeInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
@@ -332,10 +307,7 @@ export function emailChangeRoutes(mount: AccountMount) {
         },
         { operationId: 'publicConfirmEmailChange', summary: "Change an end user's e-mail address with the mailed token", errors: [400, 409, 429] },
       ),
-      async handler({ deps, caller, body, request }) {
-        const session = await authenticateIfSignedIn(deps, caller.realm, accessTokenOf(request));
-        return confirmEmailChange(deps, caller.realm, body, caller.info, session?.sessionId ?? null);
-      },
+      handler: ({ deps, caller, body }) => confirmEmailChange(deps, caller.realm, body, caller.info, caller.session?.sessionId ?? null),
     }),
   ];
 }
@@ -345,24 +317,47 @@ export const platformAuthRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/auth/me',
-    auth: 'bearer',
+    access: SIGNED_IN,
     response: { 200: UserSchema },
+    procedure: 'me',
     doc: { operationId: 'getMe', tag: 'Auth', summary: 'The signed-in developer' },
     async handler({ caller, reply }) {
       reply.header('cache-control', 'no-store');
       return toUser(caller.session.user);
     },
   }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/auth/session',
+    access: ANYONE,
+    response: { 200: CurrentSessionSchema },
+    procedure: 'session',
+    doc: {
+      operationId: 'getSession',
+      tag: 'Auth',
+      summary: "The browser's session check",
+      description:
+        'The signed-in developer, or `{"user": null}` for a visitor without session cookies or Bearer token. A token that no longer works is a 401, so the browser refreshes once and asks again.',
+      errors: [401],
+    },
+    async handler({ deps, request, reply }) {
+      reply.header('cache-control', 'no-store');
+      const token = accessTokenOf(request, 'platform');
+      if (!token && !PLATFORM_COOKIES.readRefresh(request)) return { user: null };
+      return { user: toUser((await authenticate(deps, deps.platform, token)).user) };
+    },
+  }),
 ];
 
 /** Changing the password with the current one, one declaration for every realm. */
 export function passwordChangeRoutes(mount: AccountMount) {
-  const { prefix, signedIn, doc } = accountMountOf(mount);
+  const { prefix, signedIn, doc, procedure } = accountMountOf(mount);
   return [
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/change-password`,
-      auth: signedIn,
+      procedure: procedure('changePassword'),
+      access: signedIn,
       body: ChangePasswordInputSchema,
       response: { 200: MessageSchema },
       doc: doc(

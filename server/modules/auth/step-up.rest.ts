@@ -2,7 +2,7 @@ import { StepUpAnswerSchema, StepUpInputSchema, StepUpStatusSchema } from '../..
 import { stepUpStatus } from '../sessions/step-up.js';
 import { WebAuthnOptionsSchema } from '../../../shared/schemas/passkeys.js';
 import { defineRoute } from '../../rest/route.js';
-import { accountMountOf, type AccountMount } from './auth.rest.js';
+import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import { stepUp, stepUpPasskeyOptions } from './step-up.service.js';
 
 const STEP_UP_DESCRIPTION =
@@ -10,12 +10,13 @@ const STEP_UP_DESCRIPTION =
 
 /** Proving who the signed-in user is again (step-up), one declaration for every realm. */
 export function stepUpRoutes(mount: AccountMount) {
-  const { prefix, signedIn: auth, doc } = accountMountOf(mount);
+  const { prefix, signedIn: auth, doc, procedure } = accountMountOf(mount);
   return [
     defineRoute({
       method: 'GET',
       url: `${prefix}/auth/step-up`,
-      auth,
+      procedure: procedure('stepUpStatus'),
+      access: auth,
       response: { 200: StepUpStatusSchema },
       doc: doc(
         {
@@ -31,7 +32,8 @@ export function stepUpRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/step-up`,
-      auth,
+      procedure: procedure('stepUp'),
+      access: auth,
       body: StepUpInputSchema,
       response: { 200: StepUpAnswerSchema },
       doc: doc(
@@ -43,7 +45,8 @@ export function stepUpRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/step-up/passkey/options`,
-      auth,
+      procedure: procedure('stepUpPasskeyOptions'),
+      access: auth,
       response: { 200: WebAuthnOptionsSchema },
       doc: doc(
         {

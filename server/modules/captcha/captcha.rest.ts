@@ -2,13 +2,14 @@ import type { z } from 'zod';
 import { CaptchaConfigSchema } from '../../../shared/schemas/auth.js';
 import { AppError } from '../../errors.js';
 import { AltchaChallengeSchema } from '../../openapi/schemas.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, ANYONE } from '../../rest/route.js';
 
 export const captchaRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/captcha/config',
-    auth: 'none',
+    procedure: 'config',
+    access: ANYONE,
     response: { 200: CaptchaConfigSchema },
     doc: { operationId: 'getCaptchaConfig', tag: 'Captcha', summary: 'Which captcha the forms must show' },
     handler: async ({ deps }) => deps.captcha.config(),
@@ -17,7 +18,7 @@ export const captchaRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/captcha/challenge',
-    auth: 'none',
+    access: ANYONE,
     response: { 200: AltchaChallengeSchema },
     doc: {
       operationId: 'getCaptchaChallenge',

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { HealthSchema, JwksSchema, ReadinessSchema } from '../../openapi/schemas.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, ANYONE } from '../../rest/route.js';
 import { checkHealth, checkReadiness } from './health.service.js';
 
 export const healthRoutes = [
   defineRoute({
     method: 'GET',
     url: '/health',
-    auth: 'none',
+    access: ANYONE,
     response: { 200: HealthSchema },
     doc: {
       operationId: 'getHealth',
@@ -25,7 +25,7 @@ export const healthRoutes = [
   defineRoute({
     method: 'GET',
     url: '/ready',
-    auth: 'none',
+    access: ANYONE,
     response: { 200: ReadinessSchema, 503: ReadinessSchema },
     doc: {
       operationId: 'getReadiness',
@@ -45,7 +45,7 @@ export const healthRoutes = [
   defineRoute({
     method: 'GET',
     url: '/.well-known/jwks.json',
-    auth: 'none',
+    access: ANYONE,
     response: { 200: JwksSchema },
     doc: {
       operationId: 'getPlatformJwks',

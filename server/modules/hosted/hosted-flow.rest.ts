@@ -8,7 +8,7 @@ import {
 import { DeviceFingerprintSchema, MessageSchema } from '../../../shared/schemas/common.js';
 import { ContinuationInputSchema, LinkAnswerSchema } from '../../../shared/schemas/hosted.js';
 import { HOSTED_COOKIES } from '../../plugins/auth-cookies.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, HOSTED } from '../../rest/route.js';
 import { forgotPassword, resendVerification, signUp, spendResetLink, spendVerificationLink } from '../auth/auth.service.js';
 import { continuationFrom, continueAfterLink, type LinkOutcome } from './continuation.service.js';
 import { flowBindingOf, presentedFlowBinding } from './flow-cookie.js';
@@ -28,7 +28,7 @@ export const hostedFlowRoutes = [
   defineRoute({
     method: 'POST',
     url: `${PREFIX}/auth/signup`,
-    auth: 'hosted',
+    access: HOSTED,
     body: SignUpInputSchema.extend(ContinuationInputSchema.shape),
     response: { 201: MessageSchema },
     doc: {
@@ -44,7 +44,7 @@ export const hostedFlowRoutes = [
   defineRoute({
     method: 'POST',
     url: `${PREFIX}/auth/resend-verification`,
-    auth: 'hosted',
+    access: HOSTED,
     body: ResendVerificationInputSchema.extend(ContinuationInputSchema.shape),
     response: { 200: MessageSchema },
     doc: { operationId: 'hostedResendVerification', tag: TAG, summary: 'Mail the verification link again', errors: [429] },
@@ -54,7 +54,7 @@ export const hostedFlowRoutes = [
   defineRoute({
     method: 'POST',
     url: `${PREFIX}/auth/forgot-password`,
-    auth: 'hosted',
+    access: HOSTED,
     body: ForgotPasswordInputSchema.extend(ContinuationInputSchema.shape),
     response: { 200: MessageSchema },
     doc: { operationId: 'hostedForgotPassword', tag: TAG, summary: 'Mail a password-reset link', errors: [429] },
@@ -64,7 +64,7 @@ export const hostedFlowRoutes = [
   defineRoute({
     method: 'POST',
     url: `${PREFIX}/auth/verify-email`,
-    auth: 'hosted',
+    access: HOSTED,
     body: VerifyEmailInputSchema.extend(withFingerprint),
     response: { 200: LinkAnswerSchema },
     doc: {
@@ -85,7 +85,7 @@ export const hostedFlowRoutes = [
   defineRoute({
     method: 'POST',
     url: `${PREFIX}/auth/reset-password`,
-    auth: 'hosted',
+    access: HOSTED,
     body: ResetPasswordInputSchema.extend(withFingerprint),
     response: { 200: LinkAnswerSchema },
     doc: {

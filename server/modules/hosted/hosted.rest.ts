@@ -1,6 +1,6 @@
 import { CaptchaConfigSchema } from '../../../shared/schemas/auth.js';
 import { HostedProjectSchema } from '../../../shared/schemas/hosted.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, HOSTED } from '../../rest/route.js';
 import { appHomeOf } from '../projects/projects.service.js';
 import { hostedOverridesOf } from '../../../shared/i18n/overrides.js';
 
@@ -9,7 +9,7 @@ export const hostedProjectRoutes = [
   defineRoute({
     method: 'GET',
     url: '/hosted/:project_key/api/v1/project',
-    auth: 'hosted',
+    access: HOSTED,
     response: { 200: HostedProjectSchema },
     doc: { operationId: 'hostedGetProject', tag: 'Hosted pages', summary: "The hosted pages' project and branding" },
     handler: async ({ caller }) => {
@@ -28,7 +28,7 @@ export const hostedProjectRoutes = [
   defineRoute({
     method: 'GET',
     url: '/hosted/:project_key/api/v1/captcha/config',
-    auth: 'hosted',
+    access: HOSTED,
     response: { 200: CaptchaConfigSchema },
     doc: {
       operationId: 'hostedGetCaptchaConfig',

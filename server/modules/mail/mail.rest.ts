@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdParamSchema } from '../../../shared/schemas/admin.js';
 import { LocalMailListSchema, LocalMailMessageSchema, MailDeliveryPageSchema, MailDeliveryQuerySchema, MailDeliverySchema } from '../../../shared/schemas/mail.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, ADMIN, TEAM } from '../../rest/route.js';
 import { listLocalMails, readLocalMail } from './local-mail.service.js';
 import { getMailDeliveries, resendMail } from './mail-deliveries.service.js';
 
@@ -11,12 +11,13 @@ const LIST =
 const RESEND =
   'Queues a copy of a sent or failed mail whose message is still kept (`resendable`); the original keeps its record. Audited as `mail.resent`. 409 while it is still being sent or once its message was dropped; resends to one address count against its hourly mail cap (429). Links in the copy are the original\'s: one spent or expired since stays so.';
 
-/** The mail deliveries: the admin area's (every mail) and each project's (its end users'), with resend; and the local demo's Mail page. */
-export const mailRoutes = [
+/** Admin → Mail: every mail, with resend. */
+export const adminMailRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/admin/mail',
-    auth: 'admin',
+    procedure: 'mail',
+    access: ADMIN,
     query: MailDeliveryQuerySchema,
     response: { 200: MailDeliveryPageSchema },
     doc: { operationId: 'getAdminMailDeliveries', tag: 'Admin', summary: 'Every mail the server queued: recipient, kind, status, attempts, last error', description: LIST },
@@ -25,16 +26,22 @@ export const mailRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/admin/mail/:id/resend',
-    auth: 'admin',
+    procedure: 'resendMail',
+    access: ADMIN,
     params: z.object({ id: Id }),
     response: { 201: MailDeliverySchema },
     doc: { operationId: 'resendAdminMail', tag: 'Admin', summary: 'Send a mail again', description: RESEND, errors: [404, 409, 429] },
     handler: ({ deps, caller, params }) => resendMail(deps, { user: caller.session.user, info: caller.info }, undefined, params.id),
   }),
+];
+
+/** A project's monitoring → Mail: its end users' mails; resend for its owners and admins. */
+export const projectMailRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/mail',
-    auth: 'projectMember',
+    procedure: 'mail',
+    access: TEAM,
     params: z.object({ id: Id }),
     query: MailDeliveryQuerySchema,
     response: { 200: MailDeliveryPageSchema },
@@ -44,16 +51,22 @@ export const mailRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects/:id/mail/:mail_id/resend',
-    auth: 'projectMember',
+    procedure: 'resendMail',
+    access: TEAM,
     params: z.object({ id: Id, mail_id: Id }),
     response: { 201: MailDeliverySchema },
     doc: { operationId: 'resendProjectMail', tag: 'Project monitoring', summary: "Send one of the project's mails again (owners and admins)", description: RESEND, errors: [404, 409, 429] },
     handler: ({ deps, caller, params }) => resendMail(deps, { user: caller.session.user, info: caller.info }, caller.scope.projectId!, params.mail_id),
   }),
+];
+
+/** The local demo's Mail page (local-mail.service.ts says who may read it). */
+export const localMailRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/local-mail',
-    auth: 'optionalBearer',
+    procedure: 'list',
+    access: { realm: 'platform', session: 'optional' },
     response: { 200: LocalMailListSchema },
     doc: {
       operationId: 'listLocalMail',
@@ -68,10 +81,14 @@ export const mailRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/local-mail/:id',
-    auth: 'optionalBearer',
+    procedure: 'message',
+    access: { realm: 'platform', session: 'optional' },
     params: z.object({ id: Id }),
     response: { 200: LocalMailMessageSchema },
     doc: { operationId: 'readLocalMail', tag: 'Admin', summary: 'One mail of the local demo\'s outbox: its text and HTML parts', description: 'The same conditions as the list.', errors: [403, 404] },
     handler: ({ deps, request, params }) => readLocalMail(deps, request, params.id),
   }),
 ];
+
+/** Every mail route. */
+export const mailRoutes = [...adminMailRoutes, ...projectMailRoutes, ...localMailRoutes];

@@ -3,7 +3,7 @@ import { MESSAGES } from '../../../shared/messages.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MfaDisableInputSchema, RecoveryCodesInputSchema, RecoveryCodesSchema, TotpConfirmInputSchema, TotpSetupSchema } from '../../../shared/schemas/mfa.js';
 import { defineRoute } from '../../rest/route.js';
-import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
+import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import { confirmTotp, disableMfa, regenerateRecoveryCodes, setUpTotp } from './mfa.service.js';
 
 /**
@@ -11,13 +11,14 @@ import { confirmTotp, disableMfa, regenerateRecoveryCodes, setUpTotp } from './m
  * (bearer or cookie), or a project's end user (X-API-Key and the end user's bearer token).
  */
 export function mfaRoutes(mount: AccountMount) {
-  const { prefix, signedIn: auth, doc } = accountMountOf(mount);
+  const { prefix, signedIn: auth, doc, procedure } = accountMountOf(mount);
 
   return [
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/mfa/totp/setup`,
-      auth,
+      procedure: procedure('setUpTotp'),
+      access: auth,
       response: { 200: TotpSetupSchema },
       doc: doc(
         {
@@ -29,12 +30,13 @@ export function mfaRoutes(mount: AccountMount) {
         },
         { operationId: 'publicSetUpTotp', summary: 'Start setting up an authenticator app for an end user', errors: [409] },
       ),
-      handler: async ({ deps, caller }) => setUpTotp(deps, caller.session, 'project' in caller ? caller.project.name : PRODUCT_NAME),
+      handler: async ({ deps, caller }) => setUpTotp(deps, caller.session, caller.project?.name ?? PRODUCT_NAME),
     }),
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/mfa/totp/confirm`,
-      auth,
+      procedure: procedure('confirmTotp'),
+      access: auth,
       body: TotpConfirmInputSchema,
       response: { 200: RecoveryCodesSchema },
       doc: doc(
@@ -52,7 +54,8 @@ export function mfaRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/mfa/recovery-codes`,
-      auth,
+      procedure: procedure('regenerateRecoveryCodes'),
+      access: auth,
       body: RecoveryCodesInputSchema,
       response: { 200: RecoveryCodesSchema },
       doc: doc(
@@ -64,7 +67,8 @@ export function mfaRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/mfa/disable`,
-      auth,
+      procedure: procedure('disable'),
+      access: auth,
       body: MfaDisableInputSchema,
       response: { 200: MessageSchema },
       doc: doc(

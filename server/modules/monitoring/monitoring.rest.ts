@@ -18,7 +18,7 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { EXPORT_MAX_ROWS } from '../../lib/csv.js';
 import type { CsvExport } from '../../lib/csv-export.js';
 import { csvAnswer, CsvSchema, withoutPaging } from '../../rest/csv-answer.js';
-import { defineRoute, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
+import { ADMIN, defineRoute, TEAM, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
 import type { AuditActor } from '../audit/audit.service.js';
 import * as monitoring from './monitoring.service.js';
 import type { Deps } from '../../deps.js';
@@ -34,6 +34,7 @@ export const ADMIN_MONITORING: MonitoringMount = { over: 'platform' };
 export const PROJECT_MONITORING: MonitoringMount = { over: 'project' };
 
 type Item = 'user' | 'device' | 'session';
+type MonitorParams = Partial<Record<'id' | `${Item}_id`, typeof Id>>;
 
 const FILTERS = {
   users: '`q` searches the e-mail and names; `status` (active, inactive), `verified` (true, false), `from`/`to` bound the sign-up date.',
@@ -53,13 +54,14 @@ const Id = IdParamSchema.shape.id;
 export function monitoringRoutes(mount: MonitoringMount) {
   const platform = mount.over === 'platform';
   const prefix = platform ? '/api/v1/admin' : '/api/v1/projects/:id';
-  const auth = platform ? 'admin' : 'projectMember';
+  const auth = platform ? ADMIN : TEAM;
   /** The item's path parameter: `:id` under /admin, `:user_id` (…) under /projects/:id, whose `:id` is the project. */
   const itemParam = (item: Item) => (platform ? 'id' : `${item}_id`);
   const paramsFor = (item?: Item) => {
     const shape: Record<string, typeof Id> = platform ? {} : { id: Id };
     if (item) shape[itemParam(item)] = Id;
-    return Object.keys(shape).length ? z.object(shape) : undefined;
+    // Typed for the procedures as every name either mount may use: `id` (the admin area's item, a project's project), `user_id`, ….
+    return (Object.keys(shape).length ? z.object(shape) : undefined) as z.ZodObject<MonitorParams> | undefined;
   };
   const itemId = (params: unknown, item: Item) => (params as Record<string, string>)[itemParam(item)]!;
   const doc = (verb: string, noun: string, summaries: [platform: string, project: string], extra: Pick<RouteDoc, 'description' | 'errors' | 'produces'> = {}): RouteDoc => ({
@@ -74,7 +76,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/stats`,
-      auth,
+      procedure: 'stats',
+      access: auth,
       params: paramsFor(),
       response: { 200: AdminStatsSchema },
       doc: doc('get', 'Stats', ['Platform-wide counts', "Counts over the project's end users"]),
@@ -83,7 +86,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/users`,
-      auth,
+      procedure: 'users',
+      access: auth,
       params: paramsFor(),
       query: UserListQuerySchema,
       response: { 200: UserPageSchema },
@@ -93,7 +97,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/users/:${itemParam('user')}`,
-      auth,
+      procedure: 'user',
+      access: auth,
       params: paramsFor('user'),
       response: { 200: UserDetailSchema },
       doc: doc('get', 'User', ['One account with its devices, sessions and login attempts', 'One end user with devices, sessions and login attempts'], found),
@@ -102,7 +107,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'PATCH',
       url: `${prefix}/users/:${itemParam('user')}/toggle-active`,
-      auth,
+      procedure: 'toggleUserActive',
+      access: auth,
       params: paramsFor('user'),
       response: { 200: UserSchema },
       doc: doc('toggle', 'UserActive', ['Deactivate or reactivate an account', 'Deactivate or reactivate an end user'], {
@@ -114,7 +120,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'DELETE',
       url: `${prefix}/users/:${itemParam('user')}`,
-      auth,
+      procedure: 'deleteUser',
+      access: auth,
       params: paramsFor('user'),
       response: { 200: MessageSchema },
       doc: doc('delete', 'User', ['Delete a developer account', 'Delete an end user'], {
@@ -128,7 +135,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/users/:${itemParam('user')}/unlock`,
-      auth,
+      procedure: 'unlockUser',
+      access: auth,
       params: paramsFor('user'),
       response: { 200: UserSchema },
       doc: doc('unlock', 'User', ['Lift the throttling after repeated failed sign-ins', 'Lift the throttling of an end user'], found),
@@ -137,7 +145,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/users/:${itemParam('user')}/reset-mfa`,
-      auth,
+      procedure: 'resetUserMfa',
+      access: auth,
       params: paramsFor('user'),
       response: { 200: UserSchema },
       doc: doc('resetMfa', 'User', ["Reset an account's second factors", "Reset an end user's second factors"], {
@@ -149,7 +158,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/login-attempts`,
-      auth,
+      procedure: 'loginAttempts',
+      access: auth,
       params: paramsFor(),
       query: LoginAttemptListQuerySchema,
       response: { 200: LoginAttemptPageSchema },
@@ -159,7 +169,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/devices`,
-      auth,
+      procedure: 'devices',
+      access: auth,
       params: paramsFor(),
       query: DeviceListQuerySchema,
       response: { 200: DevicePageSchema },
@@ -169,7 +180,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'PATCH',
       url: `${prefix}/devices/:${itemParam('device')}/toggle-block`,
-      auth,
+      procedure: 'toggleDeviceBlock',
+      access: auth,
       params: paramsFor('device'),
       response: { 200: DeviceSchema },
       doc: doc('toggle', 'DeviceBlock', ['Block or unblock a device', 'Block or unblock an end-user device'], found),
@@ -178,7 +190,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'PATCH',
       url: `${prefix}/devices/:${itemParam('device')}/toggle-trust`,
-      auth,
+      procedure: 'toggleDeviceTrust',
+      access: auth,
       params: paramsFor('device'),
       response: { 200: DeviceSchema },
       doc: doc('toggle', 'DeviceTrust', ['Trust or distrust a device', 'Trust or distrust an end-user device'], found),
@@ -187,7 +200,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/sessions`,
-      auth,
+      procedure: 'sessions',
+      access: auth,
       params: paramsFor(),
       query: SessionListQuerySchema,
       response: { 200: SessionPageSchema },
@@ -197,7 +211,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
     defineRoute({
       method: 'DELETE',
       url: `${prefix}/sessions/:${itemParam('session')}`,
-      auth,
+      procedure: 'revokeSession',
+      access: auth,
       params: paramsFor('session'),
       response: { 200: MessageSchema },
       doc: doc('revoke', 'Session', ['Revoke a session', "Revoke an end user's session"], found),
@@ -207,7 +222,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
       defineRoute({
         method: 'GET',
         url: `${prefix}/${list}/export`,
-        auth,
+        access: auth,
         params: paramsFor(),
         query,
         response: { 200: CsvSchema },

@@ -1,5 +1,5 @@
 import { IdParamSchema } from '../../../shared/schemas/admin.js';
-import { LogInResponseSchema } from '../../../shared/schemas/auth.js';
+import { BrowserSessionSchema, LogInResponseSchema } from '../../../shared/schemas/auth.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MfaPasskeyOptionsInputSchema } from '../../../shared/schemas/mfa.js';
 import {
@@ -14,7 +14,7 @@ import {
 } from '../../../shared/schemas/passkeys.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { defineRoute, type RouteDoc } from '../../rest/route.js';
-import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
+import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import { logInWithPasskey } from '../auth/auth.service.js';
 import { passkeyOptionsForSignIn } from '../mfa/mfa.service.js';
 import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistrationOptions, registerPasskey, renameOwnPasskey } from './passkeys.service.js';
@@ -36,7 +36,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/passkeys/register/options`,
-      auth: signedIn,
+      procedure: mounted.procedure('registrationOptions'),
+      access: signedIn,
       response: { 200: WebAuthnOptionsSchema },
       doc: doc(
         {
@@ -51,7 +52,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/passkeys/register/verify`,
-      auth: signedIn,
+      procedure: mounted.procedure('register'),
+      access: signedIn,
       body: PasskeyRegisterInputSchema,
       response: { 201: PasskeyCreatedSchema },
       doc: doc(
@@ -68,7 +70,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/auth/passkeys`,
-      auth: signedIn,
+      procedure: mounted.procedure('list'),
+      access: signedIn,
       response: { 200: PasskeyListSchema },
       doc: doc({ operationId: 'listPasskeys', summary: "The account's passkeys" }, { operationId: 'publicListPasskeys', summary: "An end user's passkeys" }),
       handler: async ({ deps, caller }) => ({ passkeys: await listOwnPasskeys(deps, caller.session.user) }),
@@ -76,7 +79,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'PATCH',
       url: `${prefix}/auth/passkeys/:id`,
-      auth: signedIn,
+      procedure: mounted.procedure('rename'),
+      access: signedIn,
       params: IdParamSchema,
       body: PasskeyRenameInputSchema,
       response: { 200: PasskeySchema },
@@ -86,7 +90,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'DELETE',
       url: `${prefix}/auth/passkeys/:id`,
-      auth: signedIn,
+      procedure: mounted.procedure('remove'),
+      access: signedIn,
       params: IdParamSchema,
       response: { 200: MessageSchema },
       doc: doc({ operationId: 'deletePasskey', summary: 'Remove a passkey', errors: [404] }, { operationId: 'publicDeletePasskey', summary: "Remove an end user's passkey", errors: [404] }),
@@ -98,7 +103,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/passkeys/login/options`,
-      auth: anonymous,
+      procedure: mounted.procedure('loginOptions'),
+      access: anonymous,
       body: PasskeyLoginOptionsInputSchema,
       response: { 200: WebAuthnOptionsSchema },
       doc: doc(
@@ -117,7 +123,9 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/passkeys/login/verify`,
-      auth: anonymous,
+      procedure: mounted.procedure('logIn'),
+      browserResponse: BrowserSessionSchema,
+      access: anonymous,
       body: PasskeyLoginInputSchema,
       response: { 200: LogInResponseSchema },
       doc: doc(
@@ -139,7 +147,8 @@ export function passkeyRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/mfa/passkey/options`,
-      auth: anonymous,
+      procedure: mounted.procedure('mfaOptions'),
+      access: anonymous,
       body: MfaPasskeyOptionsInputSchema,
       response: { 200: WebAuthnOptionsSchema },
       doc: doc(

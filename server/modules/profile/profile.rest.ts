@@ -2,14 +2,15 @@ import { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../sha
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { clearAuthCookies } from '../../plugins/auth-cookies.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, SIGNED_IN } from '../../rest/route.js';
 import { deleteAccount, updateProfile } from './profile.service.js';
 
 export const profileRoutes = [
   defineRoute({
     method: 'PATCH',
     url: '/api/v1/auth/profile',
-    auth: 'bearer',
+    procedure: 'update',
+    access: SIGNED_IN,
     body: UpdateProfileInputSchema,
     response: { 200: UserSchema },
     doc: {
@@ -25,7 +26,8 @@ export const profileRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/auth/delete-account',
-    auth: 'bearer',
+    procedure: 'deleteAccount',
+    access: SIGNED_IN,
     body: DeleteAccountInputSchema,
     response: { 200: MessageSchema },
     doc: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MailPreviewInputSchema, MailPreviewSchema, ProjectSettingsSchema, UpdateProjectSettingsInputSchema } from '../../../shared/schemas/project-settings.js';
-import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
+import { defineRoute, UnvalidatedParam, TEAM } from '../../rest/route.js';
 import * as settings from './project-settings.service.js';
 
 const ProjectParams = z.object({ id: UnvalidatedParam });
@@ -12,7 +12,8 @@ export const projectSettingsRoutes = [
   defineRoute({
     method: 'GET',
     url: BASE,
-    auth: 'projectMember',
+    procedure: 'get',
+    access: TEAM,
     params: ProjectParams,
     response: { 200: ProjectSettingsSchema },
     doc: {
@@ -27,7 +28,8 @@ export const projectSettingsRoutes = [
   defineRoute({
     method: 'PATCH',
     url: BASE,
-    auth: 'projectMember',
+    procedure: 'update',
+    access: TEAM,
     params: ProjectParams,
     body: UpdateProjectSettingsInputSchema,
     response: { 200: ProjectSettingsSchema },
@@ -44,7 +46,8 @@ export const projectSettingsRoutes = [
   defineRoute({
     method: 'POST',
     url: `${BASE}/mail-preview`,
-    auth: 'projectMember',
+    procedure: 'previewMail',
+    access: TEAM,
     params: ProjectParams,
     body: MailPreviewInputSchema,
     response: { 200: MailPreviewSchema },
@@ -61,7 +64,8 @@ export const projectSettingsRoutes = [
   defineRoute({
     method: 'POST',
     url: `${BASE}/mail-test`,
-    auth: 'projectMember',
+    procedure: 'sendTestMail',
+    access: TEAM,
     params: ProjectParams,
     body: MailPreviewInputSchema,
     response: { 200: MessageSchema },

@@ -13,7 +13,7 @@ import {
   UpdateProjectInputSchema,
 } from '../../../shared/schemas/projects.js';
 import { ApiKeyListSchema, ProjectListSchema } from '../../openapi/schemas.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, SIGNED_IN, TEAM, teamRole } from '../../rest/route.js';
 import * as projects from './projects.service.js';
 
 const Id = IdParamSchema.shape.id;
@@ -24,7 +24,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/dashboard/stats',
-    auth: 'bearer',
+    procedure: 'dashboardStats',
+    access: SIGNED_IN,
     response: { 200: DashboardStatsSchema },
     doc: { operationId: 'getDashboardStats', tag: 'Projects', summary: "Counts over the developer's projects" },
     handler: ({ deps, caller }) => projects.getDashboardStats(deps, caller.session.user),
@@ -32,7 +33,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects',
-    auth: 'bearer',
+    procedure: 'list',
+    access: SIGNED_IN,
     response: { 200: ProjectListSchema },
     doc: { operationId: 'listProjects', tag: 'Projects', summary: "The developer's projects" },
     handler: async ({ deps, caller }) => ({ projects: await projects.listProjects(deps, caller.session.user) }),
@@ -40,7 +42,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects',
-    auth: 'bearer',
+    procedure: 'create',
+    access: SIGNED_IN,
     body: CreateProjectInputSchema,
     response: { 201: ProjectSchema },
     doc: {
@@ -55,7 +58,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id',
-    auth: 'projectMember',
+    procedure: 'get',
+    access: TEAM,
     params: ProjectParams,
     response: { 200: ProjectSchema },
     doc: { operationId: 'getProject', tag: 'Projects', summary: 'One project', errors: [404] },
@@ -64,7 +68,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'PATCH',
     url: '/api/v1/projects/:id',
-    auth: 'projectMember',
+    procedure: 'update',
+    access: TEAM,
     params: ProjectParams,
     body: UpdateProjectInputSchema,
     response: { 200: ProjectSchema },
@@ -74,8 +79,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id',
-    auth: 'projectMember',
-    role: 'owner',
+    procedure: 'delete',
+    access: teamRole('owner'),
     params: ProjectParams,
     response: { 200: MessageSchema },
     doc: { operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project with its keys and end users', errors: [404] },
@@ -84,7 +89,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/api-keys',
-    auth: 'projectMember',
+    procedure: 'apiKeys',
+    access: TEAM,
     params: ProjectParams,
     response: { 200: ApiKeyListSchema },
     doc: { operationId: 'listApiKeys', tag: 'Projects', summary: "A project's API keys (never their secrets)", errors: [404] },
@@ -93,7 +99,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects/:id/api-keys',
-    auth: 'projectMember',
+    procedure: 'createApiKey',
+    access: TEAM,
     params: ProjectParams,
     body: CreateApiKeyInputSchema,
     response: { 201: CreatedApiKeySchema },
@@ -113,7 +120,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/api-keys/:key_id',
-    auth: 'projectMember',
+    procedure: 'revokeApiKey',
+    access: TEAM,
     params: z.object({ id: Id, key_id: Id }),
     response: { 200: ApiKeySchema },
     doc: { operationId: 'revokeApiKey', tag: 'Projects', summary: 'Revoke an API key', errors: [404] },
@@ -122,7 +130,8 @@ export const projectsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/analytics',
-    auth: 'projectMember',
+    procedure: 'analytics',
+    access: TEAM,
     params: ProjectParams,
     query: AnalyticsQuerySchema,
     response: { 200: AnalyticsSchema },

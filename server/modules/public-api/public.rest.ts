@@ -3,9 +3,10 @@ import { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../sha
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
-import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
+import { defineRoute, UnvalidatedParam, ANYONE } from '../../rest/route.js';
 import { stepUpRoutes } from '../auth/step-up.rest.js';
-import { accountMountOf, accountRoutes, emailChangeRoutes, passwordChangeRoutes, PROJECT_ACCOUNTS, type AccountMount } from '../auth/auth.rest.js';
+import { accountMountOf, PROJECT_ACCOUNTS, type AccountMount } from '../../rest/account-mount.js';
+import { accountRoutes, emailChangeRoutes, passwordChangeRoutes } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
 import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
 import { deleteAccount, updateProfile } from '../profile/profile.service.js';
@@ -22,7 +23,7 @@ export const publicApiRoutes = [
   defineRoute({
     method: 'GET',
     url: '/public/api/v1/projects/:project_key/jwks.json',
-    auth: 'none',
+    access: ANYONE,
     params: z.object({ project_key: UnvalidatedParam }),
     response: { 200: JwksSchema },
     doc: {
@@ -56,7 +57,7 @@ export function endUserProfileRoutes(mount: AccountMount) {
     defineRoute({
       method: 'GET',
       url: `${prefix}/profile`,
-      auth: signedIn,
+      access: signedIn,
       response: { 200: UserSchema },
       doc: { operationId: 'publicGetProfile', tag: 'Public API', summary: 'The end user of the access token' },
       handler: async ({ caller }) => toUser(caller.session.user),
@@ -64,7 +65,7 @@ export function endUserProfileRoutes(mount: AccountMount) {
     defineRoute({
       method: 'PUT',
       url: `${prefix}/profile`,
-      auth: signedIn,
+      access: signedIn,
       body: UpdateProfileInputSchema,
       response: { 200: UserSchema },
       doc: {
@@ -79,7 +80,7 @@ export function endUserProfileRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/delete-account`,
-      auth: signedIn,
+      access: signedIn,
       body: DeleteAccountInputSchema,
       response: { 200: MessageSchema },
       doc: {

@@ -4,7 +4,7 @@ import { MessageSchema } from '../../../shared/schemas/common.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { OwnSessionListSchema, RevokedSessionsSchema } from '../../../shared/schemas/sessions.js';
 import { defineRoute } from '../../rest/route.js';
-import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
+import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own-sessions.service.js';
 
 /**
@@ -12,13 +12,14 @@ import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own
  * cookie), or a project's end user (X-API-Key and the end user's bearer token).
  */
 export function ownSessionRoutes(mount: AccountMount) {
-  const { prefix, signedIn: auth, doc, cookies } = accountMountOf(mount);
+  const { prefix, signedIn: auth, doc, cookies, procedure } = accountMountOf(mount);
 
   return [
     defineRoute({
       method: 'GET',
       url: `${prefix}/auth/sessions`,
-      auth,
+      procedure: procedure('listSessions'),
+      access: auth,
       response: { 200: OwnSessionListSchema },
       doc: doc(
         {
@@ -35,7 +36,8 @@ export function ownSessionRoutes(mount: AccountMount) {
     defineRoute({
       method: 'DELETE',
       url: `${prefix}/auth/sessions/:id`,
-      auth,
+      procedure: procedure('revokeSession'),
+      access: auth,
       params: z.object({ id: IdParamSchema.shape.id }),
       response: { 200: MessageSchema },
       doc: doc(
@@ -58,7 +60,8 @@ export function ownSessionRoutes(mount: AccountMount) {
     defineRoute({
       method: 'POST',
       url: `${prefix}/auth/sessions/revoke-others`,
-      auth,
+      procedure: procedure('revokeOtherSessions'),
+      access: auth,
       response: { 200: RevokedSessionsSchema },
       doc: doc(
         { operationId: 'revokeOtherSessions', tag: 'Auth', summary: 'Sign out all your other sessions', description: 'Every live session of the account but the calling one; `revoked` says how many.' },

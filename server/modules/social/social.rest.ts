@@ -25,9 +25,9 @@ import { AppError } from '../../errors.js';
 import { EndUserHeadersSchema } from '../../openapi/schemas.js';
 import { hostedCookiePath } from '../../plugins/auth-cookies.js';
 import { authenticateIfSignedIn } from '../../plugins/authenticate.js';
-import { defineRoute, REDIRECT, UnvalidatedParam, type AnyRoute, type Anonymous } from '../../rest/route.js';
+import { defineRoute, REDIRECT, UnvalidatedParam, type AnyRoute, type Anonymous, API_KEY, TEAM } from '../../rest/route.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
-import { accountMountOf, type AccountMount } from '../auth/auth.rest.js';
+import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import {
   completeSocialCallback,
   confirmIdentityLink,
@@ -92,13 +92,14 @@ function targetOf(deps: Deps, mount: AccountMount, caller: Anonymous & { project
  * the browser realms (platform, hosted pages) the two navigations (to the provider and back); for
  * the public API, the start that hands the backend the provider's URL and the exchange of the code.
  */
-export function socialRoutes(mount: AccountMount): AnyRoute[] {
+export function socialRoutes(mount: AccountMount) {
   const m = accountMountOf(mount);
-  const routes: AnyRoute[] = [
+  const routes = [
     defineRoute({
       method: 'GET',
       url: `${m.prefix}/auth/oauth/providers`,
-      auth: m.anonymous,
+      procedure: m.procedure('providers'),
+      access: m.anonymous,
       response: { 200: SignInProvidersSchema },
       doc: m.doc(
         { operationId: 'listSignInProviders', tag: 'Auth', summary: 'Sign-in providers configured for developer accounts (GitHub, Google, Microsoft, OpenID Connect)' },
@@ -109,7 +110,8 @@ export function socialRoutes(mount: AccountMount): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: `${m.prefix}/auth/identities`,
-      auth: m.signedIn,
+      procedure: m.procedure('identities'),
+      access: m.signedIn,
       response: { 200: IdentitiesSchema },
       doc: m.doc(
         { operationId: 'listIdentities', tag: 'Auth', summary: 'The signed-in account\'s ways of signing in: connected providers, password, passkeys' },
@@ -120,7 +122,8 @@ export function socialRoutes(mount: AccountMount): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: `${m.prefix}/auth/identities/:id`,
-      auth: m.signedIn,
+      procedure: m.procedure('removeIdentity'),
+      access: m.signedIn,
       params: IdentityParams,
       response: { 200: MessageSchema },
       doc: m.doc(
@@ -132,7 +135,8 @@ export function socialRoutes(mount: AccountMount): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: `${m.prefix}/auth/oauth/link`,
-      auth: m.anonymous,
+      procedure: m.procedure('confirmLink'),
+      access: m.anonymous,
       body: ConfirmIdentityLinkInputSchema,
       response: { 200: IdentityLinkedSchema },
       doc: m.doc(
@@ -153,7 +157,7 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: `${m.prefix}/auth/oauth/:provider/authorize`,
-      auth: m.optionalSession,
+      access: m.optionalSession,
       params: ProviderParams,
       query: StartSocialSignInQuerySchema,
       response: { 302: REDIRECT },
@@ -199,7 +203,7 @@ function browserRoutes(mount: AccountMount): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: `${m.prefix}/auth/oauth/:provider/callback`,
-      auth: m.optionalSession,
+      access: m.optionalSession,
       params: ProviderParams,
       query: SocialCallbackQuerySchema,
       response: { 302: REDIRECT },
@@ -249,7 +253,7 @@ function publicApiRoutes(): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/public/api/v1/auth/oauth/:provider/authorize',
-      auth: 'apiKey',
+      access: API_KEY,
       params: ProviderParams,
       query: ApiSocialSignInQuerySchema,
       response: { 200: ApiSocialSignInSchema },
@@ -267,7 +271,7 @@ function publicApiRoutes(): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/public/api/v1/auth/oauth/exchange',
-      auth: 'apiKey',
+      access: API_KEY,
       body: SocialExchangeInputSchema,
       response: { 200: LogInAnswerSchema },
       doc: {
@@ -285,11 +289,12 @@ function publicApiRoutes(): AnyRoute[] {
 }
 
 /** A project's connections, managed by its owner. */
-export const connectionRoutes: AnyRoute[] = [
+export const connectionRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/connections',
-    auth: 'projectMember',
+    procedure: 'connections',
+    access: TEAM,
     params: z.object({ id: UnvalidatedParam }),
     response: { 200: ConnectionsSchema },
     doc: { operationId: 'listProjectConnections', tag: 'Projects', summary: "The project's sign-in providers for its end users (secrets are never shown)" },
@@ -298,7 +303,8 @@ export const connectionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PUT',
     url: '/api/v1/projects/:id/connections/:provider',
-    auth: 'projectMember',
+    procedure: 'saveConnection',
+    access: TEAM,
     params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
     body: SaveConnectionInputSchema,
     response: { 200: ConnectionSchema },
@@ -315,7 +321,8 @@ export const connectionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/connections/:provider',
-    auth: 'projectMember',
+    procedure: 'removeConnection',
+    access: TEAM,
     params: z.object({ id: UnvalidatedParam, provider: SocialProviderSchema }),
     response: { 200: MessageSchema },
     doc: { operationId: 'removeProjectConnection', tag: 'Projects', summary: 'Remove one of the project\'s sign-in providers', errors: [429] },

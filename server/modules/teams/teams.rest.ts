@@ -11,7 +11,7 @@ import {
   MemberSchema,
   TeamSchema,
 } from '../../../shared/schemas/teams.js';
-import { defineRoute } from '../../rest/route.js';
+import { defineRoute, ANYONE, SIGNED_IN, TEAM, teamRole } from '../../rest/route.js';
 import * as teams from './teams.service.js';
 
 const Id = IdParamSchema.shape.id;
@@ -23,7 +23,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:id/team',
-    auth: 'projectMember',
+    procedure: 'get',
+    access: TEAM,
     params: z.object({ id: Id }),
     response: { 200: TeamSchema },
     doc: { operationId: 'getProjectTeam', tag: 'Teams', summary: "The project's members and pending invitations, with the caller's own role", description: ROLES },
@@ -32,7 +33,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects/:id/invitations',
-    auth: 'projectMember',
+    procedure: 'invite',
+    access: TEAM,
     params: z.object({ id: Id }),
     body: InviteMemberInputSchema,
     response: { 201: InvitationSchema },
@@ -48,7 +50,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/invitations/:invitation_id',
-    auth: 'projectMember',
+    procedure: 'revokeInvitation',
+    access: TEAM,
     params: z.object({ id: Id, invitation_id: Id }),
     response: { 200: MessageSchema },
     doc: { operationId: 'revokeProjectInvitation', tag: 'Teams', summary: 'Withdraw a pending invitation (its link stops working)' },
@@ -57,7 +60,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'PATCH',
     url: '/api/v1/projects/:id/members/:user_id',
-    auth: 'projectMember',
+    procedure: 'changeRole',
+    access: TEAM,
     params: z.object({ id: Id, user_id: Id }),
     body: ChangeRoleInputSchema,
     response: { 200: MemberSchema },
@@ -73,7 +77,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/api/v1/projects/:id/members/:user_id',
-    auth: 'projectMember',
+    procedure: 'removeMember',
+    access: TEAM,
     params: z.object({ id: Id, user_id: Id }),
     response: { 200: MessageSchema },
     doc: {
@@ -88,8 +93,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/projects/:id/leave',
-    auth: 'projectMember',
-    role: 'viewer',
+    procedure: 'leave',
+    access: teamRole('viewer'),
     params: z.object({ id: Id }),
     response: { 200: MessageSchema },
     doc: { operationId: 'leaveProject', tag: 'Teams', summary: "Leave the project's team", description: '409 for the last owner.', errors: [409] },
@@ -98,7 +103,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/invitations/preview',
-    auth: 'none',
+    procedure: 'previewInvitation',
+    access: ANYONE,
     body: InvitationTokenInputSchema,
     response: { 200: InvitationPreviewSchema },
     doc: { operationId: 'previewProjectInvitation', tag: 'Teams', summary: 'What an invitation link is for (project, address, role)', errors: [404] },
@@ -107,7 +113,8 @@ export const teamRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/v1/invitations/accept',
-    auth: 'bearer',
+    procedure: 'acceptInvitation',
+    access: SIGNED_IN,
     body: InvitationTokenInputSchema,
     response: { 200: AcceptedInvitationSchema },
     doc: {

@@ -10,7 +10,7 @@ import {
   WebhookListSchema,
   WebhookSchema,
 } from '../../../shared/schemas/webhooks.js';
-import { defineRoute, UnvalidatedParam } from '../../rest/route.js';
+import { defineRoute, UnvalidatedParam, TEAM } from '../../rest/route.js';
 import * as webhooks from './webhooks.service.js';
 
 const ProjectParams = z.object({ id: UnvalidatedParam });
@@ -33,7 +33,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'GET',
     url: BASE,
-    auth: 'projectMember',
+    access: TEAM,
     params: ProjectParams,
     response: { 200: WebhookListSchema },
     doc: { operationId: 'listWebhooks', tag: 'Projects', summary: "The project's webhooks (secrets are never shown again)" },
@@ -42,7 +42,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'POST',
     url: BASE,
-    auth: 'projectMember',
+    access: TEAM,
     params: ProjectParams,
     body: CreateWebhookInputSchema,
     response: { 201: CreatedWebhookSchema },
@@ -60,7 +60,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'PATCH',
     url: `${BASE}/:webhook_id`,
-    auth: 'projectMember',
+    access: TEAM,
     params: WebhookParams,
     body: UpdateWebhookInputSchema,
     response: { 200: WebhookSchema },
@@ -70,7 +70,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'DELETE',
     url: `${BASE}/:webhook_id`,
-    auth: 'projectMember',
+    access: TEAM,
     params: WebhookParams,
     response: { 200: MessageSchema },
     doc: { operationId: 'deleteWebhook', tag: 'Projects', summary: 'Delete a webhook and its deliveries', errors: [404, 429] },
@@ -79,7 +79,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'GET',
     url: `${BASE}/:webhook_id/deliveries`,
-    auth: 'projectMember',
+    access: TEAM,
     params: WebhookParams,
     query: PageQuerySchema,
     response: { 200: WebhookDeliveryPageSchema },
@@ -89,7 +89,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'POST',
     url: `${BASE}/:webhook_id/deliveries/:delivery_id/resend`,
-    auth: 'projectMember',
+    access: TEAM,
     params: DeliveryParams,
     response: { 201: WebhookDeliverySchema },
     doc: { operationId: 'resendWebhookDelivery', tag: 'Projects', summary: "Send a delivery's event again (a new delivery)", description: 'Resends and test events: at most 10 a minute per developer (429).', errors: [404, 429] },
@@ -98,7 +98,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'POST',
     url: `${BASE}/:webhook_id/test`,
-    auth: 'projectMember',
+    access: TEAM,
     params: WebhookParams,
     response: { 201: z.object({ event_id: z.string() }) },
     doc: { operationId: 'sendTestWebhook', tag: 'Projects', summary: 'Send a webhook.test event to this webhook', description: 'Test events and resends: at most 10 a minute per developer (429).', errors: [404, 409, 429] },
