@@ -102,8 +102,6 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: A
     return changed;
   });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
-  // A developer's keys follow the account (cached lookups carry whether the owner is active).
-  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return toUser(updated);
 }
 
@@ -121,7 +119,6 @@ export async function deleteUserById(deps: Deps, scope: MonitorScope, actor: Aud
     await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.deleted', target: userTarget(user), before: { email: user.email, is_active: user.is_active === 1 } });
     await emitUserDeleted(tx, user, 'developer');
   });
-  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return { message: 'User deleted' };
 }
 
