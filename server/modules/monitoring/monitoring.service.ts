@@ -133,8 +133,8 @@ export async function unlockUser(deps: Deps, scope: MonitorScope, actor: AuditAc
 /** Turns off the second factors of someone who lost them; they are mailed. */
 export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
-  await resetMfa(deps, user);
-  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } });
+  // The audit entry commits with the reset, or neither does.
+  await resetMfa(deps, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } }));
   return toUser((await findUser(deps, id))!);
 }
 
