@@ -1,19 +1,12 @@
 import { writeConnectionOf, type Db, type WriteConnection } from './connect.js';
-import type { Bindable, PreparedStatement } from './prepared-statement.js';
 import { groupCommit } from './group-commit.js';
 import { inTransaction } from './transaction.js';
+import { EffectQueue, unitOf, unitWith, type Statements, type Unit } from './unit-of-work.js';
 
-/** The statements of one prepared transaction. */
-export interface PreparedUnit {
-  /** The first row the statement answers, if any. */
-  first<A extends Bindable[], R>(statement: PreparedStatement<A, R>, ...args: A): Promise<R | undefined>;
-  /** Every row the statement answers. */
-  all<A extends Bindable[], R>(statement: PreparedStatement<A, R>, ...args: A): Promise<R[]>;
-  /** Runs a write; answers how many rows it changed. */
-  run<A extends Bindable[]>(statement: PreparedStatement<A, unknown>, ...args: A): Promise<number>;
-}
+/** The unit of work of a prepared transaction: its statements, and its effects once committed. */
+export type PreparedUnit = Unit;
 
-function sqliteUnit(db: Db, writer: WriteConnection): PreparedUnit {
+function sqliteStatements(db: Db, writer: WriteConnection): Statements {
   return {
     first(statement, ...args) {
       const { query, bind } = statement.compiled(db);
@@ -30,22 +23,7 @@ function sqliteUnit(db: Db, writer: WriteConnection): PreparedUnit {
   };
 }
 
-function kyselyUnit(root: Db, trx: Db): PreparedUnit {
-  return {
-    async first(statement, ...args) {
-      const { query, bind } = statement.compiled(root);
-      return (await trx.executeQuery({ ...query, parameters: bind(args) })).rows[0] as never;
-    },
-    async all(statement, ...args) {
-      const { query, bind } = statement.compiled(root);
-      return (await trx.executeQuery({ ...query, parameters: bind(args) })).rows as never;
-    },
-    async run(statement, ...args) {
-      const { query, bind } = statement.compiled(root);
-      return Number((await trx.executeQuery({ ...query, parameters: bind(args) })).numAffectedRows ?? 0);
-    },
-  };
-}
+const writerStatements = new WeakMap<Db, Statements>();
 
 /**
  * One transaction of prepared statements (prepareStatement), for a hot write path (a refresh).
@@ -55,11 +33,23 @@ function kyselyUnit(root: Db, trx: Db): PreparedUnit {
  * per-statement building, compiling, mutex and promise chain. The transactions started in one turn of
  * the event loop are committed together (groupCommit), each ending as it would alone. `work` must
  * await nothing but the unit's statements, which answer at once, and may run more than once (when
- * SQLite rolls back a whole group). On PostgreSQL (or inside the caller's transaction) it is a Kysely
- * transaction running the compiled statements. Throwing rolls the transaction's work back.
+ * SQLite rolls back a whole group): only the effects of the run that committed go out. On PostgreSQL
+ * (or inside the caller's transaction) it is a Kysely transaction running the compiled statements.
+ * Throwing rolls the transaction's work back, and drops its effects.
  */
-export function preparedTransaction<T>(db: Db, work: (unit: PreparedUnit) => Promise<T>): Promise<T> {
+export async function preparedTransaction<T>(db: Db, work: (unit: PreparedUnit) => Promise<T>): Promise<T> {
   const writer = writeConnectionOf(db);
-  if (!writer) return inTransaction(db, (trx) => work(kyselyUnit(db.isTransaction ? trx : db, trx)));
-  return groupCommit(db, writer, sqliteUnit(db, writer), work);
+  if (!writer) return inTransaction(db, (trx) => work(unitOf(trx)));
+  let statements = writerStatements.get(db);
+  if (!statements) writerStatements.set(db, (statements = sqliteStatements(db, writer)));
+  let committed: EffectQueue | undefined;
+  const value = await groupCommit(db, writer, statements, async (on) => {
+    // Each run gets its own effects: a run rolled back with its group leaves none behind.
+    const queue = (committed = new EffectQueue(null));
+    const result = await work(unitWith(on, queue));
+    queue.checkPublishable();
+    return result;
+  });
+  if (committed && !committed.empty) await committed.run();
+  return value;
 }

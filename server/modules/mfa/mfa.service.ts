@@ -103,15 +103,17 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
 
 /**
  * An admin's (or project owner's) reset for a user who lost their factors (passkeys too); the user is
- * told. A project's end user who had two factors on sends mfa.disabled (`by: reset`).
+ * told. A project's end user who had two factors on sends mfa.disabled (`by: reset`). `alsoInUnit`
+ * writes the caller's own record of it (the audit entry) in the same unit of work.
  */
-export async function resetMfa(deps: Deps, user: UserRow): Promise<void> {
+export async function resetMfa(deps: Deps, user: UserRow, alsoInUnit?: (tx: Deps) => Promise<void>): Promise<void> {
   const mail = twoFactorDisabledMail(user.email, true, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user));
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));
     await deletePasskeysOf(tx.db, user.id);
     if (hasSecondFactor(user)) await emitMfaChanged(tx, user, { enabled: false, by: 'reset' });
     await queueAccountMail(tx, user, 'twoFactorDisabledMail', mail);
+    await alsoInUnit?.(tx);
   });
 }
 

@@ -102,8 +102,6 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: A
     return changed;
   });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
-  // A developer's keys follow the account (cached lookups carry whether the owner is active).
-  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return toUser(updated);
 }
 
@@ -121,7 +119,6 @@ export async function deleteUserById(deps: Deps, scope: MonitorScope, actor: Aud
     await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.deleted', target: userTarget(user), before: { email: user.email, is_active: user.is_active === 1 } });
     await emitUserDeleted(tx, user, 'developer');
   });
-  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return { message: 'User deleted' };
 }
 
@@ -136,8 +133,8 @@ export async function unlockUser(deps: Deps, scope: MonitorScope, actor: AuditAc
 /** Turns off the second factors of someone who lost them; they are mailed. */
 export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
-  await resetMfa(deps, user);
-  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } });
+  // The audit entry commits with the reset, or neither does.
+  await resetMfa(deps, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } }));
   return toUser((await findUser(deps, id))!);
 }
 

@@ -60,6 +60,5 @@ export async function deleteAccount(
     await deleteUser(tx, user.id);
     await emitUserDeleted(tx, user, 'user');
   });
-  if (user.project_id === null) await deps.projectRealms.apiKeysChanged();
   return { message: MESSAGES.accountDeleted };
 }

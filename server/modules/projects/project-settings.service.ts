@@ -94,7 +94,6 @@ export async function updateProjectSettings(
     }
     return updated;
   });
-  await deps.projectRealms.settingsChanged();
   return after;
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { preparedLookup } from '../../db/prepared-lookup.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inTransaction, invalidateOnCommit } from '../../db/transaction.js';
 import type { ApiKeysTable, ProjectRole, ProjectRow, ProjectsTable } from '../../db/schema.js';
 
 /** The project with its creator as its first owner. */
@@ -66,14 +66,24 @@ export async function findAnySealedSigningKey(db: Db): Promise<string | undefine
   return (await db.selectFrom('projects').select('signing_key').limit(1).executeTakeFirst())?.signing_key;
 }
 
+/**
+ * Its keys' cached lookups carry the project (active or not, its website as the relying party), and its
+ * cached settings the name, colour and logo of its mails: both are dropped once the change commits.
+ */
 export async function updateProject(db: Db, id: string, changes: Partial<ProjectsTable>): Promise<void> {
   await db.updateTable('projects').set(changes).where('id', '=', id).execute();
+  invalidateOnCommit(db, 'api-keys');
+  invalidateOnCommit(db, 'project-settings');
 }
 
 
-/** End users carry no foreign key to their project, so they are removed here, in the same transaction. */
+/**
+ * End users carry no foreign key to their project, so they are removed here, in the same transaction.
+ * Its keys stop working on every instance once it commits.
+ */
 export async function deleteProjectCascade(db: Db, id: string): Promise<void> {
   await inTransaction(db, async (trx) => {
+    invalidateOnCommit(trx, 'api-keys');
     await trx.deleteFrom('login_attempts').where('project_id', '=', id).execute();
     await trx.deleteFrom('users').where('project_id', '=', id).execute();
     await trx.deleteFrom('projects').where('id', '=', id).execute();
@@ -104,7 +114,10 @@ export async function revokeApiKey(db: Db, projectId: string, keyId: string, now
     .where('project_id', '=', projectId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const revoked = Number(result.numUpdatedRows) === 1;
+  // The key stops working on the next request, on every instance.
+  if (revoked) invalidateOnCommit(db, 'api-keys');
+  return revoked;
 }
 
 export async function findApiKey(db: Db, projectId: string, keyId: string) {

@@ -205,10 +205,6 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
     }
     return updated;
   });
-  // Its keys' cached lookups carry the project (active or not, its website as the relying party), and
-  // its cached settings the name, colour and logo of its mails.
-  await deps.projectRealms.apiKeysChanged();
-  await deps.projectRealms.settingsChanged();
   return after;
 }
 
@@ -219,14 +215,13 @@ export async function deleteProject(deps: Deps, owner: UserRow, id: string, info
     await deleteProjectCascade(tx.db, id);
     await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.deleted', target: { type: 'project', id, label: project.name }, before: auditedSettings(project) });
   });
-  await deps.projectRealms.apiKeysChanged();
   return { message: 'Project deleted successfully' };
 }
 
 /**
  * For account deletion: the projects the developer is the only owner of go, with everything in it;
- * the others pass to a remaining owner (joins the caller's transaction; the caller tells
- * projectRealms.apiKeysChanged once it is committed).
+ * the others pass to a remaining owner (in the caller's unit of work, which drops the keys' cached
+ * lookups once it commits).
  */
 export async function leaveAllProjects(deps: Pick<Deps, 'db'>, userId: string): Promise<void> {
   for (const id of await leaveEveryTeam(deps.db, userId)) await deleteProjectCascade(deps.db, id);
@@ -270,7 +265,7 @@ export async function createApiKey(
   return { ...toApiKey(row), secret };
 }
 
-/** A revoked key stops working on the next request, on every instance (apiKeysChanged drops the cached lookups). */
+/** A revoked key stops working on the next request, on every instance (revokeApiKey drops the cached lookups once committed). */
 export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId: string, keyId: string, info: RequestInfo): Promise<ApiKey> {
   await requireProjectRole(deps, owner, projectId, 'admin');
   const key = await findApiKey(deps.db, projectId, keyId);
@@ -282,7 +277,6 @@ export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId:
       await emitWebhookEvent(tx, projectId, 'api_key.revoked', { api_key: { id: keyId, name: key.name, prefix: key.prefix } });
     }
   });
-  await deps.projectRealms.apiKeysChanged();
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);
 }
 

@@ -1,6 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { PreparedUnit } from '../../db/prepared-transaction.js';
-import { emitWebhookEvent, emitWebhookEventIn } from '../webhooks/outbox.js';
+import { emitWebhookEvent, type EventWriter } from '../webhooks/outbox.js';
 import { findSessionOwners } from './sessions.repo.js';
 
 /**
@@ -24,11 +23,11 @@ const eventOf = (sessionId: string, user: { id: string; email: string }, reason:
 export async function emitSessionsRevoked(tx: Unit, projectId: string | null, sessionIds: string[], reason: RevokedReason): Promise<void> {
   if (projectId === null || sessionIds.length === 0) return;
   for (const owner of await findSessionOwners(tx.db, sessionIds)) {
-    await emitWebhookEvent(tx, projectId, 'session.revoked', eventOf(owner.session_id, { id: owner.user_id, email: owner.email }, reason));
+    await emitSessionRevoked(tx, projectId, owner.session_id, { id: owner.user_id, email: owner.email }, reason);
   }
 }
 
-/** The same, inside the refresh's prepared transaction, which already holds the session's owner. */
-export async function emitSessionRevokedIn(unit: PreparedUnit, now: string, projectId: string | null, sessionId: string, user: { id: string; email: string }, reason: RevokedReason): Promise<void> {
-  if (projectId !== null) await emitWebhookEventIn(unit, now, projectId, 'session.revoked', eventOf(sessionId, user, reason));
+/** The event of one session whose owner the caller holds (the refresh's prepared transaction does). */
+export async function emitSessionRevoked(tx: EventWriter, projectId: string | null, sessionId: string, user: { id: string; email: string }, reason: RevokedReason): Promise<void> {
+  if (projectId !== null) await emitWebhookEvent(tx, projectId, 'session.revoked', eventOf(sessionId, user, reason));
 }

@@ -4,6 +4,7 @@ import { preparedLookup } from '../../db/prepared-lookup.js';
 import { prepareStatement } from '../../db/prepared-statement.js';
 import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import { inTransaction } from '../../db/transaction.js';
+import { statementsOf, type Statements } from '../../db/unit-of-work.js';
 
 export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason' | 'reauthenticated_at'>;
 
@@ -105,8 +106,9 @@ const revokeLiveSession = prepareStatement((db: Db, sessionId: string, now: stri
   db.updateTable('sessions').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', sessionId).where('revoked_at', 'is', null),
 );
 
-export async function revokeSessionIn(unit: PreparedUnit, sessionId: string, now: string, reason: string): Promise<void> {
-  await unit.run(revokeLiveSession, sessionId, now, reason);
+/** Ends a live session (false when it already was ended), in a unit of work (a prepared one: the refresh's) or on its own. */
+export async function revokeSession(on: Db | Statements, sessionId: string, now: string, reason: string): Promise<boolean> {
+  return (await statementsOf(on).run(revokeLiveSession, sessionId, now, reason)) === 1;
 }
 
 /** Records a use of the session, unless one was recorded since `recordedSince` (so a burst of requests writes once). */
@@ -161,15 +163,6 @@ export async function revokeSessionsUnusedSince(db: Db, userId: string, usedBefo
   return Number(result.numUpdatedRows);
 }
 
-export async function revokeSession(db: Db, sessionId: string, now: string, reason: string): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now, revoked_reason: reason })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
 
 export async function revokeSessionsByUserId(db: Db, userId: string, now: string, reason: string, exceptSessionId?: string): Promise<number> {
   let query = db

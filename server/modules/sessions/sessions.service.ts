@@ -9,7 +9,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { recordRefresh } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
-import { emitSessionRevokedIn, emitSessionsRevoked, type RevokedReason } from './session-events.js';
+import { emitSessionRevoked, emitSessionsRevoked, type RevokedReason } from './session-events.js';
 import {
   addSuccessorToken,
   findLiveSessionDetails,
@@ -18,7 +18,6 @@ import {
   findRefreshTokenForRotation,
   insertSessionWithRefreshToken,
   revokeSession,
-  revokeSessionIn,
   revokeSessionsByDeviceId,
   revokeSessionsByUserId,
   revokeSessionsUnusedSince,
@@ -137,7 +136,7 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
     if (found.revoked_at || found.expires_at <= nowIso || found.is_active !== 1) return { outcome: 'expired' };
     const cutoff = idleCutoff(found, now);
     if (cutoff !== null && found.last_used_at < cutoff) {
-      await revokeSessionIn(unit, found.session_id, nowIso, 'idle_timeout');
+      await revokeSession(unit, found.session_id, nowIso, 'idle_timeout');
       return { outcome: 'expired' };
     }
     const spentNow = !found.used_at && (await spendRefreshToken(unit, oldHash, nowIso, { ip: request.ip, userAgent: request.userAgent }));
@@ -145,8 +144,8 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
       // Spent before, or just now by a parallel request: read who spent it.
       const spent = found.used_at ? found : await findRefreshTokenForRotation(unit, oldHash);
       if (!spent || !isBenignReplay(deps, spent, request, nowIso)) {
-        await revokeSessionIn(unit, found.session_id, nowIso, 'refresh_token_reuse');
-        await emitSessionRevokedIn(unit, nowIso, realm.projectId, found.session_id, { id: found.user_id, email: found.email }, 'refresh_token_reuse');
+        await revokeSession(unit, found.session_id, nowIso, 'refresh_token_reuse');
+        await emitSessionRevoked({ unit, clock: deps.clock }, realm.projectId, found.session_id, { id: found.user_id, email: found.email }, 'refresh_token_reuse');
         return { outcome: 'reused', token: found };
       }
     }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { ProjectInvitationsTable, ProjectRole } from '../../db/schema.js';
+import { invalidateOnCommit } from '../../db/transaction.js';
 
 export async function listMembers(db: Db, projectId: string) {
   return db
@@ -69,6 +70,7 @@ export async function deleteMember(db: Db, projectId: string, userId: string): P
 /**
  * Keeps `projects.owner_id` (the primary owner, whose account state the project's keys follow) on one
  * of the project's owners: the longest-standing one, when the primary owner left or stepped down.
+ * The project's keys' cached lookups carry whether that owner is active: a move drops them once committed.
  */
 export async function keepPrimaryOwner(db: Db, projectId: string): Promise<void> {
   const owner = await db
@@ -80,7 +82,8 @@ export async function keepPrimaryOwner(db: Db, projectId: string): Promise<void>
     .orderBy('user_id')
     .executeTakeFirst();
   if (!owner) return;
-  await db.updateTable('projects').set({ owner_id: owner.user_id }).where('id', '=', projectId).where('owner_id', '!=', owner.user_id).execute();
+  const moved = await db.updateTable('projects').set({ owner_id: owner.user_id }).where('id', '=', projectId).where('owner_id', '!=', owner.user_id).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) > 0) invalidateOnCommit(db, 'api-keys');
 }
 
 /**

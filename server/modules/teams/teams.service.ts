@@ -162,7 +162,6 @@ export async function changeMemberRole(deps: Deps, user: UserRow, projectId: str
       await keepPrimaryOwner(tx.db, projectId);
       await recordAudit(tx, { user, info }, { projectId, action: 'member.role_changed', target: { type: 'member', id: memberId, label: member.email }, before: { role: member.role }, after: { role } });
     });
-    await deps.projectRealms.apiKeysChanged();
   }
   return toMember((await listMembers(deps.db, projectId)).find((m) => m.user_id === memberId)!);
 }
@@ -188,6 +187,5 @@ export async function removeMember(deps: Deps, user: UserRow, projectId: string,
       { projectId, action: leaving ? 'member.left' : 'member.removed', target: { type: 'member', id: memberId, label: member.email }, before: { role: member.role } },
     );
   });
-  await deps.projectRealms.apiKeysChanged();
   return { message: leaving ? 'You left the project' : 'Member removed' };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.js';
+import { invalidateOnCommit } from '../../db/transaction.js';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -28,9 +29,12 @@ export async function insertUserIfNew(db: Db, user: NewUser): Promise<boolean> {
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+/** A developer's keys follow the account: their cached lookups (whether the owner is active) are dropped once a change of `is_active` commits. */
 export async function updateUser(db: Db, id: string, changes: UserUpdate): Promise<UserRow | undefined> {
   await db.updateTable('users').set(changes).where('id', '=', id).executeTakeFirst();
-  return findUserById(db, id);
+  const updated = await findUserById(db, id);
+  if (changes.is_active !== undefined && updated?.project_id === null) invalidateOnCommit(db, 'api-keys');
+  return updated;
 }
 
 /** A unique index refused the write (SQLite or PostgreSQL). */
@@ -81,8 +85,12 @@ export async function listPlatformAdmins(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where('role', '=', 'admin').where('project_id', 'is', null).orderBy('email').execute();
 }
 
-/** The account and its login history; sessions, devices and tokens go with it by foreign key. */
+/**
+ * The account and its login history; sessions, devices and tokens go with it by foreign key. A
+ * developer's keys' cached lookups are dropped once it commits.
+ */
 export async function deleteUserAndHistory(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('login_attempts').where('user_id', '=', userId).execute();
-  await db.deleteFrom('users').where('id', '=', userId).execute();
+  const deleted = await db.deleteFrom('users').where('id', '=', userId).returning('project_id').executeTakeFirst();
+  if (deleted && deleted.project_id === null) invalidateOnCommit(db, 'api-keys');
 }

@@ -1,36 +1,31 @@
 import type { WebhookEventType } from '../../../shared/schemas/webhooks.js';
-import type { PreparedUnit } from '../../db/prepared-transaction.js';
-import type { Deps } from '../../deps.js';
-import { isoNow } from '../../lib/clock.js';
+import type { Db } from '../../db/connect.js';
+import { unitOf, type Statements } from '../../db/unit-of-work.js';
+import { isoNow, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
-import { insertEventWithDeliveries, insertEventWithDeliveriesIn, listEnabledEndpointsIn, listEndpoints } from './webhooks.repo.js';
+import { insertEventWithDeliveries, listEnabledEndpoints } from './webhooks.repo.js';
+
+/**
+ * Where an event is written: a service's unit of work (withTransaction's `tx`, or deps outside one),
+ * or a prepared transaction's unit (the refresh's) with the clock.
+ */
+export type EventWriter = { db: Db; clock: Clock } | { unit: Statements; clock: Clock };
 
 /**
  * Writes a project's event to the outbox, with a pending delivery for each enabled endpoint subscribed
- * to its type. Pass the unit of work's deps (`tx`): the event then commits with the change that caused
- * it, or not at all, and the dispatcher delivers it at least once, even after a crash.
+ * to its type (or only `only`). Pass the unit of work (`tx`): the event then commits with the change
+ * that caused it, or not at all, and the dispatcher delivers it at least once, even after a crash.
+ * Answers the event's id, or null when no endpoint takes it.
  */
-export async function emitWebhookEvent(deps: Pick<Deps, 'db' | 'clock'>, projectId: string, type: WebhookEventType, data: Record<string, unknown>, only?: { endpointId: string }): Promise<string | null> {
-  const endpoints = (await listEndpoints(deps.db, projectId)).filter(
-    (endpoint) => endpoint.enabled === 1 && (only ? endpoint.id === only.endpointId : subscribed(endpoint, type)),
-  );
+export async function emitWebhookEvent(tx: EventWriter, projectId: string, type: WebhookEventType, data: Record<string, unknown>, only?: { endpointId: string }): Promise<string | null> {
+  const on = 'db' in tx ? unitOf(tx.db) : tx.unit;
+  const endpoints = (await listEnabledEndpoints(on, projectId)).filter((endpoint) => (only ? endpoint.id === only.endpointId : subscribed(endpoint, type)));
   if (endpoints.length === 0) return null;
-  const now = isoNow(deps.clock);
+  const now = isoNow(tx.clock);
   const id = newEventId();
-  await insertEventWithDeliveries(
-    deps.db,
-    { id, project_id: projectId, type, payload: JSON.stringify({ type, timestamp: now, data }), created_at: now },
-    endpoints.map((endpoint) => ({ id: newId(), event_id: id, endpoint_id: endpoint.id, status: 'pending' as const, next_attempt_at: now, created_at: now })),
-  );
-  return id;
-}
-
-/** emitWebhookEvent inside a prepared transaction (the refresh's, whose reuse detection revokes a session). */
-export async function emitWebhookEventIn(unit: PreparedUnit, now: string, projectId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<void> {
-  const endpoints = (await listEnabledEndpointsIn(unit, projectId)).filter((endpoint) => subscribed(endpoint, type));
-  if (endpoints.length === 0) return;
   const payload = JSON.stringify({ type, timestamp: now, data });
-  await insertEventWithDeliveriesIn(unit, { id: newEventId(), projectId, type, payload, now }, endpoints.map((endpoint) => endpoint.id), newId);
+  await insertEventWithDeliveries(on, { id, projectId, type, payload, now }, endpoints.map((endpoint) => endpoint.id), newId);
+  return id;
 }
 
 const subscribed = (endpoint: { event_types: string }, type: WebhookEventType) => (JSON.parse(endpoint.event_types) as string[]).includes(type);

@@ -2,8 +2,8 @@ import type { Insertable, Updateable } from 'kysely';
 import type { PageQuery } from '../../../shared/schemas/admin.js';
 import type { Db } from '../../db/connect.js';
 import { prepareStatement } from '../../db/prepared-statement.js';
-import type { PreparedUnit } from '../../db/prepared-transaction.js';
-import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/schema.js';
+import type { Statements } from '../../db/unit-of-work.js';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.js';
 
 export async function listEndpoints(db: Db, projectId: string) {
   return db.selectFrom('webhook_endpoints').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
@@ -26,16 +26,6 @@ export async function deleteEndpoint(db: Db, projectId: string, id: string): Pro
   return Number(result.numDeletedRows) === 1;
 }
 
-/** The outbox: the event and one pending delivery per endpoint, in the caller's transaction. */
-export async function insertEventWithDeliveries(
-  db: Db,
-  event: Insertable<WebhookEventsTable>,
-  deliveries: Insertable<WebhookDeliveriesTable>[],
-): Promise<void> {
-  await db.insertInto('webhook_events').values(event).execute();
-  if (deliveries.length > 0) await db.insertInto('webhook_deliveries').values(deliveries).execute();
-}
-
 const enabledEndpointsOf = prepareStatement((db: Db, projectId: string) =>
   db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('project_id', '=', projectId).where('enabled', '=', 1).orderBy('created_at').orderBy('id'),
 );
@@ -46,15 +36,15 @@ const insertPendingDelivery = prepareStatement((db: Db, id: string, eventId: str
   db.insertInto('webhook_deliveries').values({ id, event_id: eventId, endpoint_id: endpointId, status: 'pending', next_attempt_at: now, created_at: now }),
 );
 
-/** The project's enabled endpoints, in a prepared transaction (the refresh's). */
-export function listEnabledEndpointsIn(unit: PreparedUnit, projectId: string) {
-  return unit.all(enabledEndpointsOf, projectId);
+/** The project's enabled endpoints, oldest first. */
+export function listEnabledEndpoints(on: Statements, projectId: string) {
+  return on.all(enabledEndpointsOf, projectId);
 }
 
-/** insertEventWithDeliveries, in a prepared transaction. */
-export async function insertEventWithDeliveriesIn(unit: PreparedUnit, event: { id: string; projectId: string; type: string; payload: string; now: string }, endpointIds: string[], newDeliveryId: () => string): Promise<void> {
-  await unit.run(insertEventStatement, event.id, event.projectId, event.type, event.payload, event.now);
-  for (const endpointId of endpointIds) await unit.run(insertPendingDelivery, newDeliveryId(), event.id, endpointId, event.now);
+/** The outbox: the event and one pending delivery per endpoint, in the caller's unit of work. */
+export async function insertEventWithDeliveries(on: Statements, event: { id: string; projectId: string; type: string; payload: string; now: string }, endpointIds: string[], newDeliveryId: () => string): Promise<void> {
+  await on.run(insertEventStatement, event.id, event.projectId, event.type, event.payload, event.now);
+  for (const endpointId of endpointIds) await on.run(insertPendingDelivery, newDeliveryId(), event.id, endpointId, event.now);
 }
 
 export async function insertDelivery(db: Db, delivery: Insertable<WebhookDeliveriesTable>): Promise<void> {

@@ -170,7 +170,9 @@ export async function sendTestWebhook(deps: Deps, owner: UserRow, projectId: str
   const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   await deps.limiters.webhookSendsPerUser.consume(owner.id);
   if (endpoint.enabled !== 1) throw new AppError('CONFLICT', 'Turn the webhook on to send it a test event');
-  const eventId = await emitWebhookEvent(deps, project.id, 'webhook.test', { message: 'A test event from AuthPlatform', webhook_id: endpoint.id }, { endpointId: endpoint.id });
+  const data = { message: 'A test event from AuthPlatform', webhook_id: endpoint.id };
+  // The event and its delivery commit together.
+  const eventId = await withTransaction(deps, (tx) => emitWebhookEvent(tx, project.id, 'webhook.test', data, { endpointId: endpoint.id }));
   return { event_id: eventId! };
 }
 
