@@ -10,7 +10,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider, SessionEvents } from './auth/AuthProvider';
 import { PlatformStepUp } from './components/settings/PlatformStepUp';
-import { createAppTrpcClient, trpc } from './lib/trpc';
+import type { ApiClient } from './lib/api-client';
+import { PlatformApiProvider } from './lib/platform-api';
+import { createPlatformClients, trpc, type AppTrpcClient } from './lib/trpc';
 import { AppRoutes } from './routes';
 import { colorThemeManager, cssVariablesResolver, theme } from './theme';
 
@@ -23,14 +25,17 @@ export function createQueryClient() {
   });
 }
 
-/** Theme, toasts, data and session. Tests pass their own tRPC client and router. */
+/** Theme, toasts, data and session. Tests pass their own clients and router. */
 export function AppProviders({
   trpcClient,
+  platformApi,
   queryClient,
   sessionEvents,
   children,
 }: {
-  trpcClient: ReturnType<typeof createAppTrpcClient>;
+  trpcClient: AppTrpcClient;
+  /** The REST client of the routes the dashboard calls outside tRPC, sharing the tRPC client's session. */
+  platformApi: ApiClient;
   queryClient: QueryClient;
   sessionEvents: SessionEvents;
   children: ReactNode;
@@ -45,11 +50,13 @@ export function AppProviders({
     >
       <Notifications position="top-right" zIndex={1000} />
       <trpc.Provider client={trpcClient} queryClient={queryClient}>
-        <QueryClientProvider client={queryClient}>
-          <AuthProvider sessionEvents={sessionEvents}>
-            <PlatformStepUp>{children}</PlatformStepUp>
-          </AuthProvider>
-        </QueryClientProvider>
+        <PlatformApiProvider value={platformApi}>
+          <QueryClientProvider client={queryClient}>
+            <AuthProvider sessionEvents={sessionEvents}>
+              <PlatformStepUp>{children}</PlatformStepUp>
+            </AuthProvider>
+          </QueryClientProvider>
+        </PlatformApiProvider>
       </trpc.Provider>
     </MantineProvider>
   );
@@ -58,10 +65,10 @@ export function AppProviders({
 export function App() {
   const [sessionEvents] = useState(() => new SessionEvents());
   const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(() => createAppTrpcClient({ onSessionExpired: () => sessionEvents.emit() }));
+  const [clients] = useState(() => createPlatformClients({ onSessionExpired: () => sessionEvents.emit() }));
   return (
     <BrowserRouter useTransitions={false}>
-      <AppProviders trpcClient={trpcClient} queryClient={queryClient} sessionEvents={sessionEvents}>
+      <AppProviders trpcClient={clients.trpcClient} platformApi={clients.api} queryClient={queryClient} sessionEvents={sessionEvents}>
         <AppRoutes />
       </AppProviders>
     </BrowserRouter>

@@ -10,8 +10,8 @@ import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/s
 import type { OwnSession } from '../../shared/schemas/sessions';
 import type { User } from '../../shared/schemas/user';
 import type { IdentitiesSchema, SignInProvider } from '../../shared/schemas/social';
-import type { StepUpAnswer, StepUpInput, StepUpMethod, StepUpStatus } from '../../shared/schemas/step-up';
-import { stepUpMethodsIn } from '../lib/rest';
+import type { StepUpAnswer, StepUpInput, StepUpStatus } from '../../shared/schemas/step-up';
+import { apiErrorMessage, createHostedApiClient } from '../lib/api-client';
 
 export type SignedIn = z.infer<typeof LogInResponseSchema>;
 export type SignInAnswer = SignedIn | MfaChallenge;
@@ -25,95 +25,17 @@ export interface Continuation {
   return_to: string | null;
 }
 
-/** A refused call: the server's `{"detail": …}` and its status (and Retry-After on 429, the proofs a step-up refusal asks for). */
-export class HostedApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly retryAfterS: number | null = null,
-    readonly stepUpMethods: StepUpMethod[] | null = null,
-  ) {
-    super(detail);
-    this.name = 'HostedApiError';
-  }
-}
-
 /** The text to show for a failed call: the server's detail, else the screen's fallback (network failures, 500s). */
-export function hostedErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof HostedApiError) || error.status >= 500 || !error.detail) return fallback;
-  return error.detail;
-}
-
-async function errorOf(response: Response): Promise<HostedApiError> {
-  let detail = '';
-  let stepUp: StepUpMethod[] | null = null;
-  try {
-    const body = (await response.json()) as { detail?: unknown };
-    if (typeof body.detail === 'string') detail = body.detail;
-    stepUp = stepUpMethodsIn(body);
-  } catch {
-    /* not JSON: the screen's fallback text */
-  }
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return new HostedApiError(response.status, detail, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null, stepUp);
-}
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export const hostedErrorMessage = apiErrorMessage;
 
 /**
- * The hosted pages' browser API (/hosted/{project_key}/api/v1): same origin, tokens only in the HttpOnly
- * cookies the server sets for the project's path. State-changing calls carry JSON (the server's CSRF guard
- * asks for it). A signed-in call that answers 401 refreshes the cookie pair once (concurrent failures share
- * one refresh) and is retried once, unless the 401 asks for a step-up (the session is fine: the user must
- * prove who they are, see StepUpProvider). Every call asks in the pages' language (`locale`), which
- * the mails it sends follow when the user has saved none.
+ * The hosted pages' calls (/hosted/{project_key}/api/v1, see createHostedApiClient). A refused call
+ * throws the ApiError of lib/api-client. Calls of a signed-in user (`session`) refresh the cookie pair
+ * once on a 401 (every call of the project's pages, and its other tabs, wait for the same refresh) and
+ * are retried once, unless the 401 asks for a step-up (see StepUpProvider).
  */
 export function createHostedApi(projectKey: string, locale: () => string = () => 'en') {
-  const base = `/hosted/${encodeURIComponent(projectKey)}/api/v1`;
-  let refreshing: Promise<boolean> | null = null;
-
-  const send = (method: Method, path: string, body?: unknown) => {
-    const withBody = method !== 'GET' && method !== 'DELETE';
-    return fetch(`${base}${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: {
-        accept: 'application/json',
-        'accept-language': locale(),
-        ...(withBody ? { 'content-type': 'application/json' } : {}),
-      },
-      body: withBody ? JSON.stringify(body ?? {}) : undefined,
-    });
-  };
-
-  const refresh = (): Promise<boolean> => {
-    refreshing ??= send('POST', '/auth/refresh', {})
-      .then((response) => response.ok, () => false)
-      .finally(() => {
-        refreshing = null;
-      });
-    return refreshing;
-  };
-
-  /** An anonymous call: a 401 is an answer (wrong password, refused passkey), not an expired session. */
-  async function call<T>(method: Method, path: string, body?: unknown): Promise<T> {
-    const response = await send(method, path, body);
-    if (!response.ok) throw await errorOf(response);
-    return (await response.json()) as T;
-  }
-
-  /** A call that needs the session: one refresh and one retry on a 401 that is not a step-up refusal. */
-  async function session<T>(method: Method, path: string, body?: unknown): Promise<T> {
-    let response = await send(method, path, body);
-    if (response.status === 401) {
-      const refused = await errorOf(response);
-      if (refused.stepUpMethods || !(await refresh())) throw refused;
-      response = await send(method, path, body);
-    }
-    if (!response.ok) throw await errorOf(response);
-    return (await response.json()) as T;
-  }
-
+  const { call, session } = createHostedApiClient(projectKey, locale);
   const id = encodeURIComponent;
 
   return {

@@ -1,5 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import { RestError } from './rest';
+import { ApiError, apiErrorMessage } from './api-client';
 
 /**
  * The user-safe text of a failed call: the server's detail when it sent one (a tRPC error's message),
@@ -7,7 +7,7 @@ import { RestError } from './rest';
  */
 export function errorMessage(error: unknown, fallback: string): string {
   // A REST call's refusal (`{"detail": …}`): its detail, except for server failures.
-  if (error instanceof RestError) return error.status < 500 && error.detail ? error.detail : fallback;
+  if (error instanceof ApiError) return apiErrorMessage(error, fallback);
   if (!(error instanceof TRPCClientError)) return fallback;
   const data = error.data as { code?: string } | null | undefined;
   const message = typeof error.message === 'string' ? error.message.trim() : '';

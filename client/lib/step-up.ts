@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import type { StepUpMethod } from '../../shared/schemas/step-up';
-import { stepUpMethodsIn } from './rest';
+import { ApiError, stepUpMethodsIn } from './api-client';
 
 /**
  * A refusal that asks the signed-in user to prove who they are again (401 with step_up_required): the
@@ -8,9 +8,8 @@ import { stepUpMethodsIn } from './rest';
  */
 export function stepUpMethodsOf(failure: unknown): StepUpMethod[] | null {
   if (failure instanceof TRPCClientError) return stepUpMethodsIn(failure.data);
-  // RestError and the hosted pages' HostedApiError keep them from the answer's body.
-  const methods = (failure as { stepUpMethods?: unknown } | null)?.stepUpMethods;
-  return Array.isArray(methods) ? (methods as StepUpMethod[]) : null;
+  // A REST call's refusal keeps them from the answer's body.
+  return failure instanceof ApiError ? failure.stepUpMethods : null;
 }
 
 /** The user closed the step-up dialog: the change they asked for did not happen, and that is not an error. */

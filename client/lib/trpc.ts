@@ -3,6 +3,8 @@ import type { TRPCLink, Operation } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import type { AnyRouter } from '@trpc/server';
 import type { AppRouter } from '../../server/trpc/router';
+import { createPlatformApiClient } from './api-client';
+import { createRefreshCoordinator, type RefreshCoordinator, type TabSharing } from './session-refresh';
 
 /** The typed tRPC React client: hooks are `trpc.auth.me.useQuery()`, `trpc.auth.logIn.useMutation()` … */
 export const trpc = createTRPCReact<AppRouter>();
@@ -20,43 +22,19 @@ export function isUnauthorized(error: unknown): boolean {
 }
 
 export interface RefreshLinkOptions {
-  /**
-   * Renews the session (reads the HttpOnly refresh cookie, sets new cookies). Rejects when it cannot.
-   * Gets when the failed call was sent: a refresh finished since then (by another tab) already fixed it.
-   */
-  refresh: (failedCallSentAt: number) => Promise<unknown>;
-  /** Called once per failed refresh: the session is gone. */
-  onRefreshFailed: () => void;
+  /** The realm's one refresh, shared with its REST client and, through the Web Locks API, with the other tabs. */
+  session: RefreshCoordinator;
   /** Operations that must not be retried (default: the session calls themselves). */
   skip?: (op: Operation) => boolean;
 }
 
 /**
- * A link that, when a call fails with UNAUTHORIZED, refreshes the session once and retries the call once.
- * Concurrent failures share one in-flight refresh. If the refresh fails, `onRefreshFailed` runs and the
- * original error reaches the caller.
+ * A link that, when a call fails with UNAUTHORIZED, waits for the session's one refresh and retries the
+ * call once. If the refresh fails, the coordinator's `onRefreshFailed` runs (once) and the original error
+ * reaches the caller.
  */
 export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLinkOptions): TRPCLink<TRouter> {
   const skip = options.skip ?? ((op: Operation) => NO_REFRESH_PATHS.has(op.path));
-  let inFlight: Promise<boolean> | null = null;
-
-  const refreshOnce = (failedCallSentAt: number): Promise<boolean> => {
-    if (!inFlight) {
-      inFlight = options
-        .refresh(failedCallSentAt)
-        .then(
-          () => true,
-          () => {
-            options.onRefreshFailed();
-            return false;
-          },
-        )
-        .finally(() => {
-          inFlight = null;
-        });
-    }
-    return inFlight;
-  };
 
   return () =>
     ({ op, next }) =>
@@ -74,7 +52,7 @@ export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLin
                 observer.error(error);
                 return;
               }
-              void refreshOnce(sentAt).then((ok) => {
+              void options.session.refreshFor(sentAt).then((ok) => {
                 if (stopped) return;
                 if (ok) attempt(true);
                 else observer.error(error);
@@ -91,55 +69,29 @@ export function createRefreshLink<TRouter extends AnyRouter>(options: RefreshLin
       });
 }
 
-/** What coordinating tabs needs: the Web Locks API and a store all tabs of the origin share. */
-export interface TabCoordination {
-  locks: Pick<LockManager, 'request'> | undefined;
-  storage: Pick<Storage, 'getItem' | 'setItem'>;
-  now: () => number;
-}
-
-const REFRESH_LOCK = 'authplatform:refresh';
-const REFRESHED_AT = 'authplatform:refreshed-at';
-
-/**
- * Tabs share the session cookies, so one refresh serves them all. Under a Web Lock one tab refreshes
- * at a time; a tab whose failed call was sent before another tab's refresh finished just retries with
- * the new cookies instead of spending the refresh token a second time. Without Web Locks, each tab
- * refreshes on its own (the server forgives the same browser's replay for a few seconds).
- */
-export function refreshAcrossTabs(refresh: () => Promise<unknown>, tabs: TabCoordination): (failedCallSentAt: number) => Promise<unknown> {
-  return async (failedCallSentAt) => {
-    if (!tabs.locks) return refresh();
-    return tabs.locks.request(REFRESH_LOCK, async () => {
-      if (Number(tabs.storage.getItem(REFRESHED_AT) ?? 0) >= failedCallSentAt) return;
-      await refresh();
-      tabs.storage.setItem(REFRESHED_AT, String(tabs.now()));
-    });
-  };
-}
-
 const sameOriginFetch: typeof fetch = (input, init) => fetch(input, { ...init, credentials: 'same-origin' });
 
-export interface AppClientOptions {
+export interface PlatformClientsOptions {
   url?: string;
+  /** The session is gone (its refresh failed): called once per failed refresh. */
   onSessionExpired: () => void;
+  /** How the tabs share the refresh (default: what the browser offers). */
+  tabs?: TabSharing;
 }
 
-/** The client the app uses: refresh link in front of a batching HTTP link to /trpc. */
-export function createAppTrpcClient({ url = TRPC_URL, onSessionExpired }: AppClientOptions) {
+/**
+ * The dashboard's clients and their one session: the tRPC client (refresh link in front of a batching
+ * HTTP link to /trpc) and the REST client of the routes it calls outside tRPC, both refreshing through
+ * the same coordinator, whose refresh is `auth.refresh` (an answer without tokens in the body).
+ */
+export function createPlatformClients({ url = TRPC_URL, onSessionExpired, tabs }: PlatformClientsOptions) {
   // A plain client for the refresh call itself, so it never passes through the refresh link.
   const sessionClient = createTRPCClient<AppRouter>({ links: [httpLink({ url, fetch: sameOriginFetch })] });
-  return trpc.createClient({
-    links: [
-      createRefreshLink<AppRouter>({
-        refresh: refreshAcrossTabs(() => sessionClient.auth.refresh.mutate({}), {
-          locks: typeof navigator !== 'undefined' ? navigator.locks : undefined,
-          storage: localStorage,
-          now: Date.now,
-        }),
-        onRefreshFailed: onSessionExpired,
-      }),
-      httpBatchLink({ url, fetch: sameOriginFetch }),
-    ],
+  const session = createRefreshCoordinator({ realm: 'platform', refresh: () => sessionClient.auth.refresh.mutate({}), onRefreshFailed: onSessionExpired, tabs });
+  const trpcClient = trpc.createClient({
+    links: [createRefreshLink<AppRouter>({ session }), httpBatchLink({ url, fetch: sameOriginFetch })],
   });
+  return { trpcClient, api: createPlatformApiClient(session) };
 }
+
+export type AppTrpcClient = ReturnType<typeof createPlatformClients>['trpcClient'];

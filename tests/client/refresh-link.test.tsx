@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createTRPCClient } from '@trpc/client';
 import type { AppRouter } from '../../server/trpc/router';
-import { createRefreshLink, isUnauthorized, refreshAcrossTabs, type TabCoordination } from '../../client/lib/trpc';
+import { createRefreshCoordinator, type TabSharing } from '../../client/lib/session-refresh';
+import { createRefreshLink, isUnauthorized } from '../../client/lib/trpc';
 import { mockLink, sampleUser, stepUpRefusal, trpcError, unauthorized } from './utils';
 
 function setup({ refreshOk }: { refreshOk: boolean }) {
@@ -17,7 +18,7 @@ function setup({ refreshOk }: { refreshOk: boolean }) {
   });
   const client = createTRPCClient<AppRouter>({
     links: [
-      createRefreshLink<AppRouter>({ refresh, onRefreshFailed }),
+      createRefreshLink<AppRouter>({ session: createRefreshCoordinator({ realm: 'platform', refresh, onRefreshFailed, tabs: { kind: 'none' } }) }),
       mockLink(
         {
           'auth.me': () => {
@@ -109,56 +110,64 @@ describe('refresh link', () => {
 
 describe('refresh across tabs', () => {
   /** Two tabs of one origin: one lock manager (requests run one at a time, in order) and one localStorage. */
-  function origin(): TabCoordination {
+  function origin(): Extract<TabSharing, { kind: 'locks' }> & { now: () => number } {
     let queue: Promise<unknown> = Promise.resolve();
     const store = new Map<string, string>();
     let clock = 1000;
     return {
+      kind: 'locks',
       locks: {
-        request: ((_name: string, callback: () => Promise<unknown>) => {
+        request: <T,>(_name: string, callback: () => Promise<T>) => {
           const run = queue.then(callback);
           queue = run.catch(() => undefined);
           return run;
-        }) as unknown as LockManager['request'],
+        },
       },
       storage: { getItem: (key) => store.get(key) ?? null, setItem: (key, value) => void store.set(key, value) },
       now: () => (clock += 1),
     };
   }
+  const tab = (shared: ReturnType<typeof origin>, refresh: () => Promise<unknown>, onRefreshFailed = vi.fn()) =>
+    createRefreshCoordinator({ realm: 'platform', refresh, onRefreshFailed, tabs: shared, now: shared.now });
 
   it('refreshes once when two tabs find their session expired at the same moment', async () => {
     const shared = origin();
     const refresh = vi.fn(async () => new Promise((resolve) => setTimeout(resolve, 20)));
     const sentAt = shared.now();
-    const tabA = refreshAcrossTabs(refresh, shared);
-    const tabB = refreshAcrossTabs(refresh, shared);
-    await Promise.all([tabA(sentAt), tabB(sentAt)]);
+    const tabA = tab(shared, refresh);
+    const tabB = tab(shared, refresh);
+    await expect(Promise.all([tabA.refreshFor(sentAt), tabB.refreshFor(sentAt)])).resolves.toEqual([true, true]);
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
   it('refreshes again for a call sent after the last refresh', async () => {
     const shared = origin();
     const refresh = vi.fn(async () => undefined);
-    const tab = refreshAcrossTabs(refresh, shared);
-    await tab(shared.now());
-    await tab(shared.now());
+    const one = tab(shared, refresh);
+    await one.refreshFor(shared.now());
+    await one.refreshFor(shared.now());
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 
   it('a failed refresh is reported to the tab that ran it, and the next tab tries itself', async () => {
     const shared = origin();
     const refresh = vi.fn().mockRejectedValueOnce(unauthorized()).mockResolvedValueOnce(undefined);
+    const [failedA, failedB] = [vi.fn(), vi.fn()];
     const sentAt = shared.now();
-    const [a, b] = await Promise.allSettled([refreshAcrossTabs(refresh, shared)(sentAt), refreshAcrossTabs(refresh, shared)(sentAt)]);
-    expect(a.status).toBe('rejected');
-    expect(b.status).toBe('fulfilled');
+    const [a, b] = await Promise.all([tab(shared, refresh, failedA).refreshFor(sentAt), tab(shared, refresh, failedB).refreshFor(sentAt)]);
+    expect([a, b]).toEqual([false, true]);
+    expect(failedA).toHaveBeenCalledTimes(1);
+    expect(failedB).not.toHaveBeenCalled();
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 
-  it('falls back to a refresh per tab without Web Locks', async () => {
+  it('falls back to a refresh per tab without Web Locks or BroadcastChannel', async () => {
     const refresh = vi.fn(async () => undefined);
-    const noLocks = { ...origin(), locks: undefined };
-    await Promise.all([refreshAcrossTabs(refresh, noLocks)(0), refreshAcrossTabs(refresh, noLocks)(0)]);
+    const alone: TabSharing = { kind: 'none' };
+    await Promise.all([
+      createRefreshCoordinator({ realm: 'platform', refresh, tabs: alone }).refreshFor(0),
+      createRefreshCoordinator({ realm: 'platform', refresh, tabs: alone }).refreshFor(0),
+    ]);
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 });

@@ -2,13 +2,15 @@ import type { ReactElement } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { TRPCClientError, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { vi } from 'vitest';
 import type { AppRouter } from '../../server/trpc/router';
 import type { Project } from '../../shared/schemas/projects';
 import { AppProviders, createQueryClient } from '../../client/App';
 import { SessionEvents } from '../../client/auth/AuthProvider';
+import { createPlatformApiClient } from '../../client/lib/api-client';
+import { createRefreshCoordinator } from '../../client/lib/session-refresh';
 import { trpc } from '../../client/lib/trpc';
 import { AppRoutes } from '../../client/routes';
 import type { User } from '../../shared/schemas/user';
@@ -152,10 +154,15 @@ export function renderApp(
   const queryClient = createQueryClient();
   // The refresh link has its own tests (refresh-link.test.tsx); here the server is answered directly.
   const trpcClient = trpc.createClient({ links: [mockLink(all, calls)] });
+  // The REST client (a project's webhooks) refreshes through auth.refresh of the mocked server, as in the app.
+  const sessionClient = createTRPCClient<AppRouter>({ links: [mockLink(all, calls)] });
+  const platformApi = createPlatformApiClient(
+    createRefreshCoordinator({ realm: 'platform', refresh: () => sessionClient.auth.refresh.mutate({}), onRefreshFailed: () => sessionEvents.emit(), tabs: { kind: 'none' } }),
+  );
   const entry = route;
   const result = render(
     <MemoryRouter initialEntries={[entry]} useTransitions={false}>
-      <AppProviders trpcClient={trpcClient} queryClient={queryClient} sessionEvents={sessionEvents}>
+      <AppProviders trpcClient={trpcClient} platformApi={platformApi} queryClient={queryClient} sessionEvents={sessionEvents}>
         {ui ?? <AppRoutes />}
         <LocationProbe />
       </AppProviders>

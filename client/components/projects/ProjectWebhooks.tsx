@@ -7,7 +7,7 @@ import type { Project } from '../../../shared/schemas/projects';
 import type { Webhook } from '../../../shared/schemas/webhooks';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { RestError } from '../../lib/rest';
+import { ApiError } from '../../lib/api-client';
 import { CopyField } from '../CopyField';
 import { notifyFailure } from './states';
 import { WebhookDeliveriesModal } from './WebhookDeliveries';
@@ -218,7 +218,7 @@ function EditWebhookModal({
       if (saved.secret) onCreated({ secret: saved.secret, url: saved.url });
       return null;
     } catch (error) {
-      if (error instanceof RestError && error.status === 422 && webhookFieldOfDetail(error.detail)) return error.detail;
+      if (error instanceof ApiError && error.status === 422 && webhookFieldOfDetail(error.detail)) return error.detail;
       notifyFailure('Could not save the webhook', error);
       return null;
     }

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import type { Webhook, WebhookDelivery } from '../../../shared/schemas/webhooks';
-import { createRestClient } from '../../lib/rest';
-import { trpc } from '../../lib/trpc';
+import { usePlatformApi } from '../../lib/platform-api';
 
 export type WebhookInput = { url: string; description: string | null; event_types: string[]; enabled: boolean };
 export type CreatedWebhook = Webhook & { secret: string };
@@ -15,11 +14,11 @@ export const webhookKeys = {
 
 /** A project's webhooks over REST (/api/v1/projects/{id}/webhooks): there is no tRPC procedure for them. */
 export function useWebhooksApi(projectId: string) {
-  const utils = trpc.useUtils();
+  const api = usePlatformApi();
   return useMemo(() => {
-    // An expired access token: auth.session goes through the refresh link, which renews the cookies.
-    const call = createRestClient(() => utils.client.auth.session.query());
-    const base = `/api/v1/projects/${encodeURIComponent(projectId)}/webhooks`;
+    // An expired access token: the session's one refresh (the tRPC client's too) renews the cookies.
+    const call = api.session;
+    const base = `/projects/${encodeURIComponent(projectId)}/webhooks`;
     const one = (webhookId: string) => `${base}/${encodeURIComponent(webhookId)}`;
     return {
       list: () => call<{ webhooks: Webhook[] }>('GET', base),
@@ -31,5 +30,5 @@ export function useWebhooksApi(projectId: string) {
         call<DeliveryPage>('GET', `${one(webhookId)}/deliveries?page=${page}&per_page=${perPage}`),
       resend: (webhookId: string, deliveryId: string) => call<WebhookDelivery>('POST', `${one(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/resend`),
     };
-  }, [projectId, utils]);
+  }, [projectId, api]);
 }

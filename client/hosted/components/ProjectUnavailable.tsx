@@ -1,13 +1,13 @@
 import { Stack, Text, ThemeIcon } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAppsOff, IconLock } from '@tabler/icons-react';
-import { HostedApiError } from '../api';
+import { ApiError } from '../../lib/api-client';
 import { HostedShell } from './HostedShell';
 import { useHostedT } from '../../i18n/useHostedT';
 
 /** What a visitor sees when the project is unknown (404), switched off (403) or cannot be reached. */
 export function ProjectUnavailable({ error }: { error: unknown }) {
-  const status = error instanceof HostedApiError ? error.status : 0;
+  const status = error instanceof ApiError ? error.status : 0;
   const unknown = status === 404;
   const { t } = useHostedT();
   const title = unknown ? t('unavailable.unknownTitle') : t('unavailable.unavailableTitle');

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { HostedApiError } from '../api';
+import { ApiError } from '../../lib/api-client';
 import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
 import { useFormSubmit } from '../useFormSubmit';
 import { FormAlert } from './FormAlert';
@@ -26,7 +26,7 @@ export function ResendMail({ email, send, fallback }: { email: string; send: (ca
         await send((await captcha.current?.token()) ?? '');
         setSent((count) => count + 1);
       } catch (failure) {
-        if (failure instanceof HostedApiError && failure.retryAfterS) setWaitS(failure.retryAfterS);
+        if (failure instanceof ApiError && failure.retryAfterS) setWaitS(failure.retryAfterS);
         throw failure;
       }
     });

@@ -15,7 +15,7 @@ import { ProfileCard } from '../account/ProfileCard';
 import { SessionsCard } from '../account/SessionsCard';
 import { SignInMethodsCard } from '../account/SignInMethodsCard';
 import { TwoFactorCard } from '../account/TwoFactorCard';
-import { HostedApiError } from '../api';
+import { ApiError } from '../../lib/api-client';
 import { BackToApp } from '../components/BackToApp';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
@@ -38,7 +38,7 @@ export function AccountPage() {
   useEffect(() => adoptSavedLocale(savedLocale), [savedLocale, adoptSavedLocale]);
 
   if (profile.isPending) return <FullPageLoader />;
-  if (profile.error instanceof HostedApiError && profile.error.status === 401) {
+  if (profile.error instanceof ApiError && profile.error.status === 401) {
     return <Navigate to={paths.page('sign-in')} replace state={{ message: t('account.signInFirst') }} />;
   }
 
