@@ -28,7 +28,7 @@ function monitorHandlers(projects: Project[], overrides: Handlers = {}): Handler
     return { [key]: items, total: items.length, page: q.page, per_page: q.per_page };
   };
   return {
-    'projects.list': () => projects,
+    'projects.list': () => ({ projects: projects }),
     'projects.monitor.stats': () => emptyStats,
     'projects.monitor.users': paged('users', [endUser]),
     'projects.monitor.loginAttempts': paged('attempts', []),
@@ -49,14 +49,14 @@ describe('MonitoringPage', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Monitoring' })).toBeTruthy();
     await waitFor(() => expect((screen.getByRole('textbox', { name: 'Project' }) as HTMLInputElement).value).toBe('Beta'));
     const row = await screen.findByRole('row', { name: /Pat Player/ });
-    expect(callsTo(calls, 'projects.monitor.users')[0]?.input).toEqual({ projectId: 'p_2', page: 1, per_page: 10 });
-    expect(callsTo(calls, 'projects.monitor.stats')[0]?.input).toEqual({ projectId: 'p_2' });
+    expect(callsTo(calls, 'projects.monitor.users')[0]?.input).toEqual({ id: 'p_2', page: 1, per_page: 10 });
+    expect(callsTo(calls, 'projects.monitor.stats')[0]?.input).toEqual({ id: 'p_2' });
     // Unlock is an admin-area action only (the project API has none over tRPC).
     expect(within(row).queryByRole('button', { name: 'Unlock' })).toBeNull();
 
     await user.click(within(row).getByRole('button', { name: 'Deactivate' }));
     expect(await screen.findByText('User status updated')).toBeTruthy();
-    expect(callsTo(calls, 'projects.monitor.toggleUserActive')[0]?.input).toEqual({ projectId: 'p_2', id: 'eu_1' });
+    expect(callsTo(calls, 'projects.monitor.toggleUserActive')[0]?.input).toEqual({ id: 'p_2', user_id: 'eu_1' });
     expect(calls.filter((call) => call.path.startsWith('admin.'))).toHaveLength(0);
   });
 
@@ -95,7 +95,7 @@ describe('MonitoringPage', () => {
     await user.click(within(row).getByRole('button', { name: 'Reset two-factor' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Reset two-factor authentication' })).getByRole('button', { name: 'Reset' }));
     expect(await screen.findByText('Two-factor authentication reset')).toBeTruthy();
-    expect(callsTo(calls, 'projects.monitor.resetUserMfa')[0]?.input).toEqual({ projectId: 'p_2', id: 'eu_1' });
+    expect(callsTo(calls, 'projects.monitor.resetUserMfa')[0]?.input).toEqual({ id: 'p_2', user_id: 'eu_1' });
   });
 
   it('picks the first project when the address names none, and writes it there', async () => {

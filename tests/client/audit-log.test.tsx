@@ -116,14 +116,14 @@ describe('Audit log tab', () => {
     const { calls } = renderApp('/monitoring?project=p_2&tab=audit', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [sampleProject({ id: 'p_2', name: 'Beta' })],
+        'projects.list': () => ({ projects: [sampleProject({ id: 'p_2', name: 'Beta' })] }),
         'projects.monitor.stats': () => stats,
         'projects.auditLog': paged([{ ...entry, project_id: 'p_2', action: 'api_key.created', target_type: 'api_key', target_label: 'CI key' }]),
       },
     });
     const table = await screen.findByRole('table', { name: 'Audit log' });
     expect(within(table).getByRole('row', { name: /API key created/ })).toBeTruthy();
-    expect(lastInput(calls, 'projects.auditLog')).toEqual({ projectId: 'p_2', page: 1, per_page: 10 });
+    expect(lastInput(calls, 'projects.auditLog')).toEqual({ id: 'p_2', page: 1, per_page: 10 });
     expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/v1/projects/p_2/audit-log/export');
     expect(callsTo(calls, 'admin.auditLog')).toHaveLength(0);
   });

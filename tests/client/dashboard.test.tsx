@@ -42,7 +42,7 @@ describe('DashboardPage', () => {
       user: sampleUser,
       handlers: {
         'projects.dashboardStats': () => stats({ api_requests_last_7_days: lastWeek([31, 2, 3, 4, 5, 6, 307]) }),
-        'projects.list': () => projects,
+        'projects.list': () => ({ projects: projects }),
       },
     });
     expect(await screen.findByText(/Welcome back, Ada!/)).toBeTruthy();
@@ -78,7 +78,7 @@ describe('DashboardPage', () => {
       user: sampleUser,
       handlers: {
         'projects.dashboardStats': () => stats({ total_api_requests_month: 80_000 }),
-        'projects.list': () => [],
+        'projects.list': () => ({ projects: [] }),
       },
     });
     const usage = within(await screen.findByRole('region', { name: 'API usage' }));
@@ -106,7 +106,7 @@ describe('DashboardPage', () => {
         'projects.dashboardStats': () => {
           throw new Error('down');
         },
-        'projects.list': () => [],
+        'projects.list': () => ({ projects: [] }),
       },
     });
     expect(await screen.findByRole('alert')).toBeTruthy();
@@ -117,7 +117,7 @@ describe('DashboardPage', () => {
   it('quick actions lead to real places', async () => {
     renderApp('/dashboard', {
       user: sampleUser,
-      handlers: { 'projects.dashboardStats': () => stats(), 'projects.list': () => [] },
+      handlers: { 'projects.dashboardStats': () => stats(), 'projects.list': () => ({ projects: [] }) },
     });
     const actions = within(await screen.findByRole('region', { name: 'Quick actions' }));
     expect(actions.getByRole('link', { name: 'Create project' }).getAttribute('href')).toBe('/projects?create=1');

@@ -52,7 +52,7 @@ describe('Mail tab', () => {
 
   const bounced: MonitoredUser = { ...sampleUser, id: 'eu_1', email: 'gone@example.com', mail_bounced_at: '2026-11-25T10:00:00.000Z' };
   const projectHandlers = (): Handlers => ({
-    'projects.list': () => [{ ...sampleProject({ id: 'p_1', name: 'Beta' }), role: 'viewer' }],
+    'projects.list': () => ({ projects: [{ ...sampleProject({ id: 'p_1', name: 'Beta' }), role: 'viewer' }] }),
     'projects.monitor.stats': () => stats,
     'projects.monitor.users': paged('users', [bounced]),
     'projects.mail': paged('deliveries', [{ ...failed, project_id: 'p_1' }]),
@@ -62,7 +62,7 @@ describe('Mail tab', () => {
     const { calls } = renderApp('/monitoring?project=p_1&tab=mail', { user: sampleUser, handlers: projectHandlers() });
     const row = await screen.findByRole('row', { name: /gone@example.com/ });
     expect(within(row).queryByRole('button', { name: 'Resend' })).toBeNull();
-    expect(callsTo(calls, 'projects.mail')[0]?.input).toEqual({ projectId: 'p_1', page: 1, per_page: 10 });
+    expect(callsTo(calls, 'projects.mail')[0]?.input).toEqual({ id: 'p_1', page: 1, per_page: 10 });
 
   });
 

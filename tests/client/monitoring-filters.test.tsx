@@ -14,7 +14,7 @@ const paged = (key: string, items: unknown[], total = items.length) => (input: u
 
 function handlers(prefix: 'admin' | 'projects.monitor', overrides: Handlers = {}): Handlers {
   return {
-    'projects.list': () => [sampleProject({ id: 'p_2', name: 'Beta' })],
+    'projects.list': () => ({ projects: [sampleProject({ id: 'p_2', name: 'Beta' })] }),
     [`${prefix}.stats`]: () => stats,
     [`${prefix}.users`]: paged('users', [sampleUser]),
     [`${prefix}.loginAttempts`]: paged('attempts', []),
@@ -54,7 +54,7 @@ describe('monitoring list filters and export', () => {
 
     await user.click(screen.getByRole('textbox', { name: 'Result' }));
     await user.click(await screen.findByRole('option', { name: 'Failed', hidden: true }));
-    await waitFor(() => expect(lastInput(calls, 'projects.monitor.loginAttempts')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, outcome: 'failure' }));
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.loginAttempts')).toEqual({ id: 'p_2', page: 1, per_page: 10, outcome: 'failure' }));
     expect(exportHref()).toBe('/api/v1/projects/p_2/login-attempts/export?outcome=failure');
     expect(await screen.findByText('No login attempts match these filters.')).toBeTruthy();
   });
@@ -92,20 +92,20 @@ describe('monitoring list filters and export', () => {
     const { user, calls } = renderApp('/monitoring?project=p_2&tab=users', { user: sampleUser, handlers: handlers('projects.monitor') });
     await screen.findByRole('table', { name: 'Users' });
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-10-01' } });
-    await waitFor(() => expect(lastInput(calls, 'projects.monitor.users')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, from: '2026-10-01' }));
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.users')).toEqual({ id: 'p_2', page: 1, per_page: 10, from: '2026-10-01' }));
     expect(exportHref()).toBe('/api/v1/projects/p_2/users/export?from=2026-10-01');
 
     await user.click(screen.getByRole('tab', { name: 'Devices' }));
     await screen.findByText('No devices seen yet.');
     expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('');
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-10-31' } });
-    await waitFor(() => expect(lastInput(calls, 'projects.monitor.devices')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, to: '2026-10-31T23:59:59.999Z' }));
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.devices')).toEqual({ id: 'p_2', page: 1, per_page: 10, to: '2026-10-31T23:59:59.999Z' }));
     expect(exportHref()).toBe('/api/v1/projects/p_2/devices/export?to=2026-10-31T23%3A59%3A59.999Z');
 
     await user.click(screen.getByRole('tab', { name: 'Sessions' }));
     await screen.findByText('No active sessions.');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-10-15' } });
-    await waitFor(() => expect(lastInput(calls, 'projects.monitor.sessions')).toEqual({ projectId: 'p_2', page: 1, per_page: 10, from: '2026-10-15' }));
+    await waitFor(() => expect(lastInput(calls, 'projects.monitor.sessions')).toEqual({ id: 'p_2', page: 1, per_page: 10, from: '2026-10-15' }));
     expect(exportHref()).toBe('/api/v1/projects/p_2/sessions/export?from=2026-10-15');
     expect(await screen.findByText('No active sessions match these filters.')).toBeTruthy();
 

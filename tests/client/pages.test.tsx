@@ -139,7 +139,7 @@ describe('SettingsPage', () => {
   it('danger zone: confirm is enabled only for exactly DELETE, then auth.deleteAccount ends the session', async () => {
     const { user, calls } = renderApp('/settings', {
       user: sampleUser,
-      handlers: { 'auth.deleteAccount': () => ({ message: 'Account deleted successfully' }) },
+      handlers: { 'profile.deleteAccount': () => ({ message: 'Account deleted successfully' }) },
     });
     await user.click(await screen.findByRole('tab', { name: 'Danger Zone' }));
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
@@ -156,12 +156,12 @@ describe('SettingsPage', () => {
     // The current password is asked for before anything is sent.
     await user.click(confirm);
     expect(await screen.findByText('Current password is required')).toBeTruthy();
-    expect(callsTo(calls, 'auth.deleteAccount')).toEqual([]);
+    expect(callsTo(calls, 'profile.deleteAccount')).toEqual([]);
     await user.type(screen.getByLabelText('Current password'), 'Correct-Horse-42');
     await user.click(confirm);
     expect(await screen.findByText('Account deleted successfully')).toBeTruthy();
     await waitFor(() => expect(currentPath()).toBe('/'));
-    expect(callsTo(calls, 'auth.deleteAccount')[0]?.input).toEqual({ password: 'Correct-Horse-42' });
+    expect(callsTo(calls, 'profile.deleteAccount')[0]?.input).toEqual({ password: 'Correct-Horse-42' });
     expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Login' })).toBeTruthy();
   });
 
@@ -169,7 +169,7 @@ describe('SettingsPage', () => {
     const { user } = renderApp('/settings', {
       user: sampleUser,
       handlers: {
-        'auth.deleteAccount': () => {
+        'profile.deleteAccount': () => {
           throw new Error('down');
         },
       },

@@ -74,7 +74,7 @@ describe('Project connections', () => {
     await user.click(dialog.getByRole('button', { name: 'Save connection' }));
     expect(await screen.findByText('GitHub connection saved', {}, SLOW)).toBeTruthy();
     expect(callsTo(calls, 'social.saveConnection')[0]?.input).toEqual({
-      projectId: 'p_1',
+      id: 'p_1',
       provider: 'github',
       client_id: 'Iv1.abc',
       client_secret: null,
@@ -127,7 +127,7 @@ describe('Project connections', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Remove connection' }, SLOW));
     await user.click(dialog.getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText(SOCIAL_MESSAGES.connectionRemoved, {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'social.removeConnection')[0]?.input).toEqual({ projectId: 'p_1', provider: 'github' });
+    expect(callsTo(calls, 'social.removeConnection')[0]?.input).toEqual({ id: 'p_1', provider: 'github' });
     await waitFor(() => expect(within(screen.getByRole('listitem', { name: 'GitHub' })).getByText('Not configured')).toBeTruthy());
   });
 });

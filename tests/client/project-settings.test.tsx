@@ -35,7 +35,7 @@ interface Options {
 }
 
 function renderSettings({ role = 'owner', settings = defaults, update }: Options = {}) {
-  const answer = update ?? ((input: unknown) => ({ ...current, ...(input as { changes: object }).changes }));
+  const answer = update ?? ((input: unknown) => ({ ...current, ...(input as object) }));
   let current = settings;
   return renderApp('/projects/p_1?tab=settings', {
     user: sampleUser,
@@ -72,8 +72,10 @@ describe('Project end-user settings', () => {
     await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
     expect(await screen.findByText('End-user settings saved', {}, SLOW)).toBeTruthy();
     expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({
-      projectId: 'p_1',
-      changes: { password_min_length: 12, allow_unverified_sign_in: false, vpn_policy: 'block' },
+      id: 'p_1',
+      password_min_length: 12,
+      allow_unverified_sign_in: false,
+      vpn_policy: 'block',
     });
   });
 
@@ -127,7 +129,7 @@ describe('Project end-user settings', () => {
     await user.clear(siteKey);
     await user.type(siteKey, 'site-2');
     await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
-    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ projectId: 'p_1', changes: { captcha_site_key: 'site-2' } }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ id: 'p_1', captcha_site_key: 'site-2' }));
   });
 
   it('edits a mail template, previews it rendered, and saves it', async () => {
@@ -142,7 +144,7 @@ describe('Project end-user settings', () => {
     expect(preview.getByText('Reset your Acme password')).toBeTruthy();
     expect((preview.getByTitle('Rendered mail') as HTMLIFrameElement).getAttribute('srcdoc')).toBe('<p>Rendered body</p>');
     expect(preview.getByTitle('Rendered mail').getAttribute('sandbox')).toBe('');
-    expect(callsTo(calls, 'projectSettings.previewMail')[0]?.input).toMatchObject({ projectId: 'p_1', kind: 'password_reset', mail_product_name: 'Acme' });
+    expect(callsTo(calls, 'projectSettings.previewMail')[0]?.input).toMatchObject({ id: 'p_1', kind: 'password_reset', mail_product_name: 'Acme' });
 
     await user.clear(subject);
     await user.click(card.getByRole('button', { name: 'Save template' }));
@@ -155,8 +157,8 @@ describe('Project end-user settings', () => {
     await user.click(card.getByRole('button', { name: 'Save template' }));
     expect(await screen.findByText('Mail template saved', {}, SLOW)).toBeTruthy();
     expect(callsTo(calls, 'projectSettings.update').at(-1)?.input).toMatchObject({
-      projectId: 'p_1',
-      changes: { mail_templates: { password_reset: { subject: 'New password for {{product_name}}' } } },
+      id: 'p_1',
+      mail_templates: { password_reset: { subject: 'New password for {{product_name}}' } },
     });
     expect(await card.findByText('Custom template')).toBeTruthy();
   });
@@ -169,11 +171,11 @@ describe('Project end-user settings', () => {
     expect((card.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe(BUILT_IN_MAIL_TEMPLATES.verification.text);
     await user.click(card.getByRole('button', { name: 'Send test mail' }));
     expect(await screen.findByText('Test mail sent to ada@example.com', {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'projectSettings.sendTestMail')[0]?.input).toMatchObject({ projectId: 'p_1', kind: 'verification', template: BUILT_IN_MAIL_TEMPLATES.verification, mail_secured_by: true });
+    expect(callsTo(calls, 'projectSettings.sendTestMail')[0]?.input).toMatchObject({ id: 'p_1', kind: 'verification', template: BUILT_IN_MAIL_TEMPLATES.verification, mail_secured_by: true });
 
     await user.click(card.getByRole('switch', { name: /Secured by AuthPlatform/ }));
     await user.click(card.getByRole('button', { name: 'Save mail settings' }));
-    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toMatchObject({ projectId: 'p_1', changes: { mail_secured_by: false } }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toMatchObject({ id: 'p_1', mail_secured_by: false }));
   });
 
   it('shows a viewer everything, disabled, with a note', async () => {
@@ -208,7 +210,7 @@ describe('Wording per language', () => {
   it('saves the project’s own German text for a string, lists it and resets it', async () => {
     const { user, calls } = renderSettings({
       update: (input) => {
-        const { changes } = input as { changes: { string_overrides: Record<string, Record<string, string | null>> } };
+        const changes = input as { string_overrides: Record<string, Record<string, string | null>> };
         const de = Object.fromEntries(Object.entries(changes.string_overrides.de ?? {}).filter(([, text]) => text !== null)) as Record<string, string>;
         return { ...defaults, string_overrides: Object.keys(de).length > 0 ? { de } : {} };
       },
@@ -225,12 +227,12 @@ describe('Wording per language', () => {
     await user.type(text, 'Willkommen zurück');
     await user.click(card.getByRole('button', { name: 'Save text' }));
     expect(await screen.findByText('Text saved', {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ projectId: 'p_1', changes: { string_overrides: { de: { 'hosted:signIn.title': 'Willkommen zurück' } } } });
+    expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ id: 'p_1', string_overrides: { de: { 'hosted:signIn.title': 'Willkommen zurück' } } });
     const table = within(await card.findByRole('table', { name: 'Your Deutsch strings' }));
     expect(table.getByText('Willkommen zurück')).toBeTruthy();
 
     await user.click(table.getByRole('button', { name: 'Reset hosted:signIn.title' }));
     expect(await screen.findByText('Built-in text restored', {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'projectSettings.update')[1]?.input).toEqual({ projectId: 'p_1', changes: { string_overrides: { de: { 'hosted:signIn.title': null } } } });
+    expect(callsTo(calls, 'projectSettings.update')[1]?.input).toEqual({ id: 'p_1', string_overrides: { de: { 'hosted:signIn.title': null } } });
   }, 15_000);
 });

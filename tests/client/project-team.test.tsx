@@ -22,7 +22,7 @@ function renderTeam(role: Team['role'] = 'owner', handlers: Record<string, (inpu
     user: sampleUser,
     handlers: {
       'projects.get': () => project,
-      'projects.list': () => [project],
+      'projects.list': () => ({ projects: [project] }),
       'teams.get': () => team,
       'teams.invite': (input) => {
         const { email, role: invited } = input as { email: string; role: Invitation['role'] };
@@ -31,12 +31,12 @@ function renderTeam(role: Team['role'] = 'owner', handlers: Record<string, (inpu
         return invitation;
       },
       'teams.changeRole': (input) => {
-        const { userId, role: next } = input as { userId: string; role: Member['role'] };
+        const { user_id: userId, role: next } = input as { user_id: string; role: Member['role'] };
         team = { ...team, members: team.members.map((m) => (m.user_id === userId ? { ...m, role: next } : m)) };
         return team.members.find((m) => m.user_id === userId);
       },
       'teams.removeMember': (input) => {
-        team = { ...team, members: team.members.filter((m) => m.user_id !== (input as { userId: string }).userId) };
+        team = { ...team, members: team.members.filter((m) => m.user_id !== (input as { user_id: string }).user_id) };
         return { message: 'Member removed' };
       },
       ...handlers,
@@ -64,7 +64,7 @@ describe('Project team', () => {
     expect(options.map((o) => o.textContent)).toEqual(['Owner', 'Admin', 'Viewer']);
     await user.click(options[1]!);
     expect(await screen.findByText('grace@example.com is now an admin', {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'teams.changeRole')[0]?.input).toEqual({ projectId: 'p_1', userId: 'u_2', role: 'admin' });
+    expect(callsTo(calls, 'teams.changeRole')[0]?.input).toEqual({ id: 'p_1', user_id: 'u_2', role: 'admin' });
 
     const invite = within(screen.getByRole('region', { name: 'Invite someone' }));
     await user.click(invite.getByRole('button', { name: 'Send invitation' }));
@@ -72,7 +72,7 @@ describe('Project team', () => {
     await user.type(invite.getByRole('textbox', { name: 'E-mail address' }), 'linus@example.com');
     await user.click(invite.getByRole('button', { name: 'Send invitation' }));
     expect(await screen.findByText('Invitation sent to linus@example.com', {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'teams.invite')[0]?.input).toEqual({ projectId: 'p_1', email: 'linus@example.com', role: 'viewer' });
+    expect(callsTo(calls, 'teams.invite')[0]?.input).toEqual({ id: 'p_1', email: 'linus@example.com', role: 'viewer' });
     const pending = within(await screen.findByRole('list', { name: 'Pending invitations' }, SLOW));
     expect(pending.getByRole('listitem', { name: 'linus@example.com' }).textContent).toContain('Viewer');
   });
@@ -92,7 +92,7 @@ describe('Project team', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Remove this member?' }, SLOW));
     await user.click(dialog.getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('grace@example.com was removed from the project', {}, SLOW)).toBeTruthy();
-    expect(callsTo(calls, 'teams.removeMember')[0]?.input).toEqual({ projectId: 'p_1', userId: 'u_2' });
+    expect(callsTo(calls, 'teams.removeMember')[0]?.input).toEqual({ id: 'p_1', user_id: 'u_2' });
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'grace@example.com' })).toBeNull());
   });
 

@@ -59,7 +59,7 @@ describe('ProjectsPage', () => {
   it('shows the projects from projects.list with their counts, key and real links', async () => {
     renderApp('/projects', {
       user: sampleUser,
-      handlers: { 'projects.list': () => [project(), project({ id: 'p_2', name: 'Internal Tools', environment: 'development', is_active: false, description: null })] },
+      handlers: { 'projects.list': () => ({ projects: [project(), project({ id: 'p_2', name: 'Internal Tools', environment: 'development', is_active: false, description: null })] }) },
     });
     const card = await screen.findByRole('article', { name: 'Acme Storefront' });
     expect(within(card).getByText('production')).toBeTruthy();
@@ -83,7 +83,7 @@ describe('ProjectsPage', () => {
     const { user, calls } = renderApp('/projects', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => list,
+        'projects.list': () => ({ projects: list }),
         'projects.create': (input) => {
           const created = project({ id: 'p_new', name: 'Rocket', environment: 'development', total_users: 0, total_logins: 0, total_signups: 0, description: null });
           list = [created];
@@ -124,7 +124,7 @@ describe('ProjectsPage', () => {
     const { user } = renderApp('/projects?create=1', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [],
+        'projects.list': () => ({ projects: [] }),
         'projects.create': () => {
           throw trpcError('CONFLICT', 'A developer account can have at most 50 projects', 409);
         },
@@ -143,7 +143,7 @@ describe('ProjectsPage', () => {
     const { user, calls } = renderApp('/projects', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => list,
+        'projects.list': () => ({ projects: list }),
         'projects.delete': () => {
           list = [];
           return { message: 'Project deleted successfully' };
@@ -158,7 +158,7 @@ describe('ProjectsPage', () => {
     expect(callsTo(calls, 'projects.delete')).toHaveLength(0);
     await user.click(within(card).getByRole('button', { name: 'Delete Acme Storefront' }));
     expect(await screen.findByText('Project deleted successfully')).toBeTruthy();
-    expect(callsTo(calls, 'projects.delete')[0]?.input).toEqual({ projectId: 'p_1' });
+    expect(callsTo(calls, 'projects.delete')[0]?.input).toEqual({ id: 'p_1' });
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Acme Storefront' })).toBeNull());
   });
 
@@ -167,7 +167,7 @@ describe('ProjectsPage', () => {
     const { user } = renderApp('/projects', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [project()],
+        'projects.list': () => ({ projects: [project()] }),
         'projects.delete': () => {
           throw new Error('down');
         },
@@ -185,7 +185,7 @@ describe('ProjectsPage', () => {
       handlers: {
         'projects.list': () => {
           if (fail) throw new Error('down');
-          return [project()];
+          return { projects: [project()] };
         },
       },
     });
@@ -199,7 +199,7 @@ describe('ProjectsPage', () => {
   it('tells an unverified developer that creating projects needs a verified e-mail', async () => {
     const { user, calls } = renderApp('/projects', {
       user: { ...sampleUser, is_verified: false },
-      handlers: { 'projects.list': () => [], 'auth.resendVerification': () => ({ message: 'sent' }) },
+      handlers: { 'projects.list': () => ({ projects: [] }), 'auth.resendVerification': () => ({ message: 'sent' }) },
     });
     expect(await screen.findByText('Verify your e-mail to create projects')).toBeTruthy();
     expect(screen.getByText(/Creating projects needs a verified e-mail address\./)).toBeTruthy();
@@ -220,8 +220,8 @@ describe('ApiKeysPage', () => {
     const { user, calls } = renderApp('/api-keys', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [project(), project({ id: 'p_2', name: 'Second' })],
-        'projects.apiKeys': () => keys,
+        'projects.list': () => ({ projects: [project(), project({ id: 'p_2', name: 'Second' })] }),
+        'projects.apiKeys': () => ({ api_keys: keys }),
         'projects.createApiKey': (input) => {
           const created = apiKey({ id: 'k_2', name: (input as { name: string }).name, prefix: secret.slice(0, 12) });
           keys = [created, ...keys];
@@ -238,7 +238,7 @@ describe('ApiKeysPage', () => {
     expect(within(backend).getByText('Never')).toBeTruthy();
     expect(within(backend).getByText('Active')).toBeTruthy();
     expect(within(list).getByRole('listitem', { name: 'Old' }).textContent).toContain('Revoked');
-    expect(callsTo(calls, 'projects.apiKeys')[0]?.input).toEqual({ projectId: 'p_1' });
+    expect(callsTo(calls, 'projects.apiKeys')[0]?.input).toEqual({ id: 'p_1' });
 
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByText('Key name is required')).toBeTruthy();
@@ -248,7 +248,7 @@ describe('ApiKeysPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Your new API key' });
     expect(within(dialog).getByText(secret)).toBeTruthy();
     expect(within(dialog).getByText('Copy this key now and store it somewhere safe. It will not be shown again.')).toBeTruthy();
-    expect(callsTo(calls, 'projects.createApiKey')[0]?.input).toEqual({ projectId: 'p_1', name: 'CI runner' });
+    expect(callsTo(calls, 'projects.createApiKey')[0]?.input).toEqual({ id: 'p_1', name: 'CI runner' });
     await user.click(within(dialog).getByRole('button', { name: 'Copy API key' }));
     expect(await within(dialog).findByText('Copied!')).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe(secret);
@@ -267,8 +267,8 @@ describe('ApiKeysPage', () => {
     const { user, calls } = renderApp('/api-keys?project=p_1', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [project()],
-        'projects.apiKeys': () => keys,
+        'projects.list': () => ({ projects: [project()] }),
+        'projects.apiKeys': () => ({ api_keys: keys }),
         'projects.revokeApiKey': () => {
           keys = [apiKey({ revoked_at: '2025-06-01T00:00:00.000Z' })];
           return keys[0];
@@ -281,7 +281,7 @@ describe('ApiKeysPage', () => {
     expect(callsTo(calls, 'projects.revokeApiKey')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Revoke Backend' }));
     expect(await screen.findByText('API key revoked')).toBeTruthy();
-    expect(callsTo(calls, 'projects.revokeApiKey')[0]?.input).toEqual({ projectId: 'p_1', keyId: 'k_1' });
+    expect(callsTo(calls, 'projects.revokeApiKey')[0]?.input).toEqual({ id: 'p_1', key_id: 'k_1' });
     await waitFor(() => expect(screen.getByRole('listitem', { name: 'Backend' }).textContent).toContain('Revoked'));
     expect(screen.queryByRole('button', { name: 'Revoke Backend' })).toBeNull();
   });
@@ -290,12 +290,12 @@ describe('ApiKeysPage', () => {
     const { user, calls } = renderApp('/api-keys?project=p_2', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [project(), project({ id: 'p_2', name: 'Second', environment: 'staging' })],
-        'projects.apiKeys': () => [],
+        'projects.list': () => ({ projects: [project(), project({ id: 'p_2', name: 'Second', environment: 'staging' })] }),
+        'projects.apiKeys': () => ({ api_keys: [] }),
       },
     });
     expect(await screen.findByText('No API keys yet')).toBeTruthy();
-    expect(callsTo(calls, 'projects.apiKeys')[0]?.input).toEqual({ projectId: 'p_2' });
+    expect(callsTo(calls, 'projects.apiKeys')[0]?.input).toEqual({ id: 'p_2' });
     await user.click(screen.getByRole('textbox', { name: 'Project' }));
     // The dropdown's transition never finishes in jsdom, so its options count as hidden.
     await user.click(await screen.findByRole('option', { name: /Acme Storefront/, hidden: true }));
@@ -332,11 +332,11 @@ describe('ProjectDetailPage', () => {
       handlers: {
         'projects.get': () => saved,
         'projects.update': (input) => {
-          const { changes } = input as { changes: Partial<Project> };
+          const { id: _id, ...changes } = input as Partial<Project>;
           saved = { ...saved, ...changes };
           return saved;
         },
-        'projects.list': () => [saved],
+        'projects.list': () => ({ projects: [saved] }),
         'projects.dashboardStats': () => ({}),
       },
     });
@@ -359,14 +359,17 @@ describe('ProjectDetailPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Project updated successfully')).toBeTruthy();
     expect(callsTo(calls, 'projects.update')[0]?.input).toEqual({
-      projectId: 'p_1',
-      changes: { name: 'Acme Shop', description: 'Customer sign-in for the store.', website_url: null, environment: 'production' },
+      id: 'p_1',
+      name: 'Acme Shop',
+      description: 'Customer sign-in for the store.',
+      website_url: null,
+      environment: 'production',
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Shop' })).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Deactivate project' }));
     expect(await screen.findByText('Project deactivated')).toBeTruthy();
-    expect(callsTo(calls, 'projects.update')[1]?.input).toEqual({ projectId: 'p_1', changes: { is_active: false } });
+    expect(callsTo(calls, 'projects.update')[1]?.input).toEqual({ id: 'p_1', is_active: false });
     expect(await screen.findByRole('button', { name: 'Activate project' })).toBeTruthy();
   });
 
@@ -387,14 +390,12 @@ describe('ProjectDetailPage', () => {
     await user.click(section.getByRole('button', { name: 'Save sign-in settings' }));
     expect(await screen.findByText('Project updated successfully')).toBeTruthy();
     expect(callsTo(calls, 'projects.update')[0]?.input).toEqual({
-      projectId: 'p_1',
-      changes: {
-        redirect_uris: ['https://shop.example/callback', 'com.example.app:/callback'],
-        post_logout_redirect_uris: [],
-        allowed_origins: ['https://shop.example'],
-        logo_url: null,
-        accent_color: '#1c7ed6',
-      },
+      id: 'p_1',
+      redirect_uris: ['https://shop.example/callback', 'com.example.app:/callback'],
+      post_logout_redirect_uris: [],
+      allowed_origins: ['https://shop.example'],
+      logo_url: null,
+      accent_color: '#1c7ed6',
     });
   });
 
@@ -417,7 +418,7 @@ describe('AnalyticsPage', () => {
     const { calls } = renderApp('/analytics?project=p_1', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [project()],
+        'projects.list': () => ({ projects: [project()] }),
         'projects.analytics': () => ({
           ...analytics('p_1', 30, (i) => ({ signups: i % 2, logins: 2, failed_logins: i === 3 ? 4 : 0, active_users: 1, api_requests: 10 })),
           monthly_active_users: 17,
@@ -433,13 +434,13 @@ describe('AnalyticsPage', () => {
     for (const chart of ['Signups and logins', 'Daily active users', 'Failed logins', 'API requests']) {
       expect(screen.getByRole('region', { name: `${chart} per day` })).toBeTruthy();
     }
-    expect(callsTo(calls, 'projects.analytics')[0]?.input).toEqual({ projectId: 'p_1', days: 30 });
+    expect(callsTo(calls, 'projects.analytics')[0]?.input).toEqual({ id: 'p_1', days: 30 });
   });
 
   it('has an empty state when nothing happened', async () => {
     renderApp('/analytics', {
       user: sampleUser,
-      handlers: { 'projects.list': () => [project()], 'projects.analytics': () => analytics('p_1') },
+      handlers: { 'projects.list': () => ({ projects: [project()] }), 'projects.analytics': () => analytics('p_1') },
     });
     expect(await screen.findByText('No activity in the last 30 days')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Get an API key' }).getAttribute('href')).toBe('/api-keys?project=p_1');
@@ -449,7 +450,7 @@ describe('AnalyticsPage', () => {
     renderApp('/analytics', {
       user: sampleUser,
       handlers: {
-        'projects.list': () => [project()],
+        'projects.list': () => ({ projects: [project()] }),
         'projects.analytics': () => {
           throw new Error('down');
         },

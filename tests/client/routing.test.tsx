@@ -58,7 +58,7 @@ describe('route guards', () => {
     ['/api-keys', 'API keys'],
     ['/analytics', 'Analytics'],
   ])('%s shows its own screen', async (path, heading) => {
-    renderApp(path, { user: sampleUser, handlers: { 'projects.list': () => [] } });
+    renderApp(path, { user: sampleUser, handlers: { 'projects.list': () => ({ projects: [] }) } });
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
     expect(await screen.findByText('Create a project first')).toBeTruthy();
   });
@@ -147,7 +147,7 @@ describe('header', () => {
           monthly_request_limit: 100_000,
           api_requests_last_7_days: [],
         }),
-        'projects.list': () => [],
+        'projects.list': () => ({ projects: [] }),
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada' }));
