@@ -20,14 +20,14 @@ export const INVALID_API_KEY = 'Invalid API key';
 /**
  * How long a key's lookup (its project and owner) is kept in memory. Every change that can refuse
  * a key (revoked, project changed, deactivated or deleted, owner deactivated or deleted) drops the
- * copies at once on every instance (apiKeysChanged); this bounds an entry's life when that message
+ * copies at once on every instance (the repo write publishes 'api-keys' once committed); this bounds an entry's life when that message
  * cannot reach an instance (Redis away).
  */
 export const API_KEY_CACHE_TTL_MS = 5_000;
 
 /**
  * How long a project's settings are kept in memory. A change drops the copies at once on every
- * instance (settingsChanged); this bounds an entry's life when that message cannot reach one.
+ * instance (the repo write publishes 'project-settings' once committed); this bounds an entry's life when that message cannot reach one.
  */
 export const SETTINGS_CACHE_TTL_MS = 5_000;
 
@@ -87,7 +87,7 @@ export function createProjectRealms(
   };
 
   // Kept per project with what its mails take from the project itself (name, colour, logo): a change of
-  // either drops the copies (settingsChanged).
+  // either drops the copies ('project-settings').
   const settingsOf = async (project: ProjectRow): Promise<CachedSettings> => settings.get(project.id) ?? loadSettings(project);
   const loadSettings = async (project: ProjectRow): Promise<CachedSettings> => {
     const startedAt = settingsGeneration;
@@ -180,9 +180,6 @@ export function createProjectRealms(
       const project = await findProjectById(deps.db, projectId);
       return project ? (await settingsOf(project)).api.mail : deps.platform.policy.mail;
     },
-
-    apiKeysChanged: () => deps.invalidations.publish('api-keys'),
-    settingsChanged: () => deps.invalidations.publish('project-settings'),
 
     flushUsage: () => usage.flush(),
     close: () => usage.close(),

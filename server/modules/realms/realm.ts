@@ -67,19 +67,9 @@ export interface ProjectRealms {
    * its passkeys belong to APP_URL's host (where the hosted pages run).
    */
   hostedRealm(projectKey: string): Promise<{ realm: Realm; project: ProjectRow }>;
-  /**
-   * To call once a project's settings change is committed: every instance drops its cached copy
-   * before the change answers.
-   */
-  settingsChanged(): Promise<void>;
   /** The name, sender and colour of an account's mails: its project's (cached with its settings), or the platform's for null. */
   mailBrandOf(projectId: string | null): Promise<MailBrand>;
   jwks(projectKey: string): Promise<ReturnType<AccessTokens['jwks']>>;
-  /**
-   * To call once a change that can refuse API keys is committed (a key revoked; a project changed,
-   * deactivated or deleted; a developer deactivated or deleted): every instance drops its cached lookups.
-   */
-  apiKeysChanged(): Promise<void>;
   /** Writes the API calls counted in memory so far (keys' last use, daily analytics). */
   flushUsage(): Promise<void>;
   /** Writes what is left and stops counting in the background (on shutdown). */
