@@ -161,9 +161,7 @@ export function renderApp(
       </AppProviders>
     </MemoryRouter>,
   );
-  // delay: null types and clicks without a timer turn between keys (the default waits a macrotask per key,
-  // which a loaded machine stretches); each event is still wrapped in act, so React renders after each.
-  return { ...result, calls, user: userEvent.setup({ delay: null }), queryClient };
+  return { ...result, calls, user: userEvent.setup(), queryClient };
 }
 
 /**

@@ -98,7 +98,7 @@ describe('Project webhooks', () => {
   it('shows an empty state when the project has none', async () => {
     webhookServer([]);
     render();
-    expect(await screen.findByText(/No webhooks yet/, {})).toBeTruthy();
+    expect(await screen.findByText(/No webhooks yet/)).toBeTruthy();
   });
 
   it('adds a webhook with every event type and shows its signing secret once', async () => {
