@@ -76,6 +76,10 @@ export default defineConfig({
           include: ['tests/client/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['tests/client/setup.ts'],
+          // Above tests/client/setup.ts's asyncUtilTimeout (30 s), so a missing element fails on its own wait
+          // (naming what was expected) rather than on the test's clock; a test renders several screens, each
+          // of which can take seconds beside another test run on two cores.
+          testTimeout: 120_000,
         },
       },
     ],

@@ -13,6 +13,11 @@ export interface MailDispatcher {
   runOnce(): Promise<number>;
   /** Looks for due mails now (after this process committed one); nothing unless started. */
   nudge(): void;
+  /**
+   * Resolves once no pass is running: every mail claimed until then has been attempted and its outcome
+   * recorded. For tests that prove a mail was not sent (twice) without sleeping.
+   */
+  idle(): Promise<void>;
   /** Looks now, then every `pollMs` and after each nudge, until closed. */
   start(pollMs: number): void;
   /**
@@ -110,6 +115,9 @@ export function createMailDispatcher(
     runOnce,
     nudge() {
       if (started) kick();
+    },
+    async idle() {
+      while (running) await running;
     },
     start(pollMs) {
       started = true;

@@ -188,7 +188,7 @@ describe('new sign-in notice', () => {
   it('mails the owner when a known account signs in from a device it never used, not on the first sign-in', async () => {
     const email = uniqueEmail();
     await t.signUpAndLogIn(email, { fingerprint: 'first-device' });
-    await new Promise((r) => setTimeout(r, 100));
+    await t.mailSettled();
     expect(t.mail.to(email).filter((m) => /new sign-in/i.test(m.subject))).toEqual([]);
     await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD, device_fingerprint: 'first-device' }, ip: uniqueIp() });
     await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD, device_fingerprint: 'second-device' }, ip: '203.0.113.99', headers: { 'user-agent': 'Firefox/140' } });
@@ -206,7 +206,7 @@ describe('login notification preference', () => {
     const off = await t.call('PATCH', '/api/v1/auth/profile', { token: access_token, body: { login_notifications: false } });
     expect(off.json()).toMatchObject({ login_notifications: false, first_name: 'Test' });
     await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD, device_fingerprint: 'pref-2' }, ip: uniqueIp() });
-    await new Promise((r) => setTimeout(r, 200));
+    await t.mailSettled();
     expect(t.mail.to(email).filter((m) => /new sign-in/i.test(m.subject))).toEqual([]);
   });
 });

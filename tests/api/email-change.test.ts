@@ -65,7 +65,6 @@ const confirmChange = (realm: Realm, token: string, accessToken?: string) => pos
 const me = (realm: Realm, accessToken: string) =>
   t.call('GET', realm.name === 'platform' ? '/api/v1/auth/me' : '/public/api/v1/profile', { token: accessToken, headers: realm.headers });
 const logIn = (realm: Realm, email: string, password = STRONG_PASSWORD) => post(realm, '/auth/login', { email, password });
-const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
 
 /** The confirmation link mailed to `to` after `before` messages; checks where it points and answers its token. */
 async function linkTokenFor(realm: Realm, to: string, before: number): Promise<string> {
@@ -123,7 +122,7 @@ describe.each([
     const notice = await t.mail.waitFor(other.email, /Someone tried to move an account to your email/, { after: before });
     expect(notice.link).toBeNull();
     expect(notice.text).not.toMatch(/token=/);
-    await settle();
+    await t.mailSettled();
     expect(t.mail.to(other.email).filter((m) => /Confirm your new email address/.test(m.subject))).toEqual([]);
     // The old address is told about both requests.
     expect(t.mail.messages.slice(before).filter((m) => m.to === account.email && /Email change requested/.test(m.subject))).toHaveLength(2);
@@ -145,7 +144,7 @@ describe.each([
     // An empty password is no proof (without the field, the session's own recent proof counts: tests/api/step-up.test.ts).
     expect((await post(realm, '/auth/change-email', { new_email: newEmail, password: '' }, account.access_token)).json()).toEqual({ detail: VALIDATION.currentPasswordRequired });
     expect((await post(realm, '/auth/change-email', { new_email: newEmail, password: STRONG_PASSWORD })).statusCode).toBe(401);
-    await settle();
+    await t.mailSettled();
     expect(t.mail.to(newEmail)).toEqual([]);
     expect(t.mail.messages.slice(before).filter((m) => m.to === account.email && /email change/i.test(m.subject))).toEqual([]);
   });
@@ -282,7 +281,7 @@ describe('between realms and transports', () => {
       }
     }
     await t.mail.waitFor(target, undefined, { after: before });
-    await settle();
+    await t.mailSettled();
     expect(t.mail.messages.slice(before).filter((m) => m.to === target)).toHaveLength(5);
   });
 

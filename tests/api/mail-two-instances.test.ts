@@ -41,8 +41,10 @@ it(`${SIGN_UPS} sign-ups over two instances: ${SIGN_UPS} mails, no duplicates`, 
     const row = await first.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'sent').executeTakeFirstOrThrow();
     return Number(row.n) === SIGN_UPS;
   }, 'every row marked sent');
-  // Polls go on: time enough for any second send.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // A second send would come from a pass still in flight: wait until neither has one, and a pass of each finds nothing.
+  await Promise.all([first.deps.mailDispatcher.idle(), second.deps.mailDispatcher.idle()]);
+  expect(await first.deps.mailDispatcher.runOnce()).toBe(0);
+  expect(await second.deps.mailDispatcher.runOnce()).toBe(0);
   const recipients = first.mail.messages.map((m) => m.to).sort();
   expect(recipients).toEqual(emails.map((e) => e.toLowerCase()).sort());
   expect(second.mail.messages).toEqual([]);

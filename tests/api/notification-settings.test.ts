@@ -18,7 +18,6 @@ const PREFERENCES = ['email_notifications', 'login_notifications', 'notify_marke
 const DEFAULTS = { email_notifications: true, login_notifications: true, notify_security_alerts: true, notify_product_updates: false, notify_marketing: false };
 
 const patch = (token: string, body: unknown) => t.call('PATCH', '/api/v1/auth/profile', { token, body });
-const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
 const newSignInMails = (email: string) => t.mail.to(email).filter((m) => /new sign-in/i.test(m.subject));
 
 /** A developer who signed in once from `first-device` (the first sign-in is never news). */
@@ -109,7 +108,7 @@ describe('optional mails obey them', () => {
       const dev = await developer(`off-${off}`);
       expect((await patch(dev.token, { [off]: false })).statusCode).toBe(200);
       expect((await signInFrom(dev.email, 'second-device')).statusCode).toBe(200);
-      await settle();
+      await t.mailSettled();
       expect(newSignInMails(dev.email)).toEqual([]);
     });
   }
@@ -128,7 +127,7 @@ describe('optional mails obey them', () => {
       const dev = await developer(`mfa-${off}`);
       await patch(dev.token, { [off]: false });
       await enable(dev.token);
-      await settle();
+      await t.mailSettled();
       expect(t.mail.to(dev.email).filter((m) => /Two-factor/.test(m.subject))).toEqual([]);
     }
   });

@@ -50,7 +50,7 @@ describe('mail cannot be used as a weapon', () => {
         expect(res.statusCode).toBe(200);
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await t.mailSettled();
     expect(t.mail.messages.slice(before).filter((m) => m.to === victim && /reset/i.test(m.subject))).toHaveLength(5);
   });
 
@@ -62,7 +62,7 @@ describe('mail cannot be used as a weapon', () => {
     for (const secret of [a.secret, b.secret, a.secret, b.secret]) {
       for (let i = 0; i < 2; i++) expect((await pub(secret, '/auth/signup', { email: victim, password: STRONG_PASSWORD })).statusCode).toBe(201);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await t.mailSettled();
     expect(t.mail.messages.slice(before).filter((m) => m.to === victim && /verify/i.test(m.subject))).toHaveLength(5);
   });
 

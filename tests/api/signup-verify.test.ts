@@ -195,7 +195,7 @@ describe('POST /api/v1/auth/resend-verification', () => {
     const before = t.mail.messages.length;
     const res2 = await t.call('POST', '/api/v1/auth/resend-verification', { body: { email: verified }, ip: '198.51.100.21' });
     expect(res2.body).toBe(res.body);
-    await new Promise((r) => setTimeout(r, 200));
+    await t.mailSettled();
     expect(t.mail.messages.slice(before).filter((m) => m.to === verified || m.to === unknown)).toEqual([]);
   });
 

@@ -289,7 +289,7 @@ describe('an address that already has an account', () => {
     expect(redirectOf(refused).searchParams.get('social_error')).toBe('link_required');
     expect(cookieOf(refused, 'access_token')).toBeUndefined();
     expect((await identities(owner.access_token)).identities).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.mailSettled();
     expect(t.mail.messages.slice(before).filter((message) => message.to === email)).toEqual([]);
   });
 

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { Project } from '../../shared/schemas/projects';
 import type { User } from '../../shared/schemas/user';
 import { callsTo, currentPath, renderApp, sampleProject, sampleUser, type Handlers } from './utils';
-
-// Async waits allow for a loaded machine (the screens render after their mocked calls answer).
-configure({ asyncUtilTimeout: 4000 });
 
 const project = (id: string, name: string): Project => sampleProject({ id, name });
 

@@ -1,12 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminStats, Device, LoginAttempt, Session } from '../../shared/schemas/admin';
 import type { User } from '../../shared/schemas/user';
 import { formatDate, formatDateTime } from '../../client/lib/format';
 import { callsTo, renderApp, sampleUser, trpcError, type Handlers } from './utils';
-
-// Async waits allow for a loaded machine (the screens render after their mocked calls answer).
-configure({ asyncUtilTimeout: 4000 });
 
 const admin: User = { ...sampleUser, id: 'u_admin', email: 'root@example.com', first_name: 'Root', last_name: null, role: 'admin' };
 

@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { renderApp } from './utils';
+import { screen, waitFor, within } from '@testing-library/react';
+import { renderApp, watchTimers } from './utils';
+import { COPIED_HINT_MS } from '../../shared/constants';
 import { buildReference, type OpenApiDocument } from '../../client/components/api-docs/openapi';
-
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 const DOC: OpenApiDocument = {
   openapi: '3.1.0',
@@ -69,6 +67,7 @@ function serve(doc: unknown, status = 200) {
 
 describe('ApiDocsPage', () => {
   it('keeps the public endpoints and the PowerShell scripts (the README\'s quick start), and adds the SDK and a copyable curl example', async () => {
+    const timers = watchTimers();
     serve({ detail: 'Not found' }, 404);
     const { user } = renderApp('/api-docs');
     expect(await screen.findByRole('heading', { level: 1, name: 'API documentation' })).toBeTruthy();
@@ -101,7 +100,8 @@ describe('ApiDocsPage', () => {
     expect(copied).toContain('curl -s -X POST "$BASE/auth/login"');
     expect(copied).toContain('X-API-Key: $API_KEY');
     expect(await curl.findByText('Copied!')).toBeTruthy();
-    await waitFor(() => expect(curl.queryByText('Copied!')).toBeNull(), { timeout: 3000 });
+    timers.fire(COPIED_HINT_MS);
+    expect(curl.queryByText('Copied!')).toBeNull();
 
     // No OpenAPI document on this server: a friendly note instead of the reference.
     expect(await screen.findByText('The full reference is not available on this server yet')).toBeTruthy();

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AuditEntry } from '../../shared/schemas/audit';
 import { changedFields } from '../../client/components/monitoring/AuditChanges';
 import { auditActionLabel } from '../../client/lib/format';
 import { callsTo, quietStats, renderApp, sampleAdmin, sampleProject, sampleUser, type Handlers } from './utils';
-
-configure({ asyncUtilTimeout: 4000 });
 
 const admin = sampleAdmin;
 const stats = quietStats;

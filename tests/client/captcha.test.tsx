@@ -1,10 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { configure, act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { browser } from '../../client/lib/navigation';
 import { callsTo, renderApp, sampleUser, trpcError } from './utils';
-
-// Async waits allow for a loaded machine (the screens render after their mocked calls answer).
-configure({ asyncUtilTimeout: 4000 });
 
 // The real widget solves proof of work in workers; here it is an inert element the test drives by its events.
 vi.mock('altcha', () => ({}));

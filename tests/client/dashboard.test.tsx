@@ -1,11 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import type { DashboardStats, Project } from '../../shared/schemas/projects';
 import { callsTo, renderApp, sampleProject, sampleUser } from './utils';
 import { usageLevel, usageOf } from '../../client/lib/format';
-
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 const stats = (overrides: Partial<DashboardStats> = {}): DashboardStats => ({
   total_projects: 4,

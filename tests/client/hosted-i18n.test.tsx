@@ -64,7 +64,7 @@ describe('hosted pages in the visitor’s language', () => {
     expect(await screen.findByText('E-Mail-Adresse oder Passwort ist falsch')).toBeTruthy();
     const login = calls.find((call) => call.path === '/auth/login');
     expect(login?.init?.headers).toMatchObject({ 'accept-language': 'de' });
-  }, 15_000);
+  });
 
   it('take an app’s ui_locales over the browser’s language, for the next pages of the flow too', async () => {
     browserLanguages('de-DE');
@@ -74,7 +74,7 @@ describe('hosted pages in the visitor’s language', () => {
     await user.click(screen.getByRole('link', { name: '新規登録' }));
     expect(await screen.findByRole('heading', { name: 'アカウントを作成' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('ja');
-  }, 15_000);
+  });
 
   it('show the project’s own words for the language over the catalogue', async () => {
     browserLanguages('de');
@@ -82,7 +82,7 @@ describe('hosted pages in the visitor’s language', () => {
     renderApp(`/hosted/${KEY}/sign-in`);
     expect(await screen.findByRole('heading', { name: 'Willkommen zurück' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Anmelden' })).toBeTruthy();
-  }, 15_000);
+  });
 
   it('stay English for a language nobody translated', async () => {
     browserLanguages('pt-BR');
@@ -90,7 +90,7 @@ describe('hosted pages in the visitor’s language', () => {
     renderApp(`/hosted/${KEY}/sign-in`);
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('en');
-  }, 15_000);
+  });
 });
 
 describe('the saved language', () => {
@@ -105,7 +105,7 @@ describe('the saved language', () => {
     const put = calls.find((call) => call.path === '/profile' && call.init?.method === 'PUT');
     expect(JSON.parse(String(put?.init?.body))).toEqual({ locale: 'de' });
     expect(document.documentElement.lang).toBe('de');
-  }, 15_000);
+  });
 });
 
 describe('a right-to-left catalogue', () => {
@@ -133,5 +133,5 @@ describe('a right-to-left catalogue', () => {
     expect(document.documentElement.dir).toBe('rtl');
     expect(document.documentElement.lang).toBe('he');
     expect(screen.getByTestId('probe').textContent).toBe('התחברות · Forgot password?');
-  }, 15_000);
+  });
 });

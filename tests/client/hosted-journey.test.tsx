@@ -41,7 +41,6 @@ function mockServer(routes: Record<string, Handler>) {
 }
 
 /** The hosted pages are lazy-loaded: on a busy machine the first screen takes longer than findBy's second. */
-const LOADED = { timeout: 5000 };
 
 const verified = (next: LinkAnswer['next']) => () => ({ message: 'Email verified successfully!', next });
 
@@ -50,7 +49,7 @@ describe('the verification link of an app sign-in', () => {
     mockServer({ 'POST /auth/verify-email': verified({ kind: 'signed_in', interaction: 'int_9', return_to: null }) });
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     const { user } = renderApp(`/hosted/${KEY}/verify-email?token=tok`);
-    await user.click(await screen.findByRole('button', { name: 'Continue to Shop' }, LOADED));
+    await user.click(await screen.findByRole('button', { name: 'Continue to Shop' }));
     expect(assign).toHaveBeenCalledWith(`/hosted/${KEY}/authorize/continue?interaction=int_9`);
   });
 
@@ -64,7 +63,7 @@ describe('the verification link of an app sign-in', () => {
     });
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     const { user } = renderApp(`/hosted/${KEY}/verify-email?token=tok`);
-    await user.click(await screen.findByRole('button', { name: 'Continue to Shop' }, LOADED));
+    await user.click(await screen.findByRole('button', { name: 'Continue to Shop' }));
     await waitFor(() => expect(currentPath()).toBe(`/hosted/${KEY}/account`));
     expect(assign).not.toHaveBeenCalled();
   });
@@ -72,7 +71,7 @@ describe('the verification link of an app sign-in', () => {
   it('opened in another browser: signs in there, keeping the request and the address', async () => {
     mockServer({ 'POST /auth/verify-email': verified({ kind: 'sign_in', email: 'ada@example.com', interaction: 'int_9', return_to: null }) });
     renderApp(`/hosted/${KEY}/verify-email?token=tok`);
-    const link = await screen.findByRole('link', { name: 'Sign in to continue to Shop' }, LOADED);
+    const link = await screen.findByRole('link', { name: 'Sign in to continue to Shop' });
     expect(link.getAttribute('href')).toBe(`/hosted/${KEY}/sign-in?interaction=int_9&login_hint=ada%40example.com`);
     expect(screen.getByText(/opened in another browser/)).toBeTruthy();
   });
@@ -80,7 +79,7 @@ describe('the verification link of an app sign-in', () => {
   it('after the app sign-in is over: says so, with "Back to Shop" and a fresh sign-in', async () => {
     mockServer({ 'POST /auth/verify-email': verified({ kind: 'expired' }) });
     renderApp(`/hosted/${KEY}/verify-email?token=tok`);
-    expect(await screen.findByText(/The sign-in to Shop you started has expired/, undefined, LOADED)).toBeTruthy();
+    expect(await screen.findByText(/The sign-in to Shop you started has expired/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Shop' }).getAttribute('href')).toBe('https://shop.example');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(`/hosted/${KEY}/sign-in`);
   });
@@ -95,7 +94,7 @@ describe('the reset link of an app sign-in', () => {
     });
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     const { user } = renderApp(`/hosted/${KEY}/reset-password?token=tok`);
-    await user.type(await screen.findByLabelText(/^New password/, undefined, LOADED), 'Better-Pass1');
+    await user.type(await screen.findByLabelText(/^New password/), 'Better-Pass1');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'Better-Pass1');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
@@ -111,7 +110,7 @@ describe('the link that connects a provider to an existing account', () => {
     const continueAt = `/hosted/${KEY}/authorize/continue?interaction=int_7`;
     mockServer({ 'POST /auth/oauth/link': () => ({ message: 'Connected', return_to: continueAt }) });
     renderApp(`/hosted/${KEY}/link-account?token=tok`);
-    const link = await screen.findByRole('link', { name: 'Sign in to continue to Shop' }, LOADED);
+    const link = await screen.findByRole('link', { name: 'Sign in to continue to Shop' });
     expect(link.getAttribute('href')).toBe(`/hosted/${KEY}/sign-in?return_to=${encodeURIComponent(continueAt)}`);
   });
 });
@@ -123,7 +122,7 @@ describe('"check your e-mail"', () => {
       'POST /auth/resend-verification': () => ({ message: 'sent' }),
     });
     const { user } = renderApp(`/hosted/${KEY}/sign-up?interaction=int_3`);
-    await user.type(await screen.findByRole('textbox', { name: /^Email/ }, LOADED), 'ada@example.com');
+    await user.type(await screen.findByRole('textbox', { name: /^Email/ }), 'ada@example.com');
     await user.type(screen.getByLabelText(/^Password/), 'Secret123');
     await user.type(screen.getByLabelText(/^Confirm password/), 'Secret123');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
@@ -143,7 +142,7 @@ describe('"check your e-mail"', () => {
       })(),
     });
     const { user } = renderApp(`/hosted/${KEY}/forgot-password?interaction=int_5`);
-    await user.type(await screen.findByRole('textbox', { name: /^Email/ }, LOADED), 'ada@example.com');
+    await user.type(await screen.findByRole('textbox', { name: /^Email/ }), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     await user.click(await screen.findByRole('button', { name: 'Resend' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Too many requests Try again in 2 min.');
@@ -163,7 +162,7 @@ describe('the hosted account page', () => {
   it('leads back to the app, and asks to change the address with the password', async () => {
     const { callsTo } = signedInServer({ 'POST /auth/change-email': () => ({ message: 'ok' }) });
     const { user } = renderApp(`/hosted/${KEY}/account`);
-    expect((await screen.findByRole('link', { name: 'Back to Shop' }, LOADED)).getAttribute('href')).toBe('https://shop.example');
+    expect((await screen.findByRole('link', { name: 'Back to Shop' })).getAttribute('href')).toBe('https://shop.example');
     const card = within(screen.getByRole('region', { name: 'Email address' }));
     await user.type(card.getByRole('textbox', { name: /^New email/ }), 'ada@new.example');
     await user.type(card.getByLabelText(/^Current password/), 'Secret123');
@@ -175,7 +174,7 @@ describe('the hosted account page', () => {
   it('deletes the account with DELETE and the password, then says so', async () => {
     const { callsTo } = signedInServer({ 'POST /auth/delete-account': () => ({ message: 'Account deleted successfully' }) });
     const { user } = renderApp(`/hosted/${KEY}/account`);
-    const card = within(await screen.findByRole('region', { name: 'Delete account' }, LOADED));
+    const card = within(await screen.findByRole('region', { name: 'Delete account' }));
     await user.click(card.getByRole('button', { name: 'Delete account' }));
     await user.type(card.getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
     await user.type(card.getByLabelText(/^Current password/), 'Secret123');

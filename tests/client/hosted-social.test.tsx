@@ -52,7 +52,7 @@ describe('hosted sign-in with a provider', () => {
     mockServer();
     const assign = watchNavigation();
     const { user } = renderApp(`/hosted/${KEY}/sign-in?interaction=int_1`);
-    await user.click(await screen.findByRole('button', { name: 'Continue with GitHub' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Continue with GitHub' }));
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     const { path, params } = startedAt(assign);
     expect(path).toBe(`${API}/auth/oauth/github/authorize`);

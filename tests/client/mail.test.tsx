@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import type { MonitoredUser } from '../../shared/schemas/admin';
 import type { MailDelivery } from '../../shared/schemas/mail';
 import type { User } from '../../shared/schemas/user';
 import { callsTo, renderApp, sampleProject, sampleUser, trpcError, type Handlers } from './utils';
-
-// Async waits allow for a loaded machine (the screens render after their mocked calls answer).
-configure({ asyncUtilTimeout: 4000 });
 
 const admin: User = { ...sampleUser, id: 'u_admin', email: 'root@example.com', first_name: 'Root', last_name: null, role: 'admin' };
 const stats = { total_users: 1, active_users: 1, verified_users: 1, failed_logins: 0, successful_logins: 0, total_login_attempts: 0, blocked_vpn_attempts: 0, unique_devices: 0 };

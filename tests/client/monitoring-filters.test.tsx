@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { callsTo, quietStats, renderApp, sampleAdmin, sampleProject, sampleUser, type Handlers } from './utils';
-
-configure({ asyncUtilTimeout: 4000 });
 
 const admin = sampleAdmin;
 const stats = quietStats;

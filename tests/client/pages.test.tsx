@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { callsTo, currentPath, currentState, renderApp, sampleUser, trpcError } from './utils';
+import { callsTo, currentPath, currentState, renderApp, sampleUser, trpcError, watchTimers } from './utils';
+import { COPIED_HINT_MS, VERIFY_EMAIL_REDIRECT_DELAY_MS } from '../../shared/constants';
 import { RESEND_PROMPT } from '../../client/pages/VerifyEmailPage';
 
 describe('VerifyEmailPage', () => {
@@ -20,12 +21,15 @@ describe('VerifyEmailPage', () => {
   });
 
   it('verifies once, shows success, and after 3 seconds goes to /login with the message', async () => {
+    const timers = watchTimers();
     const { calls } = renderApp('/verify-email?token=tok123', {
       handlers: { 'auth.verifyEmail': () => ({ message: 'ok' }) },
     });
     expect(await screen.findByText('Email verified!')).toBeTruthy();
     expect(currentPath()).toBe('/verify-email?token=tok123');
-    await waitFor(() => expect(currentPath()).toBe('/login'), { timeout: 4500 });
+    expect(VERIFY_EMAIL_REDIRECT_DELAY_MS).toBe(3000);
+    timers.fire(VERIFY_EMAIL_REDIRECT_DELAY_MS);
+    expect(currentPath()).toBe('/login');
     expect(currentState()).toEqual({ message: 'Email verified! Please log in to continue.' });
     expect(callsTo(calls, 'auth.verifyEmail')).toEqual([{ path: 'auth.verifyEmail', input: { token: 'tok123' } }]);
   });
@@ -254,6 +258,7 @@ describe('ProfilePage', () => {
 
 describe('ApiDocsPage', () => {
   it('lists the public endpoints and shows "Copied!" for two seconds', async () => {
+    const timers = watchTimers();
     const { user } = renderApp('/api-docs');
     expect(await screen.findByRole('heading', { name: 'API documentation' })).toBeTruthy();
     for (const path of ['signup', 'login', 'logout', 'verify-email', 'forgot-password', 'reset-password']) {
@@ -263,7 +268,9 @@ describe('ApiDocsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Copy Start the server script' }));
     expect(await navigator.clipboard.readText()).toContain('npm start');
     expect(await screen.findByText('Copied!')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByText('Copied!')).toBeNull(), { timeout: 3000 });
+    expect(COPIED_HINT_MS).toBe(2000);
+    timers.fire(COPIED_HINT_MS);
+    expect(screen.queryByText('Copied!')).toBeNull();
   });
 });
 

@@ -1,12 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { Analytics, ApiKey, Project } from '../../shared/schemas/projects';
-import { callsTo, currentPath, renderApp, sampleProject, sampleUser, trpcError } from './utils';
+import { callsTo, currentPath, renderApp, sampleProject, sampleUser, trpcError, watchTimers } from './utils';
+import { COPIED_HINT_MS } from '../../shared/constants';
 
 // Lazy screens, a modal and many keystrokes: slower than the default budgets on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
-
 function project(overrides: Partial<Project> = {}): Project {
   return sampleProject({
     id: 'p_1',
@@ -215,6 +213,7 @@ describe('ProjectsPage', () => {
 
 describe('ApiKeysPage', () => {
   it('picks the first project, lists its keys and shows a new secret exactly once', async () => {
+    const timers = watchTimers();
     let keys = [apiKey({ last_used_at: null, requests_today: 0 }), apiKey({ id: 'k_0', name: 'Old', prefix: 'sk_live_zzzz', revoked_at: '2025-03-01T00:00:00.000Z' })];
     const secret = 'sk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
     const { user, calls } = renderApp('/api-keys', {
@@ -252,7 +251,8 @@ describe('ApiKeysPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Copy API key' }));
     expect(await within(dialog).findByText('Copied!')).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe(secret);
-    await waitFor(() => expect(within(dialog).queryByText('Copied!')).toBeNull(), { timeout: 3000 });
+    timers.fire(COPIED_HINT_MS);
+    expect(within(dialog).queryByText('Copied!')).toBeNull();
 
     await user.click(within(dialog).getByRole('button', { name: 'I have copied the key' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Your new API key' })).toBeNull());

@@ -1,6 +1,13 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, expect, vi } from 'vitest';
+
+// How long findBy*/waitFor wait for what they expect, set once for every client test: rendering Mantine in
+// jsdom takes seconds on a loaded 2-core machine (another test run beside this one), far past the 1 s default;
+// at a load average of 13-17 (four runs on two cores) a screen's first element took more than 15 s.
+// A wait ends as soon as its element or assertion holds, so this costs nothing when the machine is quiet;
+// vite.config.ts gives the client tests a testTimeout above it.
+configure({ asyncUtilTimeout: 30_000 });
 
 // Mantine needs these browser APIs that jsdom does not implement.
 if (!window.matchMedia) {

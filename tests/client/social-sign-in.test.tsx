@@ -137,7 +137,7 @@ describe('Settings → Security → Sign-in methods', () => {
   it('lists the connected providers with their dates, the no-password note, and connect buttons that start a link', async () => {
     const assign = watchNavigation();
     const { user } = renderApp('/settings', { user: sampleUser, handlers: securityHandlers() });
-    await user.click(await screen.findByRole('tab', { name: 'Security' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
     const card = within(await screen.findByRole('list', { name: 'Connected services' }));
     expect(card.getByText('GitHub')).toBeTruthy();
     expect(card.getByText(/ada@users\.noreply\.example/)).toBeTruthy();
@@ -160,7 +160,7 @@ describe('Settings → Security → Sign-in methods', () => {
         },
       }),
     });
-    await user.click(await screen.findByRole('tab', { name: 'Security' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('tab', { name: 'Security' }));
     await user.click(await screen.findByRole('button', { name: 'Remove GitHub' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Remove sign-in method' }));
     await user.click(dialog.getByRole('button', { name: 'Remove' }));

@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 
 async function securityTab(user: ReturnType<typeof renderApp>['user'], heading: string) {
-  await user.click(await screen.findByRole('tab', { name: 'Security' }, { timeout: 5000 }));
+  await user.click(await screen.findByRole('tab', { name: 'Security' }));
   return screen.getByRole('heading', { name: heading }).closest('.mantine-Card-root') as HTMLElement;
 }
 

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
@@ -169,6 +169,22 @@ export function renderApp(
     </MemoryRouter>,
   );
   return { ...result, calls, user: userEvent.setup(), queryClient };
+}
+
+/**
+ * Watches the page's timers (window.setTimeout, which still runs them for real) so a test can fire the one
+ * a screen schedules for a hint or a redirect at once, inside act, instead of waiting out its seconds:
+ * `fire(ms)` fails unless a timer of exactly `ms` was scheduled, so the delay stays part of what is tested.
+ */
+export function watchTimers() {
+  const scheduled = vi.spyOn(window, 'setTimeout');
+  return {
+    fire(ms: number) {
+      const call = scheduled.mock.calls.filter(([, delay]) => delay === ms).at(-1);
+      if (!call) throw new Error(`no timer of ${ms} ms was scheduled`);
+      act(() => (call[0] as () => void)());
+    },
+  };
 }
 
 export function callsTo(calls: { path: string; input: unknown }[], path: string) {

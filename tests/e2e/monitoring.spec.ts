@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, expectTableFits, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, expectTableFits, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail, visuallySettled } from './support';
 
 /**
  * Per-project monitoring: a developer watches (and acts on) the end users their app signs up through the
@@ -163,8 +163,7 @@ test.describe('screenshots', () => {
   async function capture(page: Page, file: string) {
     await expect(page.getByRole('heading', { level: 1, name: 'Monitoring' })).toBeVisible();
     await page.waitForLoadState('networkidle');
-    await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(400);
+    await visuallySettled(page);
     await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
   }
 

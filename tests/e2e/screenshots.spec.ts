@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail, visuallySettled } from './support';
 
 /**
  * Screenshots of the main screens in both themes (and at 375 px) into E2E.screenshotDir, for review.
@@ -46,8 +46,7 @@ async function signIn(page: Page, tag: string, email = uniqueEmail(tag)) {
 async function capture(page: Page, file: string, heading: string | RegExp) {
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(400); // let transitions and the chart settle
+  await visuallySettled(page);
   await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
 }
 
@@ -144,7 +143,7 @@ test.describe('at 375 px', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
-    await page.waitForTimeout(400);
+    await visuallySettled(page);
     await page.screenshot({ path: path.join(E2E.screenshotDir, 'menu-mobile-light.png') });
   });
 
@@ -237,7 +236,7 @@ async function openSecretModal(page: Page, name: string) {
   await expect(page.getByRole('dialog', { name: 'Your new API key' })).toBeVisible();
   await page.getByRole('alert').filter({ hasText: 'API key created' }).getByRole('button').click();
   await expect(page.getByRole('alert').filter({ hasText: 'API key created' })).toHaveCount(0);
-  await page.waitForTimeout(400);
+  await visuallySettled(page);
 }
 
 /** Phones: nothing on the project screens may be wider than the screen. */

@@ -127,3 +127,17 @@ export async function keepFocused(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
 }
+
+/**
+ * Resolves once the page looks as it will stay: its fonts loaded, every finite CSS transition and animation
+ * finished (a modal fading in, a menu sliding open, a theme switch) and a frame painted after them. What a
+ * screenshot waits for, instead of a fixed pause that a loaded machine outruns.
+ */
+export async function visuallySettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}

@@ -10,6 +10,7 @@ import type { Deps } from '../../server/deps.js';
 import type { Clock } from '../../server/lib/clock.js';
 import type { LimitName, LimitRule } from '../../server/lib/rate-limit.js';
 import { generateSigningKeyPem, signingKeyFromPem } from '../../server/lib/signing-keys.js';
+import { mailOutboxDrained } from './mail-settled.js';
 import { SmtpCatcher } from './smtp-catcher.js';
 import { createTrpcTab, type TrpcTab, type TrpcTabOptions } from './trpc-client.js';
 import { createTestDatabase } from './test-database.js';
@@ -41,6 +42,11 @@ export interface TestApp {
   call(method: InjectOptions['method'], url: string, options?: { body?: unknown; token?: string; ip?: string; headers?: Record<string, string>; cookies?: Record<string, string> }): Promise<LightMyRequestResponse>;
   /** A typed tRPC client (a browser tab keeping its cookies) over app.inject. */
   trpc(options?: TrpcTabOptions): TrpcTab;
+  /**
+   * Resolves once every mail queued so far has left: nothing due in the outbox, and no dispatcher pass
+   * in flight. Then `mail` holds everything this app sent; how a test shows that a mail was not sent.
+   */
+  mailSettled(): Promise<void>;
   /** Signs up, verifies through the mailed link, and logs in; returns the tokens. */
   signUpAndLogIn(email: string, options?: { password?: string; verify?: boolean; ip?: string; fingerprint?: string }): Promise<{ access_token: string; refresh_token: string; user: { id: string } }>;
   close(): Promise<void>;
@@ -140,6 +146,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     call,
     trpc: (tabOptions) => createTrpcTab(app, tabOptions),
     signUpAndLogIn,
+    async mailSettled() {
+      await mailOutboxDrained(database.db, () => deps.clock.now());
+      await deps.mailDispatcher.idle();
+    },
     async close() {
       await app.close();
       await cleanUp();

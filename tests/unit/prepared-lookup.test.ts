@@ -57,12 +57,15 @@ describe('prepared lookups on a SQLite file', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const seenInside: unknown[] = [];
+    let inside!: () => void;
+    const looked = new Promise<void>((resolve) => (inside = resolve));
     const transaction = db.transaction().execute(async (trx) => {
       await trx.updateTable('projects').set({ name: 'Renamed' }).where('id', '=', 'p1').execute();
       seenInside.push((await findProjectName(trx, 'p1', 'owner-p1'))?.name);
+      inside();
       await held;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await looked;
     expect(seenInside).toEqual(['Renamed']);
     expect((await findProjectName(db, 'p1', 'owner-p1'))?.name).toBe('First');
     release();

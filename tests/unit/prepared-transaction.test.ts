@@ -61,13 +61,16 @@ describe('prepared transactions on SQLite', () => {
   it('wait for a Kysely transaction in progress rather than running inside it', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const inserted = new Promise<void>((resolve) => (wrote = resolve));
     const kysely = db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values({ id: 'k1', email: 'k1@example.com', password_hash: 'x', created_at: NOW, updated_at: NOW } as never).execute();
+      wrote();
       await held;
       throw new Error('rolled back');
     });
     const prepared = preparedTransaction(db, (unit) => unit.run(insertUser, 'p1', 'p1@example.com'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await inserted;
     release();
     await expect(kysely).rejects.toThrow('rolled back');
     await prepared;
