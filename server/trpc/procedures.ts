@@ -54,11 +54,11 @@ function splitInputParser(route: AnyRoute): InputParser<unknown, SplitInput> {
     if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new AppError('UNPROCESSABLE_CONTENT', 'Request body must be a JSON object');
     const raw = (input ?? {}) as Record<string, unknown>;
     const rest = Object.fromEntries(Object.entries(raw).filter(([key]) => !paramKeys.includes(key) && !queryKeys.includes(key)));
-    return {
-      params: route.params ? parseInput(route.params, pick(raw, paramKeys)) : undefined,
-      query: route.query ? parseInput(route.query, pick(raw, queryKeys)) : undefined,
-      body: route.body ? parseInput(route.body, rest) : undefined,
-    };
+    // In Fastify's order, so a call breaking two rules hears of the same one on both transports.
+    const params = route.params ? parseInput(route.params, pick(raw, paramKeys)) : undefined;
+    const body = route.body ? parseInput(route.body, rest) : undefined;
+    const query = route.query ? parseInput(route.query, pick(raw, queryKeys)) : undefined;
+    return { params, query, body };
   }) as InputParser<unknown, SplitInput>;
 }
 

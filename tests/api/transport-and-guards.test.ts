@@ -1,6 +1,7 @@
 import assert from 'node:assert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/messages.js';
+import { REST_ROUTES } from '../../server/rest/routes.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { trpcFailure } from '../helpers/trpc-client.js';
@@ -13,6 +14,32 @@ afterAll(() => t.close());
 
 
 describe('tRPC transport', () => {
+  it('is derived from the declared REST routes: every procedure is one route with its name, none is written by hand', () => {
+    const procedures = Object.keys(appRouter._def.procedures as unknown as Record<string, unknown>);
+    const named = new Set(REST_ROUTES.flatMap((route) => (route.procedure ? [route.procedure] : [])));
+    expect(procedures.filter((path) => !named.has(path.split('.').at(-1)!))).toEqual([]);
+    // The public API and the hosted pages stay REST-only.
+    expect(REST_ROUTES.filter((route) => route.procedure && route.access.realm !== 'platform').map((route) => route.url)).toEqual([]);
+  });
+
+  it('refuses bad input with the same words as the REST route it comes from, and answers a refresh without tokens', async () => {
+    const { access_token } = await t.signUpAndLogIn(uniqueEmail('derived'));
+    const rest = await t.call('POST', '/api/v1/projects', { token: access_token, body: { name: ' ' } });
+    expect(rest.statusCode).toBe(422);
+    expect(await trpcFailure(t.trpc({ token: access_token }).api.projects.create.mutate({ name: ' ' }))).toMatchObject({ status: 422, message: rest.json().detail });
+    const project = (await t.call('POST', '/api/v1/projects', { token: access_token, body: { name: 'Derived' } })).json();
+    const badPage = await t.call('GET', `/api/v1/projects/${project.id}/users?page=0`, { token: access_token });
+    expect(badPage.statusCode).toBe(422);
+    expect(await trpcFailure(t.trpc({ token: access_token }).api.projects.monitor.users.query({ id: project.id, page: 0 }))).toMatchObject({ status: 422, message: badPage.json().detail });
+
+    const email = uniqueEmail('browser-refresh');
+    await t.signUpAndLogIn(email);
+    const tab = t.trpc({ ip: uniqueIp() });
+    await tab.api.auth.logIn.mutate({ email, password: STRONG_PASSWORD, captcha_token: '', device_fingerprint: null });
+    const refreshed = await tab.api.auth.refresh.mutate({});
+    expect(Object.keys(refreshed)).toEqual(['expires_in']);
+  });
+
   it('declares an output schema on every procedure, so an answer never carries a field its schema does not name', () => {
     // tRPC keeps its procedures flat at runtime, keyed by dotted path.
     const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown } }>);
