@@ -41,7 +41,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
-import { REST_ROUTES } from './rest/routes.js';
+import { REST_ROUTES } from './routes.js';
 import { createProviderClient } from './modules/social/provider-client.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';

@@ -18,7 +18,7 @@ import { routerOf } from './procedures.js';
 
 /**
  * The dashboard's procedures, under the names the client calls them by: each is a REST route
- * declared with a `procedure` name (rest/routes.ts lists every route), so both transports share one
+ * declared with a `procedure` name (server/routes.ts lists every route), so both transports share one
  * declaration, its access rule and its handler.
  */
 export const appRouter = router({

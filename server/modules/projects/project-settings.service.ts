@@ -19,7 +19,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import type { MailMessage } from '../../mail/mailer.js';
 import { renderTemplateMail } from '../../mail/template-mail.js';
-import { appLink, MAIL_LINK_PATHS } from '../auth/account-mail.js';
+import { appLink, MAIL_LINK_PATHS } from '../../mail/account-mail.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireProjectRole } from './project-access.js';
 import { mailLinkBaseOf } from './projects.service.js';

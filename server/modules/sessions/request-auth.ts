@@ -1,19 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_TOKEN_COOKIE } from '../../shared/constants.js';
-import { isEffectiveAdmin } from '../../shared/schemas/user.js';
-import type { Deps } from '../deps.js';
-import type { UserRow } from '../db/schema.js';
-import { AppError } from '../errors.js';
-import type { Realm } from '../modules/realms/realm.js';
-import { authenticate, type Authenticated } from '../modules/sessions/sessions.service.js';
+import { ACCESS_TOKEN_COOKIE } from '../../../shared/constants.js';
+import { isEffectiveAdmin } from '../../../shared/schemas/user.js';
+import type { Deps } from '../../deps.js';
+import type { UserRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { Realm } from '../realms/realm.js';
+import { readBearer } from '../../lib/bearer.js';
+import { authenticate, type Authenticated } from './sessions.service.js';
 
 export const ADMIN_REQUIRED = 'Admin access required';
-
-/** The token of an `Authorization: Bearer …` header; undefined without one or when it is malformed. */
-export function readBearer(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  return header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
-}
 
 /**
  * A request's access token. A Bearer header wins; the HttpOnly cookie is the browser's transport

@@ -1,10 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 import { invalidateOnCommit } from '../../db/transaction.js';
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+import { normalizeEmail } from '../../lib/email.js';
 
 export async function findUserByEmail(db: Db, projectId: string | null, email: string): Promise<UserRow | undefined> {
   return db
