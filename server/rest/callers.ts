@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { RequestInfo } from '../lib/request-info.js';
-import { projectScopeOf, roleForReading } from '../modules/projects/project-access.js';
+import { projectScopeOf, roleForReading } from '../modules/realms/project-access.js';
 import type { ProjectRow } from '../db/schema.js';
 import { PLATFORM_SCOPE, type MonitorScope, type Realm } from '../modules/realms/realm.js';
 import { authenticate, type Authenticated } from '../modules/sessions/sessions.service.js';

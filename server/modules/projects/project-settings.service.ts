@@ -21,7 +21,7 @@ import type { MailMessage } from '../../mail/mailer.js';
 import { renderTemplateMail } from '../../mail/template-mail.js';
 import { appLink, MAIL_LINK_PATHS } from '../../mail/account-mail.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
-import { requireProjectRole } from './project-access.js';
+import { requireProjectRole } from '../realms/project-access.js';
 import { mailLinkBaseOf } from './projects.service.js';
 import { findProjectSettings, saveProjectSettings } from './project-settings.repo.js';
 import { mailTemplatesOf, projectBrand, projectPolicy } from './realm-policy.js';

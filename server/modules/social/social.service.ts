@@ -31,7 +31,7 @@ import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogI
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { urlListOf } from '../projects/projects.service.js';
-import { requireProjectRole } from '../projects/project-access.js';
+import { requireProjectRole } from '../realms/project-access.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
 import { ProviderFailure, type PendingAuthorization, type ProviderProfile } from './provider-client.js';

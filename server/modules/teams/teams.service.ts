@@ -19,7 +19,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { projectInvitationMail } from '../../mail/templates.js';
 import { appLink, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireProjectRole } from '../projects/project-access.js';
+import { requireProjectRole } from '../realms/project-access.js';
 import { normalizeEmail } from '../../lib/email.js';
 import {
   countOwners,

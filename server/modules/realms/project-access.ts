@@ -2,8 +2,8 @@ import { roleAllows, TEAM_MESSAGES, type ProjectRole } from '../../../shared/sch
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { MonitorScope } from '../realms/realm.js';
-import { findProjectOfMember, type MemberProject } from './projects.repo.js';
+import type { MonitorScope } from './realm.js';
+import { findProjectOfMember, type MemberProject } from './project-access.repo.js';
 
 /**
  * The one check every project route goes through: the caller must be on the project's team with at
