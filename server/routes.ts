@@ -8,7 +8,7 @@ import { teamRoutes } from './modules/teams/teams.rest.js';
 import { captchaRoutes } from './modules/captcha/captcha.rest.js';
 import { healthRoutes } from './modules/health/health.rest.js';
 import { mfaRoutes } from './modules/mfa/mfa.rest.js';
-import { passkeyRoutes } from './modules/passkeys/passkeys.rest.js';
+import { passkeyRoutes } from './modules/auth/passkeys.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from './modules/monitoring/monitoring.rest.js';
 import { profileRoutes } from './modules/profile/profile.rest.js';
 import { projectsRoutes } from './modules/projects/projects.rest.js';
@@ -16,7 +16,7 @@ import { projectSettingsRoutes } from './modules/projects/project-settings.rest.
 import { hostedFlowRoutes } from './modules/hosted/hosted-flow.rest.js';
 import { hostedProjectRoutes } from './modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from './modules/public-api/public.rest.js';
-import { ownSessionRoutes } from './modules/sessions/sessions.rest.js';
+import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
 import { z } from 'zod';
