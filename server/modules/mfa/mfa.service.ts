@@ -9,12 +9,12 @@ import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/template
 import { withTransaction } from '../../db/transaction.js';
 import { queueAccountMail } from '../../mail/account-mail.js';
 import { checkCurrentPassword } from '../users/current-password.js';
-import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
+import { deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireNewWayInAllowed, requireRecentProof } from '../sessions/step-up.js';
-import { findUserById } from '../users/users.repo.js';
+import { countPasskeys, findUserById } from '../users/users.repo.js';
 import { emitMfaChanged } from '../webhooks/account-events.js';
 import {
   acceptTotpStep,

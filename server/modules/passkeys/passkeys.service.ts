@@ -23,9 +23,8 @@ import type { Realm, RelyingParty } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireNewWayInAllowed } from '../sessions/step-up.js';
 import { normalizeEmail } from '../../lib/email.js';
-import { findUserByEmail, findUserById } from '../users/users.repo.js';
+import { countPasskeys, findUserByEmail, findUserById } from '../users/users.repo.js';
 import {
-  countPasskeys,
   countWaitingLoginCeremonies,
   deletePasskey,
   findPasskeyByCredentialId,
