@@ -41,7 +41,9 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerStaticClient } from './plugins/static-client.js';
 import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
-import { REST_ROUTES } from './rest/routes.js';
+import { authenticateIfSignedIn } from './modules/sessions/request-auth.js';
+import { authenticate } from './modules/sessions/sessions.service.js';
+import { REST_ROUTES } from './routes.js';
 import { createProviderClient } from './modules/social/provider-client.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';
@@ -138,6 +140,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     projectRealms: createProjectRealms(base, { captchaTokens: projectCaptchaTokens }),
     webhooks: createWebhookDispatcher(base),
     mailDispatcher: createMailDispatcher(base),
+    // Called only once a request arrives, by when `deps` is built.
+    sessionCheck: { authenticate: (realm, token) => authenticate(deps, realm, token), authenticateIfSignedIn: (realm, token) => authenticateIfSignedIn(deps, realm, token) },
   };
 
   // PostgreSQL: the request path's lookups are remembered while their tables' changes are heard

@@ -14,6 +14,7 @@ import type { CaptchaVerifier } from './modules/captcha/captcha.js';
 import type { IpIntel } from './modules/ip-intel/ip-intel.js';
 import type { ProjectRealms, Realm } from './modules/realms/realm.js';
 import type { AccessTokens } from './modules/sessions/access-tokens.js';
+import type { SessionCheck } from './modules/sessions/request-auth.js';
 import type { ProviderClient } from './modules/social/provider-client.js';
 import type { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 
@@ -44,6 +45,8 @@ export interface Deps {
   webhooks: WebhookDispatcher;
   /** Each project's end users, as realms, resolved from API keys. */
   projectRealms: ProjectRealms;
+  /** Checks a request's access token (sessions' authenticate over these deps), for rest/callers. */
+  sessionCheck: SessionCheck;
   ipIntel: IpIntel;
   captcha: CaptchaVerifier;
   /** OAuth 2 / OpenID Connect client of the sign-in providers (GitHub, Google, Microsoft, any OIDC). */

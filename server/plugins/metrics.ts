@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { constantTimeEqual, sha256 } from '../lib/crypto.js';
 import type { AppMetrics } from '../lib/metrics.js';
-import { readBearer } from './authenticate.js';
+import { readBearer } from '../lib/bearer.js';
 
 /** The route label of every request no route matched, whatever path it asked for. */
 export const UNMATCHED_ROUTE = 'unmatched';

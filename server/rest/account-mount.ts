@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { EndUserHeadersSchema } from '../openapi/schemas.js';
+import { EndUserHeadersSchema } from './end-user-headers.js';
 import type { TokenCookies } from '../plugins/auth-cookies.js';
 import { accessTokenOf, TOKEN_COOKIES } from './callers.js';
 import type { AccessRealm, RouteDoc } from './route.js';

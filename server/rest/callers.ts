@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { RequestInfo } from '../lib/request-info.js';
-import { projectScopeOf, roleForReading } from '../modules/projects/project-access.js';
+import { projectScopeOf, requireAdmin, roleForReading } from '../modules/realms/project-access.js';
 import type { ProjectRow } from '../db/schema.js';
 import { PLATFORM_SCOPE, type MonitorScope, type Realm } from '../modules/realms/realm.js';
-import { authenticate, type Authenticated } from '../modules/sessions/sessions.service.js';
+import type { Authenticated } from '../modules/sessions/sessions.service.js';
 import { HOSTED_COOKIES, hostedProjectKeyOf, PLATFORM_COOKIES, type TokenCookies } from '../plugins/auth-cookies.js';
-import { authenticateIfSignedIn, readBearer, requireAdmin } from '../plugins/authenticate.js';
+import { readBearer } from '../lib/bearer.js';
 import { endUserInfoOf, requestInfoOf } from '../plugins/request-info.js';
 import type { ProjectRole } from '../../shared/schemas/teams.js';
 import type { AccessRealm, Anonymous, AnyRoute } from './route.js';
@@ -84,8 +84,8 @@ export function identifierOf(deps: Deps, route: Pick<AnyRoute, 'access' | 'metho
 
   return async (request, projectId) => {
     const caller = await realmOf(request);
-    if (session === 'required') caller.session = await authenticate(deps, caller.realm, accessTokenOf(request, realm));
-    else if (session === 'optional') caller.session = await authenticateIfSignedIn(deps, caller.realm, accessTokenOf(request, realm));
+    if (session === 'required') caller.session = await deps.sessionCheck.authenticate(caller.realm, accessTokenOf(request, realm));
+    else if (session === 'optional') caller.session = await deps.sessionCheck.authenticateIfSignedIn(caller.realm, accessTokenOf(request, realm));
     if (role === 'admin') {
       requireAdmin(caller.session!.user);
       caller.scope = PLATFORM_SCOPE;

@@ -51,7 +51,7 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
   app.addHook('onRoute', (options) => {
     const url = options.url ?? '';
     if (API_PREFIXES.some((prefix) => url.startsWith(prefix)) && !options.config?.declared) {
-      throw new Error(`${options.method} ${url} is not declared: add it to a module's REST route list (server/rest/routes.ts)`);
+      throw new Error(`${options.method} ${url} is not declared: add it to a module's REST route list (server/routes.ts)`);
     }
   });
 

@@ -5,11 +5,11 @@ import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
 import { adminMailRoutes, localMailRoutes, projectMailRoutes } from '../modules/mail/mail.rest.js';
 import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
-import { passkeyRoutes } from '../modules/passkeys/passkeys.rest.js';
+import { passkeyRoutes } from '../modules/auth/passkeys.rest.js';
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectSettingsRoutes } from '../modules/projects/project-settings.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
-import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
+import { ownSessionRoutes } from '../modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from '../modules/social/social.rest.js';
 import { teamRoutes } from '../modules/teams/teams.rest.js';
 import { PLATFORM_ACCOUNTS } from '../rest/account-mount.js';
@@ -18,7 +18,7 @@ import { routerOf } from './procedures.js';
 
 /**
  * The dashboard's procedures, under the names the client calls them by: each is a REST route
- * declared with a `procedure` name (rest/routes.ts lists every route), so both transports share one
+ * declared with a `procedure` name (server/routes.ts lists every route), so both transports share one
  * declaration, its access rule and its handler.
  */
 export const appRouter = router({

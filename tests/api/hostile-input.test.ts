@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../../server/openapi/document.js';
-import { REST_ROUTES } from '../../server/rest/routes.js';
+import { REST_ROUTES } from '../../server/routes.js';
 import { createTestApp, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 const ADMIN = 'hostile-admin@example.com';

@@ -8,7 +8,7 @@ import { openApiPath, type OpenApiDocument } from '../../server/openapi/document
 import { registerErrorHandling } from '../../server/rest/error-handler.js';
 import { mountRoutes } from '../../server/rest/mount.js';
 import { ANYONE, defineRoute, successStatus } from '../../server/rest/route.js';
-import { REST_ROUTES } from '../../server/rest/routes.js';
+import { REST_ROUTES } from '../../server/routes.js';
 import { UserSchema } from '../../shared/schemas/user.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEAM_MESSAGES, type ProjectRole } from '../../shared/schemas/teams.js';
 import { runRetention } from '../../server/modules/retention/retention.service.js';
 import { onProjectTeam } from '../../server/rest/route.js';
-import { REST_ROUTES } from '../../server/rest/routes.js';
+import { REST_ROUTES } from '../../server/routes.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
 

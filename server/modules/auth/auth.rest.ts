@@ -22,7 +22,7 @@ import { MfaVerifyInputSchema } from '../../../shared/schemas/mfa.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import { AppError } from '../../errors.js';
-import { EndUserHeadersSchema } from '../../openapi/schemas.js';
+import { EndUserHeadersSchema } from '../../rest/end-user-headers.js';
 import { PLATFORM_COOKIES } from '../../plugins/auth-cookies.js';
 import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import { accessTokenOf } from '../../rest/callers.js';

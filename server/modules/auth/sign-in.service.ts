@@ -26,10 +26,11 @@ import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByDeviceId } from '../sessions/sessions.repo.js';
 import { startSession, type IssuedTokens } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
-import { findUserByEmail, findUserById, normalizeEmail, updateUser } from '../users/users.repo.js';
-import { queueAccountMail } from './account-mail.js';
+import { normalizeEmail } from '../../lib/email.js';
+import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
+import { queueAccountMail } from '../../mail/account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
-import { brandFor } from './mail-brand.js';
+import { brandFor } from '../../mail/mail-brand.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
 export const ACCOUNT_INACTIVE = 'This account has been deactivated';

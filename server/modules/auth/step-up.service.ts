@@ -9,7 +9,7 @@ import { checkPasskey, PASSKEY_NOT_VERIFIED, passkeyStepUpOptions } from '../pas
 import type { Realm } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { recordProof } from '../sessions/step-up.js';
-import { checkCurrentPassword } from './current-password.js';
+import { checkCurrentPassword } from '../users/current-password.js';
 
 const INCORRECT_PASSWORD = 'Incorrect password';
 

@@ -19,7 +19,7 @@ const withFingerprint = { device_fingerprint: DeviceFingerprintSchema };
 
 /**
  * The hosted pages' own versions of the routes that mail a link and of the routes that use one (they
- * replace the shared account routes on the hosted mount, see rest/routes.ts). A form that serves an
+ * replace the shared account routes on the hosted mount, see server/routes.ts). A form that serves an
  * app's sign-in sends it along (`interaction`, `return_to`), the link's token remembers it with the
  * asking browser, and using the link answers what the page does next (`next`), signing the user in
  * when the link may (continuation.service.ts).

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { openMail } from '../../mail/outbox.js';
 import { findMail } from '../../mail/outbox.repo.js';
-import { authenticateIfSignedIn, readAccessToken } from '../../plugins/authenticate.js';
+import { authenticateIfSignedIn, readAccessToken } from '../sessions/request-auth.js';
 import { listRecentMails } from './mail-deliveries.repo.js';
 
 export const LOCAL_MAIL_MESSAGES = {

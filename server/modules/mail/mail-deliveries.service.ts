@@ -7,7 +7,7 @@ import { requeueCopy } from '../../mail/outbox.js';
 import { findMail } from '../../mail/outbox.repo.js';
 import type { Selectable } from 'kysely';
 import { recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { normalizeEmail } from '../users/users.repo.js';
+import { normalizeEmail } from '../../lib/email.js';
 import { listMails } from './mail-deliveries.repo.js';
 
 export const MAIL_MESSAGES = {

@@ -7,14 +7,14 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
 import { withTransaction } from '../../db/transaction.js';
-import { queueAccountMail } from '../auth/account-mail.js';
-import { checkCurrentPassword } from '../auth/current-password.js';
-import { countPasskeys, deletePasskeysOf } from '../passkeys/passkeys.repo.js';
+import { queueAccountMail } from '../../mail/account-mail.js';
+import { checkCurrentPassword } from '../users/current-password.js';
+import { deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireNewWayInAllowed, requireRecentProof } from '../sessions/step-up.js';
-import { findUserById } from '../users/users.repo.js';
+import { countPasskeys, findUserById } from '../users/users.repo.js';
 import { emitMfaChanged } from '../webhooks/account-events.js';
 import {
   acceptTotpStep,
@@ -31,7 +31,7 @@ import {
 import { recoveryCodeDigest, recoveryCodeDigests } from './recovery-code-digest.js';
 import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
-import { brandFor } from '../auth/mail-brand.js';
+import { brandFor } from '../../mail/mail-brand.js';
 
 export const INVALID_CODE = 'Invalid code';
 export const MFA_TOKEN_TTL_S = 5 * 60;

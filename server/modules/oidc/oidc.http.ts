@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { HOSTED_COOKIES } from '../../plugins/auth-cookies.js';
-import { readBearer } from '../../plugins/authenticate.js';
+import { readBearer } from '../../lib/bearer.js';
 import { requestInfoOf } from '../../plugins/request-info.js';
 import { urlListOf } from '../projects/projects.service.js';
 import { authenticate, liveSessionDetails, refreshSession, revokeOneSession, type SessionDetails } from '../sessions/sessions.service.js';

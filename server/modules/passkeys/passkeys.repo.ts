@@ -6,11 +6,6 @@ export async function listPasskeys(db: Db, userId: string): Promise<PasskeyRow[]
   return db.selectFrom('passkeys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'asc').orderBy('id').execute();
 }
 
-export async function countPasskeys(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom('passkeys').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 export async function findPasskeyByCredentialId(db: Db, credentialId: string): Promise<PasskeyRow | undefined> {
   return db.selectFrom('passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
 }

@@ -17,14 +17,14 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { newPasskeyMail } from '../../mail/templates.js';
-import { queueAccountMail } from '../auth/account-mail.js';
+import { queueAccountMail } from '../../mail/account-mail.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import type { Realm, RelyingParty } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { requireNewWayInAllowed } from '../sessions/step-up.js';
-import { findUserByEmail, findUserById, normalizeEmail } from '../users/users.repo.js';
+import { normalizeEmail } from '../../lib/email.js';
+import { countPasskeys, findUserByEmail, findUserById } from '../users/users.repo.js';
 import {
-  countPasskeys,
   countWaitingLoginCeremonies,
   deletePasskey,
   findPasskeyByCredentialId,
@@ -36,7 +36,7 @@ import {
   renamePasskey,
   spendWebAuthnChallenge,
 } from './passkeys.repo.js';
-import { brandFor } from '../auth/mail-brand.js';
+import { brandFor } from '../../mail/mail-brand.js';
 
 export const PASSKEY_NOT_VERIFIED = 'This passkey could not be verified';
 const CEREMONY_TTL_S = 5 * 60;

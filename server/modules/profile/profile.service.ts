@@ -7,7 +7,7 @@ import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { checkCurrentPassword } from '../auth/current-password.js';
+import { checkCurrentPassword } from '../users/current-password.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
 import { endIdleSessions, type Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { preparedLookup } from '../../db/prepared-lookup.js';
 import { inTransaction, invalidateOnCommit } from '../../db/transaction.js';
-import type { ApiKeysTable, ProjectRole, ProjectRow, ProjectsTable } from '../../db/schema.js';
+import type { ApiKeysTable, ProjectRow, ProjectsTable } from '../../db/schema.js';
+import { memberProjects, type MemberProject } from '../realms/project-access.repo.js';
 
 /** The project with its creator as its first owner. */
 export async function insertProject(db: Db, project: ProjectsTable): Promise<void> {
@@ -10,42 +11,8 @@ export async function insertProject(db: Db, project: ProjectsTable): Promise<voi
   await db.insertInto('project_members').values({ project_id: project.id, user_id: project.owner_id, role: 'owner', created_at: project.created_at }).execute();
 }
 
-/** A project with its counters; only the owner's (ownerId) or any (null, for API-key lookups). */
-function projectsWithCounts(db: Db) {
-  return db
-    .selectFrom('projects')
-    .selectAll('projects')
-    .select((eb) => [
-      eb.selectFrom('users').whereRef('users.project_id', '=', 'projects.id').select(eb.fn.countAll<number>().as('n')).as('total_users'),
-      eb
-        .selectFrom('project_daily_stats')
-        .whereRef('project_daily_stats.project_id', '=', 'projects.id')
-        .select(sql<number>`coalesce(sum(logins), 0)`.as('n'))
-        .as('total_logins'),
-      eb
-        .selectFrom('project_daily_stats')
-        .whereRef('project_daily_stats.project_id', '=', 'projects.id')
-        .select(sql<number>`coalesce(sum(signups), 0)`.as('n'))
-        .as('total_signups'),
-    ]);
-}
-
-export type ProjectWithCounts = ProjectRow & { total_users: number | null; total_logins: number | null; total_signups: number | null };
-export type MemberProject = ProjectWithCounts & { role: ProjectRole };
-
-/** The projects the developer is on the team of, with their role on each. */
-function memberProjects(db: Db, userId: string) {
-  return projectsWithCounts(db)
-    .innerJoin('project_members', (join) => join.onRef('project_members.project_id', '=', 'projects.id').on('project_members.user_id', '=', userId))
-    .select('project_members.role');
-}
-
 export async function listProjectsOfMember(db: Db, userId: string): Promise<MemberProject[]> {
   return memberProjects(db, userId).orderBy('projects.created_at', 'desc').orderBy('projects.id').execute();
-}
-
-export async function findProjectOfMember(db: Db, userId: string, id: string): Promise<MemberProject | undefined> {
-  return memberProjects(db, userId).where('projects.id', '=', id).executeTakeFirst();
 }
 
 export async function countProjectsByOwner(db: Db, ownerId: string): Promise<number> {

@@ -35,9 +35,9 @@ import {
   memberTotals,
   revokeApiKey,
   updateProject as updateProjectRow,
-  type MemberProject,
 } from './projects.repo.js';
-import { requireProjectRole } from './project-access.js';
+import { requireProjectRole } from '../realms/project-access.js';
+import type { MemberProject } from '../realms/project-access.repo.js';
 import { leaveEveryTeam } from '../teams/teams.repo.js';
 
 /** The Free plan's allowance, which the dashboard's rate-limit bar measures against. */

@@ -8,9 +8,9 @@ import { stepUpRoutes } from '../auth/step-up.rest.js';
 import { accountMountOf, PROJECT_ACCOUNTS, type AccountMount } from '../../rest/account-mount.js';
 import { accountRoutes, emailChangeRoutes, passwordChangeRoutes } from '../auth/auth.rest.js';
 import { mfaRoutes } from '../mfa/mfa.rest.js';
-import { passkeyRoutes } from '../passkeys/passkeys.rest.js';
+import { passkeyRoutes } from '../auth/passkeys.rest.js';
 import { deleteAccount, updateProfile } from '../profile/profile.service.js';
-import { ownSessionRoutes } from '../sessions/sessions.rest.js';
+import { ownSessionRoutes } from '../auth/own-sessions.rest.js';
 import { socialRoutes } from '../social/social.rest.js';
 import { toUser } from '../users/user.mapper.js';
 

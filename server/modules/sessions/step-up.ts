@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
-import { countPasskeys } from '../passkeys/passkeys.repo.js';
+import { countPasskeys } from '../users/users.repo.js';
 import { findSessionProof, recordSessionProof } from './sessions.repo.js';
 import type { Authenticated } from './sessions.service.js';
 

@@ -22,9 +22,9 @@ import {
 import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
-import { EndUserHeadersSchema } from '../../openapi/schemas.js';
+import { EndUserHeadersSchema } from '../../rest/end-user-headers.js';
 import { hostedCookiePath } from '../../plugins/auth-cookies.js';
-import { authenticateIfSignedIn } from '../../plugins/authenticate.js';
+import { authenticateIfSignedIn } from '../sessions/request-auth.js';
 import { defineRoute, REDIRECT, UnvalidatedParam, type AnyRoute, type Anonymous, API_KEY, TEAM } from '../../rest/route.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';

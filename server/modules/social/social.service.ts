@@ -24,14 +24,14 @@ import { isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { accountSecuredMail, identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
-import { aboutAccount, appLink, queueAccountMail, queueCappedMail, withinMailCap } from '../auth/account-mail.js';
+import { aboutAccount, appLink, queueAccountMail, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { urlListOf } from '../projects/projects.service.js';
-import { requireProjectRole } from '../projects/project-access.js';
+import { requireProjectRole } from '../realms/project-access.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
 import { ProviderFailure, type PendingAuthorization, type ProviderProfile } from './provider-client.js';
@@ -58,7 +58,7 @@ import {
   touchIdentity,
   upsertConnection,
 } from './social.repo.js';
-import { brandFor } from '../auth/mail-brand.js';
+import { brandFor } from '../../mail/mail-brand.js';
 import { mailTranslator } from '../../mail/mail-i18n.js';
 
 /** A sign-in waits this long for the provider's callback. */

@@ -17,10 +17,10 @@ import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { projectInvitationMail } from '../../mail/templates.js';
-import { appLink, queueCappedMail, withinMailCap } from '../auth/account-mail.js';
+import { appLink, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireProjectRole } from '../projects/project-access.js';
-import { normalizeEmail } from '../users/users.repo.js';
+import { requireProjectRole } from '../realms/project-access.js';
+import { normalizeEmail } from '../../lib/email.js';
 import {
   countOwners,
   countPendingInvitations,

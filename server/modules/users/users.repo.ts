@@ -1,9 +1,12 @@
 import type { Db } from '../../db/connect.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 import { invalidateOnCommit } from '../../db/transaction.js';
+import { normalizeEmail } from '../../lib/email.js';
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+/** How many passkeys the account has: read by the account core (sessions' step-up methods, mfa) and by passkeys, so it sits with the account. */
+export async function countPasskeys(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('passkeys').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export async function findUserByEmail(db: Db, projectId: string | null, email: string): Promise<UserRow | undefined> {

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
+import { normalizeEmail } from '../../lib/email.js';
 import { toUser } from './user.mapper.js';
 import { deleteUserAndHistory, findUserById, listPlatformAdmins, setPlatformRoleByEmail, updateUser } from './users.repo.js';
 
@@ -28,7 +29,7 @@ export async function deleteUser(deps: Pick<Deps, 'db'>, id: string): Promise<vo
 /** For the `npm run admin` CLI. */
 export async function setRoleByEmail(deps: Pick<Deps, 'db' | 'clock'>, email: string, role: Role): Promise<User> {
   const user = await setPlatformRoleByEmail(deps.db, email, role, isoNow(deps.clock));
-  if (!user) throw new AppError('NOT_FOUND', `No account with the e-mail ${email.trim().toLowerCase()}`);
+  if (!user) throw new AppError('NOT_FOUND', `No account with the e-mail ${normalizeEmail(email)}`);
   return toUser(user);
 }
 

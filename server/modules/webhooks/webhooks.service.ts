@@ -20,7 +20,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import type { ProjectRole } from '../../../shared/schemas/teams.js';
-import { requireProjectRole } from '../projects/project-access.js';
+import { requireProjectRole } from '../realms/project-access.js';
 import { emitWebhookEvent } from './outbox.js';
 import { deleteEndpoint, deleteSettledEventsBefore, findDelivery, findEndpoint, insertDelivery, insertEndpoint, listDeliveries, listEndpoints, updateEndpoint } from './webhooks.repo.js';
 

@@ -5,7 +5,7 @@ import { MESSAGES } from '../../../shared/messages.js';
 import { OwnSessionListSchema, RevokedSessionsSchema } from '../../../shared/schemas/sessions.js';
 import { defineRoute } from '../../rest/route.js';
 import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
-import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from './own-sessions.service.js';
+import { listOwnSessions, revokeOtherOwnSessions, revokeOwnSession } from '../sessions/own-sessions.service.js';
 
 /**
  * The signed-in account's own sessions, one declaration for both realms: a developer (bearer or

@@ -15,9 +15,9 @@ import {
 import { MESSAGES } from '../../../shared/messages.js';
 import { defineRoute, type RouteDoc } from '../../rest/route.js';
 import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
-import { logInWithPasskey } from '../auth/auth.service.js';
+import { logInWithPasskey } from './auth.service.js';
 import { passkeyOptionsForSignIn } from '../mfa/mfa.service.js';
-import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistrationOptions, registerPasskey, renameOwnPasskey } from './passkeys.service.js';
+import { deleteOwnPasskey, listOwnPasskeys, passkeyLoginOptions, passkeyRegistrationOptions, registerPasskey, renameOwnPasskey } from '../passkeys/passkeys.service.js';
 
 /**
  * Passkeys (WebAuthn), one declaration for every realm. The relying party is APP_URL's host for

@@ -1,26 +1,26 @@
-import { accountRoutes, emailChangeRoutes, passwordChangeRoutes, platformAuthRoutes } from '../modules/auth/auth.rest.js';
-import { HOSTED_ACCOUNTS, PLATFORM_ACCOUNTS } from './account-mount.js';
-import { stepUpRoutes } from '../modules/auth/step-up.rest.js';
-import { auditRoutes } from '../modules/audit/audit.rest.js';
-import { mailRoutes } from '../modules/mail/mail.rest.js';
-import { webhookRoutes } from '../modules/webhooks/webhooks.rest.js';
-import { teamRoutes } from '../modules/teams/teams.rest.js';
-import { captchaRoutes } from '../modules/captcha/captcha.rest.js';
-import { healthRoutes } from '../modules/health/health.rest.js';
-import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
-import { passkeyRoutes } from '../modules/passkeys/passkeys.rest.js';
-import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
-import { profileRoutes } from '../modules/profile/profile.rest.js';
-import { projectsRoutes } from '../modules/projects/projects.rest.js';
-import { projectSettingsRoutes } from '../modules/projects/project-settings.rest.js';
-import { hostedFlowRoutes } from '../modules/hosted/hosted-flow.rest.js';
-import { hostedProjectRoutes } from '../modules/hosted/hosted.rest.js';
-import { endUserProfileRoutes, publicApiRoutes } from '../modules/public-api/public.rest.js';
-import { ownSessionRoutes } from '../modules/sessions/sessions.rest.js';
-import { connectionRoutes, socialRoutes } from '../modules/social/social.rest.js';
-import { openApiRoute } from '../openapi/openapi.rest.js';
+import { accountRoutes, emailChangeRoutes, passwordChangeRoutes, platformAuthRoutes } from './modules/auth/auth.rest.js';
+import { HOSTED_ACCOUNTS, PLATFORM_ACCOUNTS } from './rest/account-mount.js';
+import { stepUpRoutes } from './modules/auth/step-up.rest.js';
+import { auditRoutes } from './modules/audit/audit.rest.js';
+import { mailRoutes } from './modules/mail/mail.rest.js';
+import { webhookRoutes } from './modules/webhooks/webhooks.rest.js';
+import { teamRoutes } from './modules/teams/teams.rest.js';
+import { captchaRoutes } from './modules/captcha/captcha.rest.js';
+import { healthRoutes } from './modules/health/health.rest.js';
+import { mfaRoutes } from './modules/mfa/mfa.rest.js';
+import { passkeyRoutes } from './modules/auth/passkeys.rest.js';
+import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from './modules/monitoring/monitoring.rest.js';
+import { profileRoutes } from './modules/profile/profile.rest.js';
+import { projectsRoutes } from './modules/projects/projects.rest.js';
+import { projectSettingsRoutes } from './modules/projects/project-settings.rest.js';
+import { hostedFlowRoutes } from './modules/hosted/hosted-flow.rest.js';
+import { hostedProjectRoutes } from './modules/hosted/hosted.rest.js';
+import { endUserProfileRoutes, publicApiRoutes } from './modules/public-api/public.rest.js';
+import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
+import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
+import { openApiRoute } from './openapi/openapi.rest.js';
 import { z } from 'zod';
-import { UnvalidatedParam, type AnyRoute } from './route.js';
+import { UnvalidatedParam, type AnyRoute } from './rest/route.js';
 
 /** Every REST route the server answers, in the order the OpenAPI document lists them. */
 export const REST_ROUTES: readonly AnyRoute[] = [

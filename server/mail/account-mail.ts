@@ -1,11 +1,11 @@
-import type { Deps } from '../../deps.js';
-import { AppError } from '../../errors.js';
-import type { UserRow } from '../../db/schema.js';
-import type { MailMessage } from '../../mail/mailer.js';
-import { queueMail, type OutboxDeps } from '../../mail/outbox.js';
-import { mayMail, type MailPreferences, type MailTemplate } from '../../mail/preferences.js';
-import type { Realm } from '../realms/realm.js';
-import { normalizeEmail } from '../users/users.repo.js';
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import type { UserRow } from '../db/schema.js';
+import type { MailMessage } from './mailer.js';
+import { queueMail, type OutboxDeps } from './outbox.js';
+import { mayMail, type MailPreferences, type MailTemplate } from './preferences.js';
+import type { Realm } from '../modules/realms/realm.js';
+import { normalizeEmail } from '../lib/email.js';
 
 /**
  * The mails a caller can make us send to an address: capped per recipient, so they cannot be used to

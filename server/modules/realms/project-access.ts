@@ -1,9 +1,10 @@
 import { roleAllows, TEAM_MESSAGES, type ProjectRole } from '../../../shared/schemas/teams.js';
+import { isEffectiveAdmin } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { MonitorScope } from '../realms/realm.js';
-import { findProjectOfMember, type MemberProject } from './projects.repo.js';
+import type { MonitorScope } from './realm.js';
+import { findProjectOfMember, type MemberProject } from './project-access.repo.js';
 
 /**
  * The one check every project route goes through: the caller must be on the project's team with at
@@ -24,3 +25,10 @@ export async function projectScopeOf(deps: Pick<Deps, 'db'>, user: UserRow, proj
 
 /** Reads need a viewer, changes an admin: how the monitoring and audit routes map their kind to a role. */
 export const roleForReading = (reads: boolean): ProjectRole => (reads ? 'viewer' : 'admin');
+
+export const ADMIN_REQUIRED = 'Admin access required';
+
+/** The admin area, on both transports: the admin role counts only once the account's e-mail address is verified. */
+export function requireAdmin(user: UserRow): void {
+  if (!isEffectiveAdmin({ role: user.role, is_verified: user.is_verified === 1 })) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
+}

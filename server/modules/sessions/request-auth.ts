@@ -1,19 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_TOKEN_COOKIE } from '../../shared/constants.js';
-import { isEffectiveAdmin } from '../../shared/schemas/user.js';
-import type { Deps } from '../deps.js';
-import type { UserRow } from '../db/schema.js';
-import { AppError } from '../errors.js';
-import type { Realm } from '../modules/realms/realm.js';
-import { authenticate, type Authenticated } from '../modules/sessions/sessions.service.js';
-
-export const ADMIN_REQUIRED = 'Admin access required';
-
-/** The token of an `Authorization: Bearer …` header; undefined without one or when it is malformed. */
-export function readBearer(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  return header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
-}
+import { ACCESS_TOKEN_COOKIE } from '../../../shared/constants.js';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import type { Realm } from '../realms/realm.js';
+import { readBearer } from '../../lib/bearer.js';
+import { authenticate, type Authenticated } from './sessions.service.js';
 
 /**
  * A request's access token. A Bearer header wins; the HttpOnly cookie is the browser's transport
@@ -43,7 +34,11 @@ export async function authenticateIfSignedIn(deps: Deps, realm: Realm, token: st
   }
 }
 
-/** The admin area, on both transports: the admin role counts only once the account's e-mail address is verified. */
-export function requireAdmin(user: UserRow): void {
-  if (!isEffectiveAdmin({ role: user.role, is_verified: user.is_verified === 1 })) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
+/**
+ * How rest/callers checks a request's token: authenticate and authenticateIfSignedIn over the app's
+ * deps, handed to it through Deps (app.ts) so that rest/ imports no module that declares routes.
+ */
+export interface SessionCheck {
+  authenticate(realm: Realm, token: string | undefined): Promise<Authenticated>;
+  authenticateIfSignedIn(realm: Realm, token: string | undefined): Promise<Authenticated | null>;
 }

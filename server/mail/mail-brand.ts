@@ -1,6 +1,6 @@
-import type { MailBrand } from '../../mail/branding.js';
-import { inLocale, recipientLocale } from '../../mail/locale.js';
-import type { HeaderBag } from '../ip-intel/ip-intel.js';
+import type { MailBrand } from './branding.js';
+import { inLocale, recipientLocale } from './locale.js';
+import type { HeaderBag } from '../modules/ip-intel/ip-intel.js';
 
 /**
  * A realm's mail brand in its recipient's language: the one they saved, else the language of the
