@@ -1,7 +1,7 @@
 import assert from 'node:assert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/messages.js';
-import { REST_ROUTES } from '../../server/rest/routes.js';
+import { REST_ROUTES } from '../../server/routes.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { trpcFailure } from '../helpers/trpc-client.js';
