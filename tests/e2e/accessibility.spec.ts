@@ -80,7 +80,7 @@ for (const theme of THEMES) {
 
     // A project's screens, with a key and its settings.
     const project = await trpc<{ id: string; name: string }>(page, 'projects.create', { name: `Axe ${theme}`, environment: 'development' });
-    await trpc(page, 'projects.createApiKey', { projectId: project.id, name: 'backend' });
+    await trpc(page, 'projects.createApiKey', { id: project.id, name: 'backend' });
     for (const tab of ['', '?tab=settings', '?tab=team']) await scan(page, `/projects/${project.id}${tab}`, project.name);
     await scan(page, '/api-keys', 'API keys');
     await scan(page, '/analytics', 'Analytics');

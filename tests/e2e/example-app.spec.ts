@@ -55,7 +55,7 @@ async function createProject(request: APIRequestContext): Promise<void> {
   });
   expect(created.ok(), await created.text()).toBe(true);
   const project = (await created.json()).result.data as { id: string; project_key: string };
-  const key = await request.post('/trpc/projects.createApiKey', { data: { projectId: project.id, name: 'backend' } });
+  const key = await request.post('/trpc/projects.createApiKey', { data: { id: project.id, name: 'backend' } });
   expect(key.ok(), await key.text()).toBe(true);
   projectKey = project.project_key;
   apiKey = (await key.json()).result.data.secret as string;

@@ -29,7 +29,7 @@ async function developerWithProject(page: Page, tag: string, projectName: string
     website_url: null,
     environment: 'production',
   });
-  const key = await trpcMutation<{ secret: string }>(page.request, 'projects.createApiKey', { projectId: project.id, name: 'Backend' });
+  const key = await trpcMutation<{ secret: string }>(page.request, 'projects.createApiKey', { id: project.id, name: 'Backend' });
   return { email, projectId: project.id, apiKey: key.secret };
 }
 

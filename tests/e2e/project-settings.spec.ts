@@ -85,7 +85,7 @@ test('a viewer sees the settings read-only', async ({ page, browser }) => {
     const token = linkIn(await waitForMail(viewer, /verif/i), '/verify-email').searchParams.get('token');
     await trpc(viewerPage.request, 'auth.verifyEmail', { token });
     await trpc(viewerPage.request, 'auth.logIn', { email: viewer, password: PASSWORD, captcha_token: '', device_fingerprint: null });
-    await trpc(page.request, 'teams.invite', { projectId: project.id, email: viewer, role: 'viewer' });
+    await trpc(page.request, 'teams.invite', { id: project.id, email: viewer, role: 'viewer' });
     const invitation = linkIn(await waitForMail(viewer, /invited/i), '/invitations').searchParams.get('token');
     await trpc(viewerPage.request, 'teams.acceptInvitation', { token: invitation });
 

@@ -196,7 +196,7 @@ async function seedDeveloper(page: Page, tag: string): Promise<{ projectId: stri
     website_url: null,
     environment: 'development',
   });
-  await trpcMutation(page, 'projects.update', { projectId: internal.id, changes: { is_active: false } });
+  await trpcMutation(page, 'projects.update', { id: internal.id, is_active: false });
   const banking = await trpcMutation<{ id: string }>(page, 'projects.create', {
     name: 'Mobile Banking Beta',
     description: 'Staging for the mobile banking app: step-up auth and VPN detection.',
@@ -210,10 +210,10 @@ async function seedDeveloper(page: Page, tag: string): Promise<{ projectId: stri
     environment: 'production',
   });
 
-  const old = await trpcMutation<{ id: string }>(page, 'projects.createApiKey', { projectId: store.id, name: 'Old laptop script' });
-  await trpcMutation(page, 'projects.revokeApiKey', { projectId: store.id, keyId: old.id });
-  const live = await trpcMutation<{ secret: string }>(page, 'projects.createApiKey', { projectId: store.id, name: 'Production backend' });
-  const beta = await trpcMutation<{ secret: string }>(page, 'projects.createApiKey', { projectId: banking.id, name: 'Staging worker' });
+  const old = await trpcMutation<{ id: string }>(page, 'projects.createApiKey', { id: store.id, name: 'Old laptop script' });
+  await trpcMutation(page, 'projects.revokeApiKey', { id: store.id, key_id: old.id });
+  const live = await trpcMutation<{ secret: string }>(page, 'projects.createApiKey', { id: store.id, name: 'Production backend' });
+  const beta = await trpcMutation<{ secret: string }>(page, 'projects.createApiKey', { id: banking.id, name: 'Staging worker' });
 
   const call = async (key: string, path: string, data: object, status: number) => {
     const response = await page.request.post(`/public/api/v1${path}`, { headers: { 'X-API-Key': key }, data });

@@ -55,7 +55,7 @@ test('an invited colleague accepts from the mailed link, works read-only as a vi
     await expect(colleaguePage.getByRole('button', { name: 'Save changes' })).toBeDisabled();
     await expect(colleaguePage.getByRole('button', { name: 'Delete project' })).toBeDisabled();
     await shootThemes(colleaguePage, 'viewer-settings', () => colleaguePage.getByRole('tabpanel', { name: 'Settings' }));
-    const refused = await colleaguePage.request.post('/trpc/projects.update', { data: { projectId: project.id, changes: { name: 'Renamed by a viewer' } } });
+    const refused = await colleaguePage.request.post('/trpc/projects.update', { data: { id: project.id, name: 'Renamed by a viewer' } });
     expect(refused.status()).toBe(403);
     await colleaguePage.getByRole('tab', { name: 'Team' }).click();
     await expect(colleaguePage.getByRole('region', { name: 'Invite someone' })).toHaveCount(0);
