@@ -24,6 +24,7 @@ import * as addIdentityLinkReturnTo from './2026_11_26_0302_add_identity_link_re
 import * as addMailOutbox from './2026_11_26_0400_add_mail_outbox.js';
 import * as addUserLocale from './2026_11_26_0500_add_user_locale.js';
 import * as notifyLookupChanges from './2026_11_26_0600_notify_lookup_changes.js';
+import * as addOrganizations from './2026_11_26_0700_add_organizations.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0400_add_mail_outbox': addMailOutbox,
   '2026_11_26_0500_add_user_locale': addUserLocale,
   '2026_11_26_0600_notify_lookup_changes': notifyLookupChanges,
+  '2026_11_26_0700_add_organizations': addOrganizations,
 };

@@ -1,5 +1,5 @@
 import { accountRoutes, emailChangeRoutes, passwordChangeRoutes, platformAuthRoutes } from './modules/auth/auth.rest.js';
-import { HOSTED_ACCOUNTS, PLATFORM_ACCOUNTS } from './rest/account-mount.js';
+import { HOSTED_ACCOUNTS, PLATFORM_ACCOUNTS, PROJECT_ACCOUNTS } from './rest/account-mount.js';
 import { stepUpRoutes } from './modules/auth/step-up.rest.js';
 import { auditRoutes } from './modules/audit/audit.rest.js';
 import { mailRoutes } from './modules/mail/mail.rest.js';
@@ -18,6 +18,8 @@ import { hostedProjectRoutes } from './modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from './modules/public-api/public.rest.js';
 import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
+import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes } from './modules/organizations/organizations.rest.js';
+import { switchOrganizationRoutes } from './modules/auth/switch-organization.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
 import { z } from 'zod';
 import { UnvalidatedParam, type AnyRoute } from './rest/route.js';
@@ -44,9 +46,15 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...connectionRoutes,
   ...webhookRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),
+  ...organizationRoutes(DASHBOARD_SIDE),
+  ...organizationRoleRoutes,
   ...auditRoutes,
   ...mailRoutes,
   ...publicApiRoutes,
+  ...userMetadataRoutes,
+  ...organizationRoutes(API_KEY_SIDE),
+  ...endUserOrganizationRoutes(PROJECT_ACCOUNTS),
+  ...switchOrganizationRoutes(PROJECT_ACCOUNTS),
   ...hostedRoutes(),
 ];
 
@@ -66,6 +74,8 @@ function hostedRoutes(): AnyRoute[] {
     ...emailChangeRoutes(HOSTED_ACCOUNTS),
     ...stepUpRoutes(HOSTED_ACCOUNTS),
     ...endUserProfileRoutes(HOSTED_ACCOUNTS),
+    ...endUserOrganizationRoutes(HOSTED_ACCOUNTS),
+    ...switchOrganizationRoutes(HOSTED_ACCOUNTS),
     ...mfaRoutes(HOSTED_ACCOUNTS),
     ...passkeyRoutes(HOSTED_ACCOUNTS),
     ...ownSessionRoutes(HOSTED_ACCOUNTS),

@@ -46,6 +46,10 @@ export interface UsersTable {
   password_set: Generated<Flag>;
   /** When the SMTP server last refused the address for good (a 5xx); null once a mail reached it. */
   mail_bounced_at: Generated<string | null>;
+  /** JSON objects (shared/schemas/organizations.ts): public goes into tokens and userinfo, private only to the API key, unsafe is the user's own. */
+  public_metadata: Generated<string>;
+  private_metadata: Generated<string>;
+  unsafe_metadata: Generated<string>;
 }
 
 export interface RecoveryCodesTable {
@@ -156,6 +160,8 @@ export interface SessionsTable {
   oauth_scope: string | null;
   /** When the user last proved who they are again in this session (step-up); null until then. */
   reauthenticated_at: string | null;
+  /** The organization the session's access tokens carry (org_id, org_role…); null for none. */
+  active_organization_id: Generated<string | null>;
 }
 
 /** Every refresh token a session has issued; a used one presented again is a reuse. */
@@ -273,6 +279,8 @@ export interface OAuthCodesTable {
   used_at: string | null;
   /** The session its first use made; revoked when the code is presented again. */
   issued_session_id: string | null;
+  /** The organization the authorization request asked the session to start in; null for none. */
+  organization_id: Generated<string | null>;
 }
 
 
@@ -489,7 +497,64 @@ export interface ProjectSettingsTable {
   mail_templates: Generated<string>;
   /** JSON: { [locale]: { "hosted:key" | "mail:key": text } } (shared/i18n/overrides.ts). */
   string_overrides: Generated<string>;
+  /** End users may create organizations themselves; null: no. */
+  organizations_self_service: Generated<Flag | null>;
+  /** How many organizations one end user may belong to; null: DEFAULT_MAX_ORGANIZATIONS_PER_USER. */
+  max_organizations_per_user: Generated<number | null>;
+  /** The custom-claims template, JSON text; null for none. */
+  custom_claims: Generated<string | null>;
   updated_at: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** Unique in the project. */
+  slug: string;
+  logo_url: string | null;
+  /** JSON objects. */
+  public_metadata: string;
+  private_metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A project's own organization role; the built-in org:admin and org:member are not stored. */
+export interface OrganizationRolesTable {
+  id: string;
+  project_id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  /** JSON list of permission keys. */
+  permissions: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  /** A role key of the project (built-in or its own). */
+  role: string;
+  joined_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationInvitationsTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: string;
+  /** SHA-256 of the token in the mailed link. */
+  token_hash: string;
+  /** The end user who invited; null when the project's backend did. */
+  inviter_user_id: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
 }
 
 export interface Database {
@@ -507,6 +572,10 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
   passkeys: PasskeysTable;
+  organizations: OrganizationsTable;
+  organization_roles: OrganizationRolesTable;
+  organization_members: OrganizationMembersTable;
+  organization_invitations: OrganizationInvitationsTable;
   webauthn_challenges: WebAuthnChallengesTable;
   oauth_interactions: OAuthInteractionsTable;
   oauth_codes: OAuthCodesTable;
@@ -539,3 +608,7 @@ export type ProjectConnectionRow = Selectable<ProjectConnectionsTable>;
 export type SocialSignInRow = Selectable<SocialSignInsTable>;
 export type ProjectSettingsRow = Selectable<ProjectSettingsTable>;
 export type { Generated };
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type OrganizationRoleRow = Selectable<OrganizationRolesTable>;
+export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;
+export type OrganizationInvitationRow = Selectable<OrganizationInvitationsTable>;

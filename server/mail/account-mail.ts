@@ -13,7 +13,7 @@ import { normalizeEmail } from '../lib/email.js';
  * that it is taken: one kind, so the cap behaves the same either way); `email_change_notice` what it
  * sends the old one.
  */
-export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'project_invitation';
+export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'project_invitation' | 'organization_invitation';
 
 /** Whom a mail is for: the recipient's realm and account, when it has one (the outbox's lists and bounces). */
 export interface MailAbout {

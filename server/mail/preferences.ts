@@ -29,8 +29,9 @@ export const MAIL_RULES = {
   newPasskeyMail: 'always',
   identityLinkMail: 'always',
   identityLinkedMail: 'always',
-  // Asked for by a team member, capped per recipient; there is no account to read preferences from.
+  // Asked for by a team or organization member, capped per recipient; there may be no account to read preferences from.
   projectInvitationMail: 'always',
+  organizationInvitationMail: 'always',
   newSignInMail: ['notify_security_alerts', 'login_notifications'],
   twoFactorEnabledMail: ['notify_security_alerts'],
 } as const satisfies Record<MailTemplate, 'always' | readonly Switch[]>;

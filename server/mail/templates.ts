@@ -124,3 +124,16 @@ export function projectInvitationMail(to: string, invitation: { project: string;
     action: { label: 'Open the invitation', url: invitation.url },
   }));
 }
+
+/** To an end user invited to an organization, in the project's brand and language. */
+export function organizationInvitationMail(
+  to: string,
+  invitation: { organization: string; inviter: string | null; role: string; url: string; days: number },
+  brand: MailBrand,
+): MailMessage {
+  return message(to, brand, (t) => ({
+    title: t('organizationInvitation.title', { organization: invitation.organization }),
+    paragraphs: paragraphs(t, 'organizationInvitation.text', { ...invitation, inviter: invitation.inviter ?? invitation.organization }),
+    action: { label: t('organizationInvitation.action'), url: invitation.url },
+  }));
+}

@@ -57,6 +57,10 @@ export const TAGS = [
   { name: 'Admin', description: 'Platform-wide monitoring; admin role required.' },
   { name: 'Projects', description: "The developer's projects, API keys, dashboard and analytics." },
   { name: 'Teams', description: "Who works on a project and as what: members, roles (owner, admin, viewer) and invitations by e-mail." },
+  {
+    name: 'Organizations',
+    description: "A project's organizations of end users (members, roles, invitations), its organization roles and permissions, and the custom claims of its access tokens, as its team manages them.",
+  },
   { name: 'Project monitoring', description: "One project's end users, login attempts, devices and sessions." },
   { name: 'Public API', description: "The end-user API a developer's backend calls with its project's key (X-API-Key). No cookies." },
   {

@@ -31,6 +31,20 @@ export const AUDIT_ACTIONS = [
   'invitation.revoked',
   'settings.updated',
   'mail.resent',
+  'organization.created',
+  'organization.updated',
+  'organization.deleted',
+  'organization_member.added',
+  'organization_member.role_changed',
+  'organization_member.removed',
+  'organization_invitation.created',
+  'organization_invitation.revoked',
+  'organization_invitation.accepted',
+  'organization_role.created',
+  'organization_role.updated',
+  'organization_role.deleted',
+  'organization_settings.updated',
+  'user.metadata_updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION } from '../messages.js';
+import { metadataSchema } from './organizations.js';
 import {
   CaptchaTokenSchema,
   DeviceFingerprintSchema,
@@ -106,6 +107,8 @@ export const UpdateProfileInputSchema = z.object({
   notify_marketing: z.boolean({ error: 'notify_marketing must be true or false' }).optional(),
   /** The language of an end user's hosted pages and mails; null: none saved (each request's language applies). */
   locale: LocaleSchema.nullable().optional(),
+  /** The end user's own metadata (replaced whole); on the platform it is kept but has no use. */
+  unsafe_metadata: metadataSchema('unsafe_metadata').optional(),
 });
 
 /** The new address and the current password: a signed-in session alone cannot move the account. */

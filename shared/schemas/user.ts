@@ -28,6 +28,10 @@ export const UserSchema = z.object({
   session_idle_timeout_minutes: z.number().int().nullable(),
   /** The saved language of the hosted pages and mails (en, de, fr, es, ja); null for none. */
   locale: z.string().nullable(),
+  /** Set by the project's backend; carried in access tokens and userinfo (always {} on the platform). */
+  public_metadata: z.record(z.string(), z.unknown()),
+  /** The end user's own (PUT /profile), and the project's backend's. */
+  unsafe_metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   last_login: z.string().nullable(),
 });

@@ -14,6 +14,14 @@ export const WEBHOOK_EVENT_TYPES = [
   'device.blocked',
   'api_key.created',
   'api_key.revoked',
+  'organization.created',
+  'organization.updated',
+  'organization.deleted',
+  'organization_membership.created',
+  'organization_membership.updated',
+  'organization_membership.deleted',
+  'organization_invitation.created',
+  'organization_invitation.accepted',
   'webhook.test',
 ] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, { error: `Event types must be among ${WEBHOOK_EVENT_TYPES.join(', ')}` });

@@ -164,7 +164,7 @@ describe('discovery', () => {
       response_types_supported: ['code'],
       id_token_signing_alg_values_supported: ['ES256'],
     });
-    expect(metadata.scopes_supported).toEqual(['openid', 'email', 'profile', 'offline_access']);
+    expect(metadata.scopes_supported).toEqual(['openid', 'email', 'profile', 'offline_access', 'organizations']);
   });
 
   it('lets a browser app read the discovery document and the keys from its own origin', async () => {
@@ -271,7 +271,7 @@ describe('authorization code with PKCE, as a public client', () => {
     expect(tokens.refresh_token).toBeUndefined();
     expect(tokens.scope).toBe('openid email');
     const info = await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub);
-    expect(info).toEqual({ sub: tokens.claims()!.sub, email, email_verified: true });
+    expect(info).toEqual({ sub: tokens.claims()!.sub, email, email_verified: true, public_metadata: {} });
   });
 
   it('revokes with RFC 7009 and ends both sessions with RP-initiated logout', async () => {

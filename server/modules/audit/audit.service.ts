@@ -11,7 +11,8 @@ import { insertAuditEntry, listAuditEntries, readAuditEntriesForExport } from '.
 
 /** Who made a change, and from where. */
 export interface AuditActor {
-  user: Pick<UserRow, 'id' | 'email'>;
+  /** A developer, an admin or an end user; a project's backend (its API key) has no id. */
+  user: { id: string | null; email: string | null };
   info: RequestInfo;
 }
 

@@ -4,7 +4,7 @@ import { AuthorizationPageError, OAuthError } from './oauth-error.js';
 import { SUPPORTED_LOCALES } from '../../../shared/i18n/locales.js';
 import { matchLocale } from '../../../shared/i18n/resolve-locale.js';
 
-export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
+export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access', 'organizations'] as const;
 export const SUPPORTED_PROMPTS = ['none', 'login', 'create', 'consent'] as const;
 type Prompt = (typeof SUPPORTED_PROMPTS)[number];
 
@@ -22,6 +22,8 @@ export interface AuthorizationRequest {
   loginHint: string | null;
   /** OpenID Connect's ui_locales: the supported languages asked for, most wanted first, space-separated; null for none. */
   uiLocales?: string | null;
+  /** The organization the session is to start in (the `organization` parameter: an id or a slug); null for none. */
+  organization?: string | null;
 }
 
 /** One value per parameter (RFC 6749 §3.1: parameters must not repeat); empty counts as absent. */
@@ -92,6 +94,8 @@ export function parseAuthorizationRequest(params: Params, redirectUri: string): 
   if (state && state.length > 2000) throw new OAuthError('invalid_request', 'state must be at most 2000 characters');
   if (nonce && nonce.length > 500) throw new OAuthError('invalid_request', 'nonce must be at most 500 characters');
   const loginHint = singleParam(params, 'login_hint') ?? null;
+  const organization = singleParam(params, 'organization') ?? null;
+  if (organization !== null && organization.length > 100) throw new OAuthError('invalid_request', 'organization must be at most 100 characters');
   // Languages nobody offers are dropped, not refused (OpenID Connect Core §3.1.2.1: ui_locales is a preference).
   const uiLocales = [...new Set((singleParam(params, 'ui_locales') ?? '').slice(0, 200).split(' ').map((tag) => matchLocale(tag, SUPPORTED_LOCALES)))].filter(Boolean);
 
@@ -105,6 +109,7 @@ export function parseAuthorizationRequest(params: Params, redirectUri: string): 
     maxAge: maxAgeParam === undefined ? null : Number(maxAgeParam),
     loginHint: loginHint && loginHint.length <= 254 ? loginHint : null,
     uiLocales: uiLocales.length > 0 ? uiLocales.join(' ') : null,
+    organization,
   };
 }
 

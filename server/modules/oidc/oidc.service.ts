@@ -18,6 +18,8 @@ import {
   type SessionDetails,
 } from '../sessions/sessions.service.js';
 import { findUser } from '../users/users.service.js';
+import { parseMetadata } from '../../lib/metadata.js';
+import { listMembershipsOfUser, organizationOfMember } from '../organizations/organizations.repo.js';
 import { checkClientAndRedirect, parseAuthorizationRequest, redirectWith, type AuthorizationRequest, type Params } from './authorization-request.js';
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
 import {
@@ -129,6 +131,11 @@ export async function continueAuthorization(deps: Deps, provider: Provider, inte
 }
 
 async function issueCode(deps: Deps, provider: Provider, request: AuthorizationRequest, session: SessionDetails): Promise<string> {
+  const issuer = issuerOf(deps.config, provider.project.project_key);
+  const organization = request.organization ? await organizationOfMember(deps.db, provider.project.id, session.userId, request.organization) : null;
+  if (request.organization && !organization) {
+    return redirectWith(request.redirectUri, issuer, request.state, { error: 'access_denied', error_description: 'The user is not a member of this organization' });
+  }
   const code = randomToken();
   await insertCode(deps.db, {
     code_hash: sha256(code),
@@ -143,8 +150,9 @@ async function issueCode(deps: Deps, provider: Provider, request: AuthorizationR
     expires_at: isoIn(deps.clock, CODE_TTL_S),
     used_at: null,
     issued_session_id: null,
+    organization_id: organization,
   });
-  return redirectWith(request.redirectUri, issuerOf(deps.config, provider.project.project_key), request.state, { code });
+  return redirectWith(request.redirectUri, issuer, request.state, { code });
 }
 
 export interface TokenAnswer {
@@ -199,6 +207,7 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
     hosted.deviceId,
     { ip: hosted.ipAddress, userAgent: hosted.userAgent },
     { authMethods: hosted.authMethods, authenticatedAt: hosted.authenticatedAt, oauthScope: row.scope },
+    row.organization_id,
   );
   await recordIssuedSession(deps.db, codeHash, sessionId);
   const scopes = row.scope.split(' ');
@@ -208,7 +217,7 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
     expires_in: tokens.expires_in,
     scope: row.scope,
     id_token: realm.accessTokens.signIdToken(
-      idTokenClaims(user, { id: sessionId, authMethods: hosted.authMethods, authenticatedAt: hosted.authenticatedAt }, scopes, row.nonce),
+      await idTokenClaims(deps, user, { id: sessionId, authMethods: hosted.authMethods, authenticatedAt: hosted.authenticatedAt }, scopes, row.nonce),
       ID_TOKEN_TTL_S,
     ),
     ...(scopes.includes('offline_access') ? { refresh_token: tokens.refresh_token } : {}),
@@ -239,7 +248,7 @@ export async function refreshGrant(deps: Deps, provider: Provider, refreshToken:
     expires_in: tokens.expires_in,
     scope,
     refresh_token: tokens.refresh_token,
-    ...(scopes.includes('openid') ? { id_token: realm.accessTokens.signIdToken(idTokenClaims(user, session, scopes, null), ID_TOKEN_TTL_S) } : {}),
+    ...(scopes.includes('openid') ? { id_token: realm.accessTokens.signIdToken(await idTokenClaims(deps, user, session, scopes, null), ID_TOKEN_TTL_S) } : {}),
   };
 }
 
@@ -259,9 +268,17 @@ export function userClaims(user: UserRow, scopes: readonly string[]): Record<str
   return claims;
 }
 
-function idTokenClaims(user: UserRow, session: Pick<SessionDetails, 'id' | 'authMethods' | 'authenticatedAt'>, scopes: readonly string[], nonce: string | null) {
+/** Scope `organizations`: the user's memberships, with their role in each. */
+async function organizationClaims(deps: Deps, user: UserRow, scopes: readonly string[]): Promise<Record<string, unknown>> {
+  if (!scopes.includes('organizations')) return {};
+  const memberships = await listMembershipsOfUser(deps.db, user.id);
+  return { organizations: memberships.map((membership) => ({ id: membership.id, slug: membership.slug, name: membership.name, role: membership.role })) };
+}
+
+async function idTokenClaims(deps: Deps, user: UserRow, session: Pick<SessionDetails, 'id' | 'authMethods' | 'authenticatedAt'>, scopes: readonly string[], nonce: string | null) {
   return {
     ...userClaims(user, scopes),
+    ...(await organizationClaims(deps, user, scopes)),
     sub: user.id,
     sid: session.id,
     auth_time: epochS(session.authenticatedAt),
@@ -273,7 +290,8 @@ function idTokenClaims(user: UserRow, session: Pick<SessionDetails, 'id' | 'auth
 /** The userinfo endpoint: the claims of the access token's session's scopes (a token of the public API counts as openid email profile). */
 export async function userInfo(deps: Deps, provider: Provider, session: { user: UserRow; sessionId: string }): Promise<Record<string, unknown>> {
   const details = await liveSessionDetails(deps, provider.realm, session.sessionId);
-  return userClaims(session.user, (details?.oauthScope ?? DEFAULT_SCOPE).split(' '));
+  const scopes = (details?.oauthScope ?? DEFAULT_SCOPE).split(' ');
+  return { ...userClaims(session.user, scopes), public_metadata: parseMetadata(session.user.public_metadata), ...(await organizationClaims(deps, session.user, scopes)) };
 }
 
 /**

@@ -32,6 +32,7 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
       ...(input.notify_product_updates !== undefined && { notify_product_updates: flag(input.notify_product_updates) }),
       ...(input.notify_marketing !== undefined && { notify_marketing: flag(input.notify_marketing) }),
       ...(input.locale !== undefined && { locale: input.locale }),
+      ...(input.unsafe_metadata !== undefined && { unsafe_metadata: JSON.stringify(input.unsafe_metadata) }),
     });
     await emitUserUpdated(tx, user, after);
     return after;

@@ -146,6 +146,9 @@ function nextRow(
     mail_secured_by: keep('mail_secured_by', flag(input.mail_secured_by)),
     mail_templates: JSON.stringify(storedTemplates),
     string_overrides: nextOverrides(row, input),
+    organizations_self_service: row?.organizations_self_service ?? null,
+    max_organizations_per_user: row?.max_organizations_per_user ?? null,
+    custom_claims: row?.custom_claims ?? null,
     updated_at: row?.updated_at ?? '',
   };
 }

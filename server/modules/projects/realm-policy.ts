@@ -5,6 +5,7 @@ import type { ProjectRow, ProjectSettingsRow } from '../../db/schema.js';
 import { PLATFORM_BRAND, type MailBrand } from '../../mail/branding.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import type { RealmPolicy } from '../realms/realm.js';
+import { DEFAULT_MAX_ORGANIZATIONS_PER_USER } from '../../../shared/schemas/organizations.js';
 import { parseStoredOverrides } from '../../../shared/i18n/overrides.js';
 
 /** The platform's rules for its own accounts, and every project's until it sets its own: the environment's. */
@@ -18,6 +19,7 @@ export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmP
     blockVpn: config.blockVpn,
     allowUnverifiedSignIn: true,
     mail: PLATFORM_BRAND,
+    organizations: { selfService: false, maxPerUser: DEFAULT_MAX_ORGANIZATIONS_PER_USER, customClaims: null },
   });
 }
 
@@ -72,5 +74,10 @@ export function projectPolicy(
     blockVpn: row?.vpn_policy ? row.vpn_policy === 'block' : platform.blockVpn,
     allowUnverifiedSignIn: flag(row?.allow_unverified_sign_in, platform.allowUnverifiedSignIn),
     mail: projectBrand(project, row),
+    organizations: {
+      selfService: row?.organizations_self_service === 1,
+      maxPerUser: row?.max_organizations_per_user ?? DEFAULT_MAX_ORGANIZATIONS_PER_USER,
+      customClaims: row?.custom_claims ?? null,
+    },
   });
 }

@@ -36,6 +36,8 @@ export interface RealmPolicy {
   blockVpn: boolean;
   allowUnverifiedSignIn: boolean;
   mail: MailBrand;
+  /** Organizations of the realm's accounts: whether they may create them, how many one may belong to, and the custom-claims template (JSON text). */
+  organizations: { selfService: boolean; maxPerUser: number; customClaims: string | null };
 }
 
 /** A WebAuthn relying party: passkeys are bound to `id` (a host name) and used from `origin`. */

@@ -15,7 +15,8 @@ export interface AccessClaims {
 
 export interface AccessTokens {
   /** `lifetimeS` overrides the signer's lifetime (a project's access_token_ttl_s). */
-  issue(claims: { sub: string; sid: string }, lifetimeS?: number): { token: string; expiresIn: number };
+  /** `claims` are added to the token's own (sub, sid, iat, exp, aud, iss), which they never replace. */
+  issue(claims: { sub: string; sid: string; claims?: Record<string, unknown> }, lifetimeS?: number): { token: string; expiresIn: number };
   /** Checks type, signature, issuer, audience and expiry; null when any fails. */
   verify(token: string): AccessClaims | null;
   /** An OpenID Connect ID token for the realm's client (audience): same key, issuer and `kid`, type JWT. */
@@ -47,15 +48,15 @@ export function createAccessTokens(options: { key: SigningKey; issuer: string; a
   const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: ACCESS_TOKEN_TYPE, kid: key.kid })).toString('base64url');
 
   return {
-    issue({ sub, sid }, lifetimeS = ttlS) {
+    issue({ sub, sid, claims }, lifetimeS = ttlS) {
       const iat = nowS();
-      const payload = Buffer.from(JSON.stringify({ sid, iat, exp: iat + lifetimeS, aud: audience, iss: issuer, sub })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ ...claims, sid, iat, exp: iat + lifetimeS, aud: audience, iss: issuer, sub })).toString('base64url');
       const signed = `${header}.${payload}`;
       const signature = sign('sha256', Buffer.from(signed), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
       return { token: `${signed}.${signature}`, expiresIn: lifetimeS };
     },
     verify(token) {
-      if (token.length > 4096) return null;
+      if (token.length > 16_384) return null;
       const cached = verified.get(token);
       if (cached) return cached.exp > nowS() ? cached : null;
       try {

@@ -6,7 +6,7 @@ import type { PreparedUnit } from '../../db/prepared-transaction.js';
 import { inTransaction } from '../../db/transaction.js';
 import { statementsOf, type Statements } from '../../db/unit-of-work.js';
 
-export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason' | 'reauthenticated_at'>;
+export type NewSession = Omit<SessionRow, 'last_used_at' | 'revoked_at' | 'revoked_reason' | 'reauthenticated_at' | 'active_organization_id'> & { active_organization_id?: string | null };
 
 export async function insertSessionWithRefreshToken(
   db: Db,
@@ -32,7 +32,7 @@ export const findLiveSessionWithUser = preparedLookup((db: Db, sessionId: string
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.last_used_at as session_last_used_at', 'sessions.expires_at as session_expires_at'])
+    .select(['sessions.last_used_at as session_last_used_at', 'sessions.expires_at as session_expires_at', 'sessions.active_organization_id as session_active_organization_id'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.revoked_at', 'is', null),
 );
@@ -70,6 +70,11 @@ const refreshTokenForRotation = prepareStatement((db: Db, tokenHash: string) =>
       'users.email',
       'users.is_active',
       'users.session_idle_timeout_minutes',
+      'sessions.active_organization_id',
+      'users.is_verified',
+      'users.first_name',
+      'users.last_name',
+      'users.public_metadata',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash),
 );
@@ -223,4 +228,19 @@ export async function findSessionProof(db: Db, sessionId: string) {
 export async function recordSessionProof(db: Db, sessionId: string, now: string): Promise<boolean> {
   const result = await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Moves a session into an organization (null: out of any); its next tokens carry it. */
+export async function setActiveOrganization(db: Db, sessionId: string, organizationId: string | null): Promise<void> {
+  await db.updateTable('sessions').set({ active_organization_id: organizationId }).where('id', '=', sessionId).execute();
+}
+
+/**
+ * Spends every unspent refresh token of the session and records `tokenHash` as its one live token:
+ * the pair answered by a switch of organization replaces the client's, and the old refresh token
+ * then counts as spent (a benign replay within the reuse interval, a reuse after it).
+ */
+export async function replaceRefreshTokens(db: Db, sessionId: string, tokenHash: string, now: string, usedBy: { ip: string; userAgent: string | null }): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ used_at: now, used_ip: usedBy.ip, used_user_agent: usedBy.userAgent }).where('session_id', '=', sessionId).where('used_at', 'is', null).execute();
+  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, session_id: sessionId, created_at: now, used_at: null, used_ip: null, used_user_agent: null }).execute();
 }

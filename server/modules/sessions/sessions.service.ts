@@ -10,8 +10,13 @@ import { recordRefresh } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
 import { emitSessionRevoked, emitSessionsRevoked, type RevokedReason } from './session-events.js';
+import { ORGANIZATION_MESSAGES } from '../../../shared/schemas/organizations.js';
+import { findClaimsUser, findOrganization } from '../organizations/organizations.repo.js';
+import { accessTokenClaims, activeOrganizationOf, type ClaimsUser } from '../organizations/token-claims.js';
 import {
   addSuccessorToken,
+  replaceRefreshTokens,
+  setActiveOrganization,
   findLiveSessionDetails,
   findLiveSessionWithUser,
   findRefreshToken,
@@ -36,6 +41,8 @@ export interface IssuedTokens {
 export interface Authenticated {
   user: UserRow;
   sessionId: string;
+  /** The organization the session is in, as its tokens say (the user may have left it since); null for none. */
+  activeOrganizationId?: string | null;
 }
 
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
@@ -62,6 +69,7 @@ export async function startSession(
   deviceId: string | null,
   request: { ip: string | null; userAgent: string | null },
   proof: SessionProof,
+  organizationId: string | null = null,
 ): Promise<{ sessionId: string; tokens: IssuedTokens }> {
   const sessionId = newId();
   const refreshToken = randomToken();
@@ -79,14 +87,23 @@ export async function startSession(
       auth_methods: proof.authMethods.join(' '),
       authenticated_at: proof.authenticatedAt ?? null,
       oauth_scope: proof.oauthScope ?? null,
+      active_organization_id: organizationId,
     },
     sha256(refreshToken),
   );
-  return { sessionId, tokens: issueTokens(realm, userId, sessionId, refreshToken) };
+  const claims = await claimsOf(deps, realm, userId, organizationId);
+  return { sessionId, tokens: issueTokens(realm, userId, sessionId, refreshToken, claims) };
 }
 
-function issueTokens(realm: Realm, userId: string, sessionId: string, refreshToken: string): IssuedTokens {
-  const access = realm.accessTokens.issue({ sub: userId, sid: sessionId }, realm.policy.accessTokenTtlS);
+/** A project's tokens' claims for the user (public metadata, active organization, custom claims); none on the platform. */
+async function claimsOf(deps: Deps, realm: Realm, user: string | ClaimsUser, organizationId: string | null): Promise<Record<string, unknown>> {
+  if (realm.projectId === null) return {};
+  const found = typeof user === 'string' ? await findClaimsUser(deps.db, user) : user;
+  return found ? accessTokenClaims(deps.db, realm, found, organizationId) : {};
+}
+
+function issueTokens(realm: Realm, userId: string, sessionId: string, refreshToken: string, claims: Record<string, unknown>): IssuedTokens {
+  const access = realm.accessTokens.issue({ sub: userId, sid: sessionId, claims }, realm.policy.accessTokenTtlS);
   return { access_token: access.token, refresh_token: refreshToken, token_type: 'bearer', expires_in: access.expiresIn };
 }
 
@@ -104,7 +121,7 @@ function isBenignReplay(deps: Deps, token: SpentToken, request: RequestInfo, now
 }
 
 type Rotation =
-  | { outcome: 'rotated'; userId: string; sessionId: string }
+  | { outcome: 'rotated'; token: TokenForRotation }
   | { outcome: 'unknown' | 'expired' }
   | { outcome: 'reused'; token: TokenForRotation };
 
@@ -151,12 +168,15 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
     }
     await addSuccessorToken(unit, { tokenHash: newHash, sessionId: found.session_id, now: nowIso, expiresAt });
     await recordRefresh(unit, realm, now);
-    return { outcome: 'rotated', userId: found.user_id, sessionId: found.session_id };
+    return { outcome: 'rotated', token: found };
   });
 
   switch (rotation.outcome) {
-    case 'rotated':
-      return issueTokens(realm, rotation.userId, rotation.sessionId, nextToken);
+    case 'rotated': {
+      const { token } = rotation;
+      const claims = await claimsOf(deps, realm, { ...token, id: token.user_id }, token.active_organization_id);
+      return issueTokens(realm, token.user_id, token.session_id, nextToken, claims);
+    }
     case 'unknown':
       throw new AppError('UNAUTHORIZED', INVALID_REFRESH);
     case 'expired':
@@ -164,6 +184,27 @@ export async function refreshSession(deps: Deps, realm: Realm, refreshToken: str
     case 'reused':
       return refuseReuse(deps, realm, rotation.token, request);
   }
+}
+
+/**
+ * Moves the caller's session into one of their organizations (null: out of any) and answers a new
+ * pair whose access token carries it. The session's earlier refresh token counts as spent: the
+ * client keeps the new pair. 404 for an organization the project does not have, 403 for one the
+ * user is not a member of.
+ */
+export async function switchOrganization(deps: Deps, realm: Realm, session: Authenticated, organizationId: string | null, request: RequestInfo): Promise<IssuedTokens> {
+  if (realm.projectId === null) throw new AppError('NOT_FOUND', ORGANIZATION_MESSAGES.notFound);
+  if (organizationId !== null) {
+    if (!(await findOrganization(deps.db, realm.projectId, organizationId))) throw new AppError('NOT_FOUND', ORGANIZATION_MESSAGES.notFound);
+    if (!(await activeOrganizationOf(deps.db, realm.projectId, session.user.id, organizationId))) throw new AppError('FORBIDDEN', ORGANIZATION_MESSAGES.notMember);
+  }
+  const refreshToken = randomToken();
+  await withTransaction(deps, async (tx) => {
+    await setActiveOrganization(tx.db, session.sessionId, organizationId);
+    await replaceRefreshTokens(tx.db, session.sessionId, sha256(refreshToken), isoNow(deps.clock), { ip: request.ip, userAgent: request.userAgent });
+  });
+  const claims = await claimsOf(deps, realm, session.user, organizationId);
+  return issueTokens(realm, session.user.id, session.sessionId, refreshToken, claims);
 }
 
 /** After the reuse's revocation committed: log it, record it as a failed attempt, refuse. */
@@ -211,7 +252,7 @@ export async function authenticate(deps: Deps, realm: Realm, accessToken: string
   if (lastUsedAt < recordedSince) await touchSession(deps.db, sessionId, nowIso, recordedSince);
   // The row is the user's plus its session's last use, handed on as it is: copying the user's
   // columns out of it was a measurable share of a request, and nothing that reads `user` lists its fields.
-  return { user: live, sessionId };
+  return { user: live, sessionId, activeOrganizationId: live.session_active_organization_id };
 }
 
 /** The oldest last use that keeps a session alive under the account's idle timeout; null when it has none. */

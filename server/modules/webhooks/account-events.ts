@@ -26,6 +26,8 @@ const UPDATABLE: (keyof User)[] = [
   'notify_product_updates',
   'notify_marketing',
   'session_idle_timeout_minutes',
+  'public_metadata',
+  'unsafe_metadata',
 ];
 
 /** user.updated: the account as it now is (as the public API shows it) and the names of the fields that changed; nothing when none did. */
@@ -33,7 +35,7 @@ export async function emitUserUpdated(tx: Unit, before: UserRow, after: UserRow)
   if (after.project_id === null) return;
   const was = toUser(before);
   const now = toUser(after);
-  const changed = UPDATABLE.filter((field) => was[field] !== now[field]);
+  const changed = UPDATABLE.filter((field) => JSON.stringify(was[field]) !== JSON.stringify(now[field]));
   if (changed.length > 0) await emitWebhookEvent(tx, after.project_id, 'user.updated', { user: now, changed });
 }
 

@@ -381,5 +381,8 @@ export const de: Catalogue = {
     'identityLinked.title': '{{provider}} wurde mit deinem Konto verbunden',
     'identityLinked.text':
       '{{provider}} kann jetzt zur Anmeldung bei deinem Konto verwendet werden.\n\nWenn du das nicht warst, melde dich an, entferne es in deinen Sicherheitseinstellungen und ändere dein Passwort.',
+    'organizationInvitation.title': "Du bist eingeladen, {{organization}} beizutreten",
+    'organizationInvitation.text': "{{inviter}} hat dich eingeladen, {{organization}} als {{role}} beizutreten.\n\nMelde dich mit dieser Adresse an (oder registriere dich) und nimm die Einladung an. Der Link gilt {{days}} Tage und einmal.\n\nWenn du diese Organisation nicht kennst, ignoriere diese Nachricht: Ohne deine Zustimmung passiert nichts.",
+    'organizationInvitation.action': "Einladung annehmen",
   },
 };

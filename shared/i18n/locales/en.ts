@@ -388,5 +388,8 @@ export const en = {
     'identityLink.action': 'Connect {{provider}}',
     'identityLinked.title': '{{provider}} was connected to your account',
     'identityLinked.text': '{{provider}} can now be used to sign in to your account.\n\nIf this was not you, sign in, remove it in your security settings and change your password.',
+    'organizationInvitation.title': "You are invited to join {{organization}}",
+    'organizationInvitation.text': "{{inviter}} invited you to join {{organization}} as {{role}}.\n\nSign in (or sign up) with this address and accept. The link works for {{days}} days and once.\n\nIf you do not know this organization, ignore this message: nothing happens until you accept.",
+    'organizationInvitation.action': "Accept the invitation",
   },
 };

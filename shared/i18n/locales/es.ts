@@ -381,5 +381,8 @@ export const es: Catalogue = {
     'identityLinked.title': '{{provider}} se ha conectado a tu cuenta',
     'identityLinked.text':
       'Ya puedes usar {{provider}} para iniciar sesión en tu cuenta.\n\nSi no has sido tú, inicia sesión, elimínalo en tu configuración de seguridad y cambia tu contraseña.',
+    'organizationInvitation.title': "Te han invitado a unirte a {{organization}}",
+    'organizationInvitation.text': "{{inviter}} te ha invitado a unirte a {{organization}} como {{role}}.\n\nInicia sesión (o regístrate) con esta dirección y acepta. El enlace funciona durante {{days}} días y una sola vez.\n\nSi no conoces esta organización, ignora este mensaje: no pasa nada hasta que aceptes.",
+    'organizationInvitation.action': "Aceptar la invitación",
   },
 };

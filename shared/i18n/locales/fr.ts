@@ -381,5 +381,8 @@ export const fr: Catalogue = {
     'identityLinked.title': '{{provider}} a été associé à votre compte',
     'identityLinked.text':
       '{{provider}} peut désormais être utilisé pour vous connecter à votre compte.\n\nSi ce n’était pas vous, connectez-vous, supprimez-le dans vos paramètres de sécurité et changez votre mot de passe.',
+    'organizationInvitation.title': "Vous êtes invité à rejoindre {{organization}}",
+    'organizationInvitation.text': "{{inviter}} vous a invité à rejoindre {{organization}} en tant que {{role}}.\n\nConnectez-vous (ou inscrivez-vous) avec cette adresse et acceptez. Le lien est valable {{days}} jours et une seule fois.\n\nSi vous ne connaissez pas cette organisation, ignorez ce message : rien ne se passe tant que vous n'acceptez pas.",
+    'organizationInvitation.action': "Accepter l'invitation",
   },
 };

@@ -381,5 +381,8 @@ export const ja: Catalogue = {
     'identityLinked.title': '{{provider}} がアカウントに連携されました',
     'identityLinked.text':
       '今後は {{provider}} でアカウントにログインできます。\n\n心当たりがない場合は、ログインしてセキュリティ設定から削除し、パスワードを変更してください。',
+    'organizationInvitation.title': "{{organization}} への招待が届いています",
+    'organizationInvitation.text': "{{inviter}} があなたを {{role}} として {{organization}} に招待しました。\n\nこのアドレスでサインイン(またはサインアップ)して承諾してください。リンクは {{days}} 日間、1 回だけ有効です。\n\nこの組織に心当たりがない場合は、このメッセージを無視してください。承諾しない限り何も起こりません。",
+    'organizationInvitation.action': "招待を承諾する",
   },
 };
