@@ -42,7 +42,7 @@ function compile(value: unknown, where: string): Compiled {
     return { kind: 'text', template };
   }
   if (Array.isArray(value)) return { kind: 'list', items: value.map((item, index) => compile(item, `${where}[${index}]`)) };
-  if (value !== null && typeof value === 'object') return { kind: 'object', entries: Object.entries(value).map(([key, item]) => [key, compile(item, `${where}.${key}`)]) };
+  if (value !== null && typeof value === 'object') return { kind: 'object', entries: Object.entries(value).map(([key, item]) => [key, compile(item, where ? `${where}.${key}` : key)]) };
   return { kind: 'value', value };
 }
 
