@@ -1,6 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_URL, STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { APP_CALLBACK, HostedBrowser, hostedProject } from '../helpers/hosted-browser.js';
 
 /**
  * Organizations of a project's end users, from outside: the project's backend (API key), its team
@@ -529,5 +531,63 @@ describe('webhooks', () => {
     expect(events.map((event) => event.payload).join('')).not.toContain('never');
     const added = events.map((event) => JSON.parse(event.payload)).filter((event) => event.type === 'organization_membership.created');
     expect(added.map((event) => event.data)).toContainEqual({ organization: { id: org.id, slug: 'hooked' }, user_id: user.id, role: 'org:member' });
+  });
+});
+
+describe('the OpenID Connect provider', () => {
+  it('lists memberships for scope organizations, starts the session in the organization asked for, and refuses one the user is not in', async () => {
+    const project = await hostedProject(t);
+    const apiKey = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: project.ownerToken, body: { name: 'backend' } })).json().secret;
+    const headers = { 'x-api-key': apiKey };
+    const email = uniqueEmail('oidc-member');
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+    const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const orgAnswer = await t.call('POST', '/public/api/v1/organizations', { headers, body: { name: 'OIDC Org', slug: 'oidc-org', created_by: user.id } });
+    const org = orgAnswer.json();
+    const other = (await t.call('POST', '/public/api/v1/organizations', { headers, body: { name: 'Elsewhere' } })).json();
+
+    const browser = new HostedBrowser(t, project);
+    expect((await browser.logIn(email)).statusCode).toBe(200);
+    const authorize = async (organization: string) => {
+      const verifier = randomBytes(32).toString('base64url');
+      const query = new URLSearchParams({
+        client_id: project.key,
+        redirect_uri: APP_CALLBACK,
+        response_type: 'code',
+        scope: 'openid email organizations',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        state: 'xyz',
+        organization,
+      });
+      const answer = await browser.request('GET', `/hosted/${project.key}/authorize?${query}`);
+      return { location: new URL(answer.headers.location as string), verifier };
+    };
+
+    const refused = await authorize(other.id);
+    expect(refused.location.searchParams.get('error')).toBe('access_denied');
+    expect(refused.location.searchParams.get('code')).toBeNull();
+
+    const { location, verifier } = await authorize('oidc-org');
+    const code = location.searchParams.get('code');
+    expect(code, location.toString()).toBeTruthy();
+    const form = new URLSearchParams({ grant_type: 'authorization_code', client_id: project.key, code: code!, redirect_uri: APP_CALLBACK, code_verifier: verifier });
+    const tokens = (await t.call('POST', `/projects/${project.key}/oauth/token`, { body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json();
+    const access = await verifiedClaims({ id: project.id, key: project.key, apiKey, ownerToken: project.ownerToken }, tokens.access_token);
+    expect(access).toMatchObject({ org_id: org.id, org_slug: 'oidc-org', org_role: 'org:admin', public_metadata: {} });
+    const idToken = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[1]!, 'base64url').toString('utf8'));
+    expect(idToken.organizations).toEqual([{ id: org.id, slug: 'oidc-org', name: 'OIDC Org', role: 'org:admin' }]);
+    const info = (await t.call('GET', `/projects/${project.key}/oauth/userinfo`, { token: tokens.access_token })).json();
+    expect(info.organizations).toEqual([{ id: org.id, slug: 'oidc-org', name: 'OIDC Org', role: 'org:admin' }]);
+    expect(info.public_metadata).toEqual({});
+
+    // The hosted pages' own routes: the same list, and a switch that sets the session cookies anew.
+    const listed = await browser.request('GET', `/hosted/${project.key}/api/v1/me/organizations`);
+    expect(listed.json().organizations.map((o: { slug: string }) => o.slug)).toEqual(['oidc-org']);
+    const cookieBefore = browser.cookies.get('hosted_access_token');
+    const switched = await browser.api('/auth/switch-organization', { organization_id: org.id });
+    expect(switched.statusCode).toBe(200);
+    expect(browser.cookies.get('hosted_access_token')).not.toBe(cookieBefore);
+    expect((await browser.request('GET', `/hosted/${project.key}/api/v1/me/organizations`)).json().active_organization_id).toBe(org.id);
   });
 });

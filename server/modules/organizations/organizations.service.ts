@@ -32,7 +32,7 @@ import type { Realm } from '../realms/realm.js';
 import { findUserById } from '../users/users.repo.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import * as repo from './organizations.repo.js';
-import { permissionsOfRole, roleExists } from './roles.js';
+import { permissionsByRole, permissionsOfRole, roleExists } from './roles.js';
 
 /**
  * Organizations of a project's end users, their members and invitations. The project's backend (API
@@ -344,11 +344,8 @@ const endUserActor = (user: Pick<UserRow, 'id' | 'email'>, info: AuditActor['inf
 
 /** The signed-in end user's organizations, the one the session is in, and whether they may create one. */
 export async function myOrganizations(deps: Deps, realm: Realm & { projectId: string }, user: Pick<UserRow, 'id'>, activeOrganizationId: string | null) {
-  const rows = await repo.listMembershipsOfUser(deps.db, user.id);
-  const organizations: MyOrganization[] = [];
-  for (const row of rows) {
-    organizations.push({ ...row, public_metadata: parseMetadata(row.public_metadata), permissions: await permissionsOfRole(deps.db, realm.projectId, row.role) });
-  }
+  const [rows, permissionsOf] = await Promise.all([repo.listMembershipsOfUser(deps.db, user.id), permissionsByRole(deps.db, realm.projectId)]);
+  const organizations: MyOrganization[] = rows.map((row) => ({ ...row, public_metadata: parseMetadata(row.public_metadata), permissions: permissionsOf(row.role) }));
   const active = organizations.some((organization) => organization.id === activeOrganizationId) ? activeOrganizationId : null;
   const canCreate = realm.policy.organizations.selfService && rows.length < realm.policy.organizations.maxPerUser;
   return { organizations, active_organization_id: active, can_create: canCreate };

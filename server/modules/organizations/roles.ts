@@ -44,6 +44,13 @@ export async function permissionsOfRole(db: Db, projectId: string, role: string)
   return row ? permissionsOfRow(row) : [];
 }
 
+/** What each role of the project gives, read once (for a list of memberships). */
+export async function permissionsByRole(db: Db, projectId: string): Promise<(role: string) => string[]> {
+  const rows = await listRoles(db, projectId);
+  const all = projectPermissions(rows);
+  return (role) => (role === ORG_ADMIN_ROLE ? all : permissionsOfRow(rows.find((row) => row.key === role) ?? { permissions: '[]' }));
+}
+
 /** Whether the project has this role. */
 export async function roleExists(db: Db, projectId: string, role: string): Promise<boolean> {
   return isBuiltInRole(role) || (await findRole(db, projectId, role)) !== undefined;

@@ -61,7 +61,7 @@ export async function accessTokenClaims(db: Db, realm: Pick<Realm, 'projectId' |
   // The organization's claims always; then the custom claims and the public metadata, each while the
   // whole still fits TOKEN_CLAIMS_BUDGET_BYTES (larger metadata is read from userinfo or the profile).
   const fits = (more: Record<string, unknown>) => Buffer.byteLength(JSON.stringify({ ...claims, ...more })) <= TOKEN_CLAIMS_BUDGET_BYTES;
-  if (custom && fits(custom)) Object.assign(claims, custom, { ...claims });
+  if (custom && fits(custom)) Object.assign(claims, custom);
   if (fits({ public_metadata: publicMetadata })) claims.public_metadata = publicMetadata;
   return claims;
 }
