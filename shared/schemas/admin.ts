@@ -92,7 +92,11 @@ export const LoginAttemptSchema = z.object({
   device_fingerprint: z.string().nullable(),
   user_agent: z.string().nullable(),
   created_at: z.string(),
-  /** null for a password or passkey; else the provider signed in with (github, google, microsoft, oidc). */
+  /**
+   * How: password, passkey, email (a mailed link), a provider (github, google, microsoft, oidc), or the two
+   * factors of a second step joined by '+' (password+code, github+passkey); null for attempts recorded
+   * before methods were (a password, a passkey or a second step).
+   */
   method: z.string().nullable(),
 });
 export type LoginAttempt = z.infer<typeof LoginAttemptSchema>;

@@ -78,7 +78,7 @@ describe("a project's developer creates end users", () => {
     expect(user).toMatchObject({ email, has_password: true, passkeys: 0, identities: [], mfa_enabled: false, mail_bounced_at: null });
     expect(user.sessions).toHaveLength(1);
     expect(user.sessions[0].device_label).toEqual(expect.any(String));
-    expect(user.login_attempts[0]).toMatchObject({ success: true, email });
+    expect(user.login_attempts[0]).toMatchObject({ success: true, email, method: 'password' });
     expect(user.audit).toEqual([expect.objectContaining({ action: 'user.created', actor_email: admin.email, target_id: user.id, after: { email, has_password: true, is_verified: true } })]);
   });
 

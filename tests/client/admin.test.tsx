@@ -214,6 +214,8 @@ describe('AdminPage', () => {
     const table = await screen.findByRole('table', { name: 'Devices' });
     const row = within(table).getByRole('row', { name: /0123456789ab/ });
     expect(within(row).getByText('0123456789ab')).toBeTruthy();
+    expect(within(row).getByText('Chrome on Linux')).toBeTruthy();
+    expect(within(row).queryByText('Mozilla/5.0 (X11; Linux x86_64) Chrome/130')).toBeNull();
     expect(within(row).queryByText(fingerprint)).toBeNull();
     expect(within(row).getByText('Trusted')).toBeTruthy();
     expect(within(row).getByText('Blocked')).toBeTruthy();
@@ -232,6 +234,8 @@ describe('AdminPage', () => {
     const table = await screen.findByRole('table', { name: 'Active sessions' });
     const row = within(table).getByRole('row', { name: /ada@example.com/ });
     expect(within(row).getByText('0123456789ab')).toBeTruthy();
+    // The device in words, as Settings shows one's own sessions (the user agent is in the details).
+    expect(within(row).getByText('Chrome on Linux')).toBeTruthy();
     expect(within(row).getByText('203.0.113.7')).toBeTruthy();
     // User agent, Created and Expires open under the row, so the table stays narrow enough to keep Revoke in view.
     expect(within(table).queryByRole('columnheader', { name: 'User agent' })).toBeNull();

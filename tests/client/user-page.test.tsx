@@ -222,7 +222,7 @@ describe("the user page in a project's monitoring", () => {
         },
       },
     });
-    const link = await screen.findByRole('link', { name: 'Open ada@example.com' });
+    const link = await screen.findByRole('link', { name: 'Ada Lovelace' });
     expect(link.getAttribute('href')).toBe('/monitoring/users/u_1?project=p_1');
 
     await user.click(screen.getByRole('button', { name: 'Create user' }));

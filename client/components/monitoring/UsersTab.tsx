@@ -27,7 +27,7 @@ const columnsFor = (userPath: (id: string) => string): Column<User>[] => [
       const name = nameOrEmail(user);
       return (
         <Stack gap={0} miw={160} style={{ overflowWrap: 'anywhere' }}>
-          <Anchor component={Link} to={userPath(user.id)} size="sm" fw={600} aria-label={`Open ${user.email}`}>
+          <Anchor component={Link} to={userPath(user.id)} size="sm" fw={600}>
             {name}
           </Anchor>
           {name !== user.email && (

@@ -430,7 +430,7 @@ function UserBody({ source, user, actions }: { source: UserPageSource; user: Use
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td>{signInMethodLabel(attempt.method) ?? 'Password'}</Table.Td>
+                <Table.Td>{signInMethodLabel(attempt.method) ?? '—'}</Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace">
                     {attempt.ip_address ?? '—'}
