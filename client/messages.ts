@@ -94,6 +94,21 @@ export const MONITOR_TEXTS = {
   sessionRevokeFailed: 'Failed to revoke session',
 } as const;
 
+/** A user's page (Admin → Users, a project's Monitoring → Users): its actions' toasts and its load failure. */
+export const USER_PAGE_TEXTS = {
+  loadFailed: 'Failed to load the user',
+  verificationSent: 'Verification email sent',
+  verificationFailed: 'Failed to send the verification email',
+  passwordResetSent: 'Password reset email sent',
+  passwordResetFailed: 'Failed to send the password reset email',
+  signedOut: 'Signed out everywhere',
+  signOutFailed: 'Failed to sign the user out',
+  userDeleted: 'User deleted',
+  deleteFailed: 'Failed to delete the user',
+  userCreated: 'User created',
+  createFailed: 'Failed to create the user',
+} as const;
+
 /** Texts of Settings → Security's sessions card and session timeout that the specification does not word. */
 export const SESSION_TEXTS = {
   sessionsLoadFailed: 'Failed to load your sessions',

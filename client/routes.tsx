@@ -11,6 +11,8 @@ import { SignupPage } from './pages/SignupPage';
 const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
 const ApiDocsPage = lazy(() => import('./pages/ApiDocsPage').then((m) => ({ default: m.ApiDocsPage })));
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const AdminUserPage = lazy(() => import('./pages/UserPage').then((m) => ({ default: m.AdminUserPage })));
+const ProjectUserPage = lazy(() => import('./pages/UserPage').then((m) => ({ default: m.ProjectUserPage })));
 const MonitoringPage = lazy(() => import('./pages/MonitoringPage').then((m) => ({ default: m.MonitoringPage })));
 const InvitationPage = lazy(() => import('./pages/InvitationPage').then((m) => ({ default: m.InvitationPage })));
 const MailPage = lazy(() => import('./pages/MailPage').then((m) => ({ default: m.MailPage })));
@@ -64,7 +66,9 @@ export function AppRoutes() {
         <Route path="/projects" element={guarded(<ProjectsPage />)} />
         <Route path="/projects/:projectId" element={guarded(<ProjectDetailPage />)} />
         <Route path="/admin" element={guarded(<AdminPage />)} />
+        <Route path="/admin/users/:userId" element={guarded(<AdminUserPage />)} />
         <Route path="/monitoring" element={guarded(<MonitoringPage />)} />
+        <Route path="/monitoring/users/:userId" element={guarded(<ProjectUserPage />)} />
         <Route path="/api-keys" element={guarded(<ApiKeysPage />)} />
         <Route path="/analytics" element={guarded(<AnalyticsPage />)} />
         <Route path="/profile" element={guarded(<ProfilePage />)} />

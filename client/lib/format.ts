@@ -150,12 +150,24 @@ const REASONS: Record<string, string> = {
   email_unverified: 'E-mail not verified',
 };
 
-/** How an attempt signed in, when not with a password or passkey: the provider's name ('github' → 'GitHub'). */
+const FACTORS: Record<string, string> = { password: 'Password', passkey: 'Passkey', code: 'code', email: 'Mailed link' };
+
+function factorLabel(factor: string): string {
+  if (Object.hasOwn(FACTORS, factor)) return FACTORS[factor]!;
+  return Object.hasOwn(SOCIAL_PROVIDER_NAMES, factor) ? SOCIAL_PROVIDER_NAMES[factor as SocialProvider] : factor;
+}
+
+/**
+ * How an attempt signed in, in words: 'password' → 'Password', 'github' → 'GitHub', 'email' → 'Mailed link'
+ * (the verification or reset link of an app's sign-in on the hosted pages), and a second step's two
+ * factors: 'password+code' → 'Password + code', 'github+passkey' → 'GitHub + passkey'. null when not
+ * recorded (attempts from before methods were).
+ */
 export function signInMethodLabel(method: string | null | undefined): string | null {
   if (!method) return null;
-  // A sign-in made by a mailed link (the verification or reset link of an app's sign-in on the hosted pages).
-  if (method === 'email') return 'Mailed link';
-  return Object.hasOwn(SOCIAL_PROVIDER_NAMES, method) ? SOCIAL_PROVIDER_NAMES[method as SocialProvider] : method;
+  const [first, second] = method.split('+');
+  if (!second) return factorLabel(first!);
+  return `${factorLabel(first!)} + ${factorLabel(second).toLowerCase()}`;
 }
 
 /** The recorded failure reason in words ('invalid_credentials' → 'Wrong password'). */

@@ -908,7 +908,7 @@ export interface paths {
         };
         /**
          * One account with its devices, sessions and login attempts
-         * @description Admin role required.
+         * @description The account with its ways in (`has_password`, `passkeys`, `identities`, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first. Admin role required.
          */
         get: operations["getAdminUser"];
         put?: never;
@@ -977,6 +977,66 @@ export interface paths {
          * @description Turns two factors off (authenticator app and recovery codes) for someone who lost them; the user is mailed. Admin role required.
          */
         post: operations["resetMfaAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/resend-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail an account a new verification link
+         * @description A fresh link, as the account's own "resend" would send (no captcha). 409 when the address is already verified or the account is deactivated; 429 past the address's hourly mail cap. Audited as `user.verification_sent`. Admin role required.
+         */
+        post: operations["resendVerificationAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/send-password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail an account a password reset link
+         * @description The link "forgot password" sends (one hour, once). 409 when the account is deactivated; 429 past the address's hourly mail cap. Audited as `user.password_reset_sent`. Admin role required.
+         */
+        post: operations["sendPasswordResetAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of an account
+         * @description Every live session ends at once: refresh tokens stop working and access tokens are refused on the next request. Your own account is refused (403). Audited as `user.signed_out`. Admin role required.
+         */
+        post: operations["signOutEverywhereAdminUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1664,7 +1724,11 @@ export interface paths {
          */
         get: operations["listProjectUsers"];
         put?: never;
-        post?: never;
+        /**
+         * Create an end user
+         * @description With a `password` (the project's password rules apply) or without one (the user sets one through "forgot password" or signs in with a provider). `email_verified: true` marks the address as proven; otherwise the user is mailed a verification link. 409 when the address has an account in the project. The webhooks get `user.created`; audited as `user.created`.
+         */
+        post: operations["createProjectUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1678,7 +1742,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One end user with devices, sessions and login attempts */
+        /**
+         * One end user with devices, sessions and login attempts
+         * @description The account with its ways in (`has_password`, `passkeys`, `identities`, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first.
+         */
         get: operations["getProjectUser"];
         put?: never;
         post?: never;
@@ -1740,6 +1807,66 @@ export interface paths {
          * @description Turns two factors off (authenticator app and recovery codes) for someone who lost them; the user is mailed.
          */
         post: operations["resetMfaProjectUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/users/{user_id}/resend-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail an end user a new verification link
+         * @description A fresh link, as the account's own "resend" would send (no captcha). 409 when the address is already verified or the account is deactivated; 429 past the address's hourly mail cap. Audited as `user.verification_sent`.
+         */
+        post: operations["resendVerificationProjectUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/users/{user_id}/send-password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail an end user a password reset link
+         * @description The link "forgot password" sends (one hour, once). 409 when the account is deactivated; 429 past the address's hourly mail cap. Audited as `user.password_reset_sent`.
+         */
+        post: operations["sendPasswordResetProjectUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/users/{user_id}/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of an end user
+         * @description Every live session ends at once: refresh tokens stop working and access tokens are refused on the next request; the project's webhooks get `session.revoked` for each. Your own account is refused (403). Audited as `user.signed_out`.
+         */
+        post: operations["signOutEverywhereProjectUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4318,6 +4445,15 @@ export interface components {
             logo_url?: string | null;
             accent_color?: string | null;
         };
+        CreateUserInput: {
+            /** Format: email */
+            email: string;
+            password?: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            /** @default false */
+            email_verified: boolean;
+        };
         CreateWebhookInput: {
             url: string;
             description?: string | null;
@@ -4351,6 +4487,7 @@ export interface components {
             user_id: string;
             user_email: string;
             user_agent: string | null;
+            device_label: string;
             last_ip: string | null;
             is_trusted: boolean;
             is_blocked: boolean;
@@ -4740,6 +4877,7 @@ export interface components {
             device_id: string | null;
             ip_address: string | null;
             user_agent: string | null;
+            device_label: string;
             created_at: string;
             last_used_at: string;
             expires_at: string;
@@ -4897,38 +5035,6 @@ export interface components {
             };
             created_at: string;
             last_login: string | null;
-        };
-        UserDetail: {
-            id: string;
-            email: string;
-            first_name: string | null;
-            last_name: string | null;
-            company_name: string | null;
-            website_url: string | null;
-            /** @enum {string} */
-            role: "user" | "admin";
-            is_active: boolean;
-            is_verified: boolean;
-            login_notifications: boolean;
-            email_notifications: boolean;
-            notify_security_alerts: boolean;
-            notify_product_updates: boolean;
-            notify_marketing: boolean;
-            mfa_enabled: boolean;
-            session_idle_timeout_minutes: number | null;
-            locale: string | null;
-            public_metadata: {
-                [key: string]: unknown;
-            };
-            unsafe_metadata: {
-                [key: string]: unknown;
-            };
-            created_at: string;
-            last_login: string | null;
-            mail_bounced_at: string | null;
-            devices: components["schemas"]["Device"][];
-            sessions: components["schemas"]["Session"][];
-            login_attempts: components["schemas"]["LoginAttempt"][];
         };
         UserPage: {
             users: components["schemas"]["MonitoredUser"][];
@@ -8104,7 +8210,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserDetail"];
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        first_name: string | null;
+                        last_name: string | null;
+                        company_name: string | null;
+                        website_url: string | null;
+                        /** @enum {string} */
+                        role: "user" | "admin";
+                        is_active: boolean;
+                        is_verified: boolean;
+                        login_notifications: boolean;
+                        email_notifications: boolean;
+                        notify_security_alerts: boolean;
+                        notify_product_updates: boolean;
+                        notify_marketing: boolean;
+                        mfa_enabled: boolean;
+                        session_idle_timeout_minutes: number | null;
+                        locale: string | null;
+                        public_metadata: {
+                            [key: string]: unknown;
+                        };
+                        unsafe_metadata: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        last_login: string | null;
+                        mail_bounced_at: string | null;
+                        has_password: boolean;
+                        passkeys: number;
+                        identities: string[];
+                        devices: {
+                            id: string;
+                            device_id: string;
+                            user_id: string;
+                            user_email: string;
+                            user_agent: string | null;
+                            device_label: string;
+                            last_ip: string | null;
+                            is_trusted: boolean;
+                            is_blocked: boolean;
+                            first_seen: string;
+                            last_seen: string;
+                        }[];
+                        sessions: {
+                            id: string;
+                            user_id: string;
+                            user_email: string;
+                            device_id: string | null;
+                            ip_address: string | null;
+                            user_agent: string | null;
+                            device_label: string;
+                            created_at: string;
+                            last_used_at: string;
+                            expires_at: string;
+                        }[];
+                        login_attempts: {
+                            id: string;
+                            email: string;
+                            user_id: string | null;
+                            ip_address: string | null;
+                            is_vpn: boolean;
+                            is_proxy: boolean;
+                            success: boolean;
+                            failure_reason: string | null;
+                            country_code: string | null;
+                            device_fingerprint: string | null;
+                            user_agent: string | null;
+                            created_at: string;
+                            method: string | null;
+                        }[];
+                        audit: {
+                            id: string;
+                            project_id: string | null;
+                            actor_id: string | null;
+                            actor_email: string | null;
+                            action: string;
+                            target_type: string;
+                            target_id: string | null;
+                            target_label: string | null;
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            ip_address: string | null;
+                            user_agent: string | null;
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -8418,6 +8614,304 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resendVerificationAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sendPasswordResetAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signOutEverywhereAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        revoked: number;
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
@@ -11848,6 +12342,104 @@ export interface operations {
             };
         };
     };
+    createProjectUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getProjectUser: {
         parameters: {
             query?: never;
@@ -11866,7 +12458,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserDetail"];
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        first_name: string | null;
+                        last_name: string | null;
+                        company_name: string | null;
+                        website_url: string | null;
+                        /** @enum {string} */
+                        role: "user" | "admin";
+                        is_active: boolean;
+                        is_verified: boolean;
+                        login_notifications: boolean;
+                        email_notifications: boolean;
+                        notify_security_alerts: boolean;
+                        notify_product_updates: boolean;
+                        notify_marketing: boolean;
+                        mfa_enabled: boolean;
+                        session_idle_timeout_minutes: number | null;
+                        locale: string | null;
+                        public_metadata: {
+                            [key: string]: unknown;
+                        };
+                        unsafe_metadata: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        last_login: string | null;
+                        mail_bounced_at: string | null;
+                        has_password: boolean;
+                        passkeys: number;
+                        identities: string[];
+                        devices: {
+                            id: string;
+                            device_id: string;
+                            user_id: string;
+                            user_email: string;
+                            user_agent: string | null;
+                            device_label: string;
+                            last_ip: string | null;
+                            is_trusted: boolean;
+                            is_blocked: boolean;
+                            first_seen: string;
+                            last_seen: string;
+                        }[];
+                        sessions: {
+                            id: string;
+                            user_id: string;
+                            user_email: string;
+                            device_id: string | null;
+                            ip_address: string | null;
+                            user_agent: string | null;
+                            device_label: string;
+                            created_at: string;
+                            last_used_at: string;
+                            expires_at: string;
+                        }[];
+                        login_attempts: {
+                            id: string;
+                            email: string;
+                            user_id: string | null;
+                            ip_address: string | null;
+                            is_vpn: boolean;
+                            is_proxy: boolean;
+                            success: boolean;
+                            failure_reason: string | null;
+                            country_code: string | null;
+                            device_fingerprint: string | null;
+                            user_agent: string | null;
+                            created_at: string;
+                            method: string | null;
+                        }[];
+                        audit: {
+                            id: string;
+                            project_id: string | null;
+                            actor_id: string | null;
+                            actor_email: string | null;
+                            action: string;
+                            target_type: string;
+                            target_id: string | null;
+                            target_label: string | null;
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            ip_address: string | null;
+                            user_agent: string | null;
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -12184,6 +12866,307 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resendVerificationProjectUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sendPasswordResetProjectUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signOutEverywhereProjectUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        revoked: number;
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */

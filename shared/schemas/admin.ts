@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_LIST_DEFAULT_PAGE, ADMIN_LIST_DEFAULT_PER_PAGE, ADMIN_LIST_MAX_PER_PAGE } from '../constants.js';
 import { UserSchema } from './user.js';
+import { EmailSchema, NewPasswordSchema, OptionalNameSchema } from './common.js';
 
 const intFromQuery = (message: string, min: number, max: number) =>
   z.preprocess(
@@ -91,7 +92,11 @@ export const LoginAttemptSchema = z.object({
   device_fingerprint: z.string().nullable(),
   user_agent: z.string().nullable(),
   created_at: z.string(),
-  /** null for a password or passkey; else the provider signed in with (github, google, microsoft, oidc). */
+  /**
+   * How: password, passkey, email (a mailed link), a provider (github, google, microsoft, oidc), or the two
+   * factors of a second step joined by '+' (password+code, github+passkey); null for attempts recorded
+   * before methods were (a password, a passkey or a second step).
+   */
   method: z.string().nullable(),
 });
 export type LoginAttempt = z.infer<typeof LoginAttemptSchema>;
@@ -102,6 +107,8 @@ export const DeviceSchema = z.object({
   user_id: z.string(),
   user_email: z.string(),
   user_agent: z.string().nullable(),
+  /** A label for people, from the User-Agent: 'Chrome on Linux', 'Safari on iPhone', 'Unknown device'. */
+  device_label: z.string(),
   last_ip: z.string().nullable(),
   is_trusted: z.boolean(),
   is_blocked: z.boolean(),
@@ -117,6 +124,8 @@ export const SessionSchema = z.object({
   device_id: z.string().nullable(),
   ip_address: z.string().nullable(),
   user_agent: z.string().nullable(),
+  /** A label for people, from the User-Agent: 'Chrome on Linux', 'Safari on iPhone', 'Unknown device'. */
+  device_label: z.string(),
   created_at: z.string(),
   last_used_at: z.string(),
   expires_at: z.string(),
@@ -132,9 +141,17 @@ export const LoginAttemptPageSchema = z.object({ attempts: z.array(LoginAttemptS
 export const DevicePageSchema = z.object({ devices: z.array(DeviceSchema), ...page });
 export const SessionPageSchema = z.object({ sessions: z.array(SessionSchema), ...page });
 
-export const UserDetailSchema = MonitoredUserSchema.extend({
-  devices: z.array(DeviceSchema),
-  sessions: z.array(SessionSchema),
-  login_attempts: z.array(LoginAttemptSchema),
+
+/**
+ * A project's developer creates an end user: with a password (the project's password rules apply), or
+ * without one (the user sets one through "forgot password" or signs in with a provider).
+ * `email_verified` marks the address as proven; otherwise the user is mailed a verification link.
+ */
+export const CreateUserInputSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema.optional(),
+  first_name: OptionalNameSchema,
+  last_name: OptionalNameSchema,
+  email_verified: z.boolean({ error: 'email_verified must be true or false' }).default(false),
 });
-export type UserDetail = z.infer<typeof UserDetailSchema>;
+export type CreateUserInput = z.output<typeof CreateUserInputSchema>;

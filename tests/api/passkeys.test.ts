@@ -65,6 +65,9 @@ async function signInWithPasskey(realm: Realm, device: ReturnType<typeof newDevi
 
 const lastAttempt = async (email: string) =>
   t.db.selectFrom('login_attempts').select(['success', 'failure_reason']).where('email', '=', email).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+/** How the last attempt signed in (the login attempts' `method`: monitoring's column and its CSV). */
+const lastMethod = async (email: string) =>
+  (await t.db.selectFrom('login_attempts').select('method').where('email', '=', email).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst())?.method;
 
 describe('adding passkeys', () => {
   it('answers creation options for this site and account, keeps the verified passkey, and mails the owner', async () => {
@@ -171,6 +174,7 @@ describe('signing in with a passkey', () => {
     expect(String(answer.headers['set-cookie'])).toContain('access_token=');
     expect((await client(PLATFORM).get('/auth/me', answer.json().access_token)).json().email).toBe(dev.email);
     expect(await lastAttempt(dev.email)).toEqual({ success: 1, failure_reason: null });
+    expect(await lastMethod(dev.email)).toBe('passkey');
     const [listed] = (await client(PLATFORM).get('/auth/passkeys', dev.token)).json().passkeys;
     expect(listed).toEqual({ ...passkey, last_used_at: clock.now().toISOString() });
   });
@@ -313,6 +317,7 @@ describe('a passkey as the second factor', () => {
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json()).toEqual({ detail: 'This passkey could not be verified' });
     expect(await lastAttempt(dev.email)).toEqual({ success: 0, failure_reason: 'mfa_failed' });
+    expect(await lastMethod(dev.email)).toBe('password+passkey');
 
     const loginOptions = (await client(PLATFORM).post('/auth/passkeys/login/options', {})).json();
     const wrongCeremony = await client(PLATFORM).post('/auth/mfa/verify', { mfa_token: first.mfa_token, passkey_response: dev.device.getJSON(APP_URL, loginOptions) });

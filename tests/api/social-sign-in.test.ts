@@ -462,7 +462,7 @@ describe('two factors after a provider', () => {
     const session = await t.db.selectFrom('sessions').select('auth_methods').where('user_id', '=', account.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     expect(session.auth_methods).toBe('fed otp mfa');
     const attempt = await t.db.selectFrom('login_attempts').selectAll().where('user_id', '=', account.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-    expect(attempt).toMatchObject({ success: 1, method: 'oidc' });
+    expect(attempt).toMatchObject({ success: 1, method: 'oidc+code' }); // both factors: the provider, then a code
   });
 
   it('are not asked again when the provider asserts a second factor (amr mfa)', async () => {

@@ -64,6 +64,7 @@ const devices: Device[] = [
     user_id: 'u_1',
     user_email: 'ada@example.com',
     user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+    device_label: 'Chrome on Linux',
     last_ip: '203.0.113.7',
     is_trusted: true,
     is_blocked: true,
@@ -80,6 +81,7 @@ const sessions: Session[] = [
     device_id: fingerprint,
     ip_address: '203.0.113.7',
     user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+    device_label: 'Chrome on Linux',
     created_at: '2025-06-01T09:30:00.000Z',
     last_used_at: '2025-06-01T10:00:00.000Z',
     expires_at: '2025-06-08T09:30:00.000Z',
@@ -212,6 +214,8 @@ describe('AdminPage', () => {
     const table = await screen.findByRole('table', { name: 'Devices' });
     const row = within(table).getByRole('row', { name: /0123456789ab/ });
     expect(within(row).getByText('0123456789ab')).toBeTruthy();
+    expect(within(row).getByText('Chrome on Linux')).toBeTruthy();
+    expect(within(row).queryByText('Mozilla/5.0 (X11; Linux x86_64) Chrome/130')).toBeNull();
     expect(within(row).queryByText(fingerprint)).toBeNull();
     expect(within(row).getByText('Trusted')).toBeTruthy();
     expect(within(row).getByText('Blocked')).toBeTruthy();
@@ -230,6 +234,8 @@ describe('AdminPage', () => {
     const table = await screen.findByRole('table', { name: 'Active sessions' });
     const row = within(table).getByRole('row', { name: /ada@example.com/ });
     expect(within(row).getByText('0123456789ab')).toBeTruthy();
+    // The device in words, as Settings shows one's own sessions (the user agent is in the details).
+    expect(within(row).getByText('Chrome on Linux')).toBeTruthy();
     expect(within(row).getByText('203.0.113.7')).toBeTruthy();
     // User agent, Created and Expires open under the row, so the table stays narrow enough to keep Revoke in view.
     expect(within(table).queryByRole('columnheader', { name: 'User agent' })).toBeNull();

@@ -16,25 +16,24 @@ const STATUSES = [
 const columns: Column<Device>[] = [
   {
     header: 'Device',
+    // A label for people ('Chrome on Linux', the full user agent on hover), then the fingerprint's last 12 characters.
     cell: (device) => (
-      <Text size="sm" ff="monospace" title={device.device_id}>
-        {shortDeviceId(device.device_id)}
-      </Text>
+      <Stack gap={0}>
+        <Text size="sm" className={NOWRAP} title={device.user_agent ?? undefined}>
+          {device.device_label}
+        </Text>
+        <Text size="xs" c="dimmed" ff="monospace" title={device.device_id}>
+          {shortDeviceId(device.device_id)}
+        </Text>
+      </Stack>
     ),
   },
   {
     header: 'User',
     cell: (device) => (
-      <Stack gap={0} maw={260}>
-        <Text size="sm" className={NOWRAP}>
-          {device.user_email}
-        </Text>
-        {device.user_agent && (
-          <Text size="xs" c="dimmed" truncate="end" title={device.user_agent}>
-            {device.user_agent}
-          </Text>
-        )}
-      </Stack>
+      <Text size="sm" className={NOWRAP}>
+        {device.user_email}
+      </Text>
     ),
   },
   {

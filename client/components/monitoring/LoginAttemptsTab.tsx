@@ -67,18 +67,12 @@ const columns: Column<LoginAttempt>[] = [
     header: 'Result',
     cell: (attempt) => {
       const reason = failureReasonLabel(attempt.failure_reason);
-      const method = signInMethodLabel(attempt.method);
       return (
         <Stack gap={2} align="flex-start">
           <Group gap={4} wrap="nowrap">
             <Badge variant="light" color={attempt.success ? 'teal' : 'red'}>
               {attempt.success ? 'Success' : 'Failed'}
             </Badge>
-            {method && (
-              <Badge variant="outline" color="gray" title={`Signed in with ${method}`}>
-                {method}
-              </Badge>
-            )}
           </Group>
           {!attempt.success && reason && (
             <Text size="xs" c="dimmed">
@@ -88,6 +82,14 @@ const columns: Column<LoginAttempt>[] = [
         </Stack>
       );
     },
+  },
+  {
+    header: 'Method',
+    cell: (attempt) => (
+      <Text size="sm" className={NOWRAP}>
+        {signInMethodLabel(attempt.method) ?? '—'}
+      </Text>
+    ),
   },
   {
     header: 'Country',

@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import type { Session } from '../../../shared/schemas/admin';
 import { formatDateTime, shortDeviceId } from '../../lib/format';
 import { MONITOR_TEXTS } from '../../messages';
@@ -25,16 +25,19 @@ const columns: Column<Session>[] = [
   },
   {
     header: 'Device',
-    cell: (session) =>
-      session.device_id ? (
-        <Text size="sm" ff="monospace" title={session.device_id}>
-          {shortDeviceId(session.device_id)}
+    // A label for people ('Chrome on Linux'), then the device's short id (the full user agent is in the details).
+    cell: (session) => (
+      <Stack gap={0}>
+        <Text size="sm" className={NOWRAP} title={session.user_agent ?? undefined}>
+          {session.device_label}
         </Text>
-      ) : (
-        <Text size="sm" c="dimmed">
-          Unknown
-        </Text>
-      ),
+        {session.device_id && (
+          <Text size="xs" c="dimmed" ff="monospace" title={session.device_id}>
+            {shortDeviceId(session.device_id)}
+          </Text>
+        )}
+      </Stack>
+    ),
   },
   {
     header: 'IP address',

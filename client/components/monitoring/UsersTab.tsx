@@ -1,9 +1,13 @@
-import { useState } from 'react';
-import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router-dom';
 import type { MonitoredUser as User } from '../../../shared/schemas/admin';
 import { useAuth } from '../../auth/AuthProvider';
 import { formatDate, formatDateTime, nameOrEmail } from '../../lib/format';
-import { MONITOR_TEXTS } from '../../messages';
+import { notify } from '../../lib/notify';
+import { MONITOR_TEXTS, USER_PAGE_TEXTS } from '../../messages';
+import { CreateUserModal } from './CreateUserModal';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
@@ -15,16 +19,17 @@ const STATUSES = [
   { value: 'inactive', label: 'Inactive' },
 ];
 
-const columns: Column<User>[] = [
+/** The list's columns; the user's name opens their page. */
+const columnsFor = (userPath: (id: string) => string): Column<User>[] => [
   {
     header: 'User',
     cell: (user) => {
       const name = nameOrEmail(user);
       return (
-        <Stack gap={0} style={{ overflowWrap: 'anywhere' }}>
-          <Text size="sm" fw={600}>
+        <Stack gap={0} miw={160} style={{ overflowWrap: 'anywhere' }}>
+          <Anchor component={Link} to={userPath(user.id)} size="sm" fw={600}>
             {name}
-          </Text>
+          </Anchor>
           {name !== user.email && (
             <Text size="xs" c="dimmed">
               {user.email}
@@ -88,6 +93,10 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
   const { q, status, from, to } = filters as UserFilters;
   const query = source.useUsers({ page, per_page: perPage, q, status, from, to });
   const [resetting, setResetting] = useState<User | null>(null);
+  const [creating, setCreating] = useState(false);
+  const navigate = useNavigate();
+  const columns = useMemo(() => columnsFor(source.userPath), [source]);
+  const canCreate = actions.createUser !== undefined && !source.readOnly;
 
   const resetMfa = (user: User) => {
     setResetting(null);
@@ -99,7 +108,18 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
 
   return (
     <>
-      <ListToolbar end={<ExportLink href={source.exportUrl('users', { q, status, from, to })} />}>
+      <ListToolbar
+        end={
+          <Group gap="xs">
+            {canCreate && (
+              <Button size="sm" leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)}>
+                Create user
+              </Button>
+            )}
+            <ExportLink href={source.exportUrl('users', { q, status, from, to })} />
+          </Group>
+        }
+      >
         <SearchField label="Search users" placeholder="Search by e-mail or name" value={q ?? ''} onSearch={(text) => onFilterChange('q', text)} />
         <FilterSelect label="Status" placeholder="All statuses" data={STATUSES} value={status} onChange={(value) => onFilterChange('status', value)} />
         <DateRangeFields from={from} to={to} onChange={onFilterChange} />
@@ -156,6 +176,19 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
           </>
         )}
       />
+      {canCreate && (
+        <CreateUserModal
+          opened={creating}
+          onClose={() => setCreating(false)}
+          create={actions.createUser!}
+          onCreated={(user) => {
+            setCreating(false);
+            notify.success(USER_PAGE_TEXTS.userCreated);
+            void actions.reload();
+            navigate(source.userPath(user.id));
+          }}
+        />
+      )}
       <Modal opened={resetting !== null} onClose={() => setResetting(null)} title="Reset two-factor authentication" centered>
         <Stack gap="md">
           <Text size="sm">

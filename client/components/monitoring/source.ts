@@ -5,6 +5,7 @@ import type { MailDelivery, MailDeliveryStatus } from '../../../shared/schemas/m
 import type { AuditEntry } from '../../../shared/schemas/audit';
 import { trpc } from '../../lib/trpc';
 import { MONITOR_TEXTS } from '../../messages';
+import { adminUserPath, projectUserPath } from '../user-page/source';
 
 /**
  * Where the monitoring views get their data: the platform's accounts (the admin area, `trpc.admin.*`) or
@@ -26,6 +27,8 @@ export interface MonitorSource {
   useAuditLog(q: PageInput & AuditFilters): MonitorQuery<AuditPage>;
   useMail(q: PageInput & MailFilters): MonitorQuery<MailPage>;
   useActions(): MonitorActions;
+  /** The address of a user's page (Admin → Users → the account, or the project's end user). */
+  userPath(userId: string): string;
   /** The REST address of a list's CSV export with these filters (cookie-authenticated, so a plain link downloads it). */
   exportUrl(list: ExportList, filters: ListFilters): string;
 }
@@ -89,8 +92,18 @@ export interface MonitorActions {
   revokeSession(id: string): Promise<unknown>;
   /** Queues a copy of a sent or failed mail. */
   resendMail(id: string): Promise<unknown>;
+  /** Creates a user (a project's end user; the admin area has none: developers sign up themselves). Answers the new user. */
+  createUser?: (input: CreateUserFields) => Promise<{ id: string }>;
   /** Reloads every view of this scope (after each action). */
   reload(): Promise<void>;
+}
+
+export interface CreateUserFields {
+  email: string;
+  password?: string;
+  first_name?: string;
+  last_name?: string;
+  email_verified: boolean;
 }
 
 /** Paging keeps the previous page on screen while the next one loads. */
@@ -116,6 +129,7 @@ const ADMIN_SOURCE: MonitorSource = {
   useAuditLog: (q) => trpc.admin.auditLog.useQuery(q, listOptions),
   useMail: (q) => trpc.admin.mail.useQuery(q, listOptions),
   exportUrl: (list, filters) => `/api/v1/admin/${list}/export${exportQuery(filters)}`,
+  userPath: adminUserPath,
   useActions: () => {
     const utils = trpc.useUtils();
     const toggleUser = trpc.admin.toggleUserActive.useMutation();
@@ -158,6 +172,7 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
       useAuditLog: (q) => trpc.projects.auditLog.useQuery({ id: projectId, ...q }, listOptions),
       useMail: (q) => trpc.projects.mail.useQuery({ id: projectId, ...q }, listOptions),
       exportUrl: (list, filters) => `/api/v1/projects/${encodeURIComponent(projectId)}/${list}/export${exportQuery(filters)}`,
+      userPath: (userId) => projectUserPath(projectId, userId),
       useActions: () => {
         const utils = trpc.useUtils();
         const toggleUser = trpc.projects.monitor.toggleUserActive.useMutation();
@@ -166,7 +181,9 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
         const trust = trpc.projects.monitor.toggleDeviceTrust.useMutation();
         const revoke = trpc.projects.monitor.revokeSession.useMutation();
         const resend = trpc.projects.resendMail.useMutation();
+        const create = trpc.projects.monitor.createUser.useMutation();
         return {
+          createUser: (input) => create.mutateAsync({ id: projectId, ...input }),
           toggleUserActive: (id) => toggleUser.mutateAsync({ id: projectId, user_id: id }),
           resetUserMfa: (id) => resetMfa.mutateAsync({ id: projectId, user_id: id }),
           toggleDeviceBlock: (id) => block.mutateAsync({ id: projectId, device_id: id }),

@@ -32,6 +32,25 @@ export async function listAuditEntries(db: Db, projectId: string | null | undefi
   return { rows: items, total: Number(total.n) };
 }
 
+/**
+ * The newest entries about one account: its own (target the user), its sessions' (labelled with its
+ * address) and its devices' ("fingerprint (address)"). `projectId` undefined: in any project (the admin area).
+ */
+export async function listAuditEntriesAbout(db: Db, projectId: string | undefined, about: { userId: string; email: string }, limit: number) {
+  let query = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('target_id', '=', about.userId),
+        eb.and([eb('target_type', '=', 'session'), eb('target_label', '=', about.email)]),
+        eb.and([eb('target_type', '=', 'device'), like('target_label', `% (${escapeLike(about.email)})`)]),
+      ]),
+    );
+  if (projectId !== undefined) query = query.where('project_id', '=', projectId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** The entries written by `asOf` (when the export started), for an export read in chunks, newest first. */
 export function readAuditEntriesForExport(db: Db, projectId: string | null | undefined, q: AuditFilters, asOf: string) {
   const matching = auditFilters(projectId, q)(db.selectFrom('audit_log').selectAll()).where('created_at', '<=', asOf);
@@ -43,4 +62,4 @@ function escapeLike(value: string): string {
   return value.replace(/[%_\\]/g, (c) => `\\${c}`);
 }
 
-const like = (column: 'action' | 'actor_email', pattern: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+const like = (column: 'action' | 'actor_email' | 'target_label', pattern: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;

@@ -7,7 +7,7 @@ import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { auditJson } from './audit-values.js';
-import { insertAuditEntry, listAuditEntries, readAuditEntriesForExport } from './audit.repo.js';
+import { insertAuditEntry, listAuditEntries, listAuditEntriesAbout, readAuditEntriesForExport } from './audit.repo.js';
 
 /** Who made a change, and from where. */
 export interface AuditActor {
@@ -68,6 +68,12 @@ export async function getAuditLog(deps: Pick<Deps, 'db'>, projectId: string | un
   const { rows, total } = await listAuditEntries(deps.db, projectId, q);
   const entries: AuditEntry[] = rows.map((row) => ({ ...row, before: parse(row.before), after: parse(row.after) }));
   return { entries, total, page: q.page, per_page: q.per_page };
+}
+
+/** The newest `limit` entries about one account (see listAuditEntriesAbout), for its page. */
+export async function getAuditEntriesAbout(deps: Pick<Deps, 'db'>, projectId: string | undefined, about: { userId: string; email: string }, limit: number): Promise<AuditEntry[]> {
+  const rows = await listAuditEntriesAbout(deps.db, projectId, about, limit);
+  return rows.map((row) => ({ ...row, before: parse(row.before), after: parse(row.after) }));
 }
 
 const AUDIT_COLUMNS = ['created_at', 'actor_email', 'actor_id', 'action', 'target_type', 'target_id', 'target_label', 'before', 'after', 'ip_address', 'user_agent', 'project_id'] as const;

@@ -524,3 +524,97 @@ export async function confirmEmailChange(
   });
   return { message: MESSAGES.emailChanged };
 }
+
+/*
+ * The actions of whoever manages a realm's accounts (the platform's admins, a project's team) on one
+ * account, from its page. No captcha and no per-IP budget (the caller is signed in, checked for the
+ * role and audited), but the recipient's mail cap holds: past it the answer is 429. `alsoInUnit`
+ * writes the caller's audit entry in the unit of work of the change, so both commit or neither.
+ */
+
+const MAIL_CAP_REACHED = 'This address has received too many of these mails in the last hour; try again later';
+
+/** Mails a fresh verification link, bound like a resend to the newest sign-up attempt's password. 409 for a verified or deactivated account. */
+export async function mailVerificationLinkTo(deps: Deps, realm: Realm, user: UserRow, alsoInUnit?: (tx: Deps) => Promise<void>): Promise<void> {
+  if (user.is_verified === 1) throw new AppError('CONFLICT', 'The address is already verified');
+  if (user.is_active === 0) throw new AppError('CONFLICT', 'The account is deactivated; activate it first');
+  if (!(await withinMailCap(deps, 'verification', user.email))) throw new AppError('TOO_MANY_REQUESTS', MAIL_CAP_REACHED, { retryAfterS: 3600 });
+  const ownPassword = user.password_set === 1 ? user.password_hash : null;
+  const attemptPassword = (await findLatestAttemptPassword(deps.db, user.id)) ?? ownPassword;
+  await withTransaction(deps, async (tx) => {
+    await queueVerification(tx, realm, user, attemptPassword, null);
+    await alsoInUnit?.(tx);
+  });
+}
+
+/** Mails a password reset link (one hour, once), as "forgot password" would. 409 for a deactivated account. */
+export async function mailPasswordResetTo(deps: Deps, realm: Realm, user: UserRow, alsoInUnit?: (tx: Deps) => Promise<void>): Promise<void> {
+  if (user.is_active === 0) throw new AppError('CONFLICT', 'The account is deactivated; activate it first');
+  if (!(await withinMailCap(deps, 'password_reset', user.email))) throw new AppError('TOO_MANY_REQUESTS', MAIL_CAP_REACHED, { retryAfterS: 3600 });
+  const brand = brandFor(realm.projectId, realm.policy.mail, user, null);
+  await withTransaction(deps, async (tx) => {
+    const token = await issueOneTimeToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_S, null, null);
+    await queueCappedMail(tx, 'password_reset', passwordResetMail(user.email, appLink(realm, MAIL_LINK_PATHS.password_reset, token), brand), aboutAccount(user));
+    await alsoInUnit?.(tx);
+  });
+}
+
+export interface ManagedAccountInput {
+  email: string;
+  /** Left out: no password (a random one nobody knows, as for a provider's account; "forgot password" sets one). */
+  password?: string | undefined;
+  first_name: string | null;
+  last_name: string | null;
+  /** The address counts as proven; otherwise the account is mailed a verification link. */
+  email_verified: boolean;
+}
+
+/**
+ * Creates an account in the realm for whoever manages it: the realm's password rules apply to a
+ * password given, an address with an account already is 409, and a project's webhooks get
+ * user.created. An unverified account is mailed a verification link (within the recipient's cap).
+ */
+export async function createManagedAccount(deps: Deps, realm: Realm, input: ManagedAccountInput, alsoInUnit?: (tx: Deps, user: UserRow) => Promise<void>): Promise<UserRow> {
+  if (input.password !== undefined) rejectWeakPassword(realm, input.password);
+  if (await findUserByEmail(deps.db, realm.projectId, input.email)) throw new AppError('CONFLICT', 'An account with this e-mail address already exists');
+  const passwordHash = await deps.passwords.hash(input.password ?? randomToken());
+  const now = isoNow(deps.clock);
+  const id = newId();
+  const mayMail = !input.email_verified && (await withinMailCap(deps, 'verification', input.email));
+  const user = await withTransaction(deps, async (tx) => {
+    const inserted = await insertUserIfNew(tx.db, {
+      id,
+      project_id: realm.projectId,
+      email: input.email,
+      password_hash: passwordHash,
+      password_set: input.password === undefined ? 0 : 1,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      company_name: null,
+      website_url: null,
+      locale: null,
+      role: isListedAdmin(deps, realm, input.email) ? 'admin' : 'user',
+      is_active: 1,
+      is_verified: input.email_verified ? 1 : 0,
+      login_notifications: 1,
+      created_at: now,
+      updated_at: now,
+      last_login: null,
+    });
+    if (!inserted) throw new AppError('CONFLICT', 'An account with this e-mail address already exists');
+    const created = (await findUserById(tx.db, id))!;
+    if (realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: created.email, is_verified: input.email_verified });
+    // The link is of this account's own state (the password given, or none), so proving the address keeps it.
+    if (mayMail) await queueVerification(tx, realm, created, input.password === undefined ? null : passwordHash, null);
+    await alsoInUnit?.(tx, created);
+    return created;
+  });
+  await recordSignup(deps, realm);
+  return user;
+}
+
+/** How an account signs in besides a password, for its page: its passkeys' count and its providers. */
+export async function signInMethodsOf(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<{ passkeys: number; identities: string[] }> {
+  const attached = await listAttachments(deps.db, userId, isoNow(deps.clock));
+  return { passkeys: attached.passkeys.length, identities: attached.identities };
+}

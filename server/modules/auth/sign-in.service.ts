@@ -116,7 +116,7 @@ function attemptOf(deps: Deps, realm: Realm, email: string, deviceFingerprint: s
  */
 export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof LogInInputSchema>, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
   const email = normalizeEmail(input.email);
-  const attempt = attemptOf(deps, realm, email, input.device_fingerprint, request);
+  const attempt: Attempt = { ...attemptOf(deps, realm, email, input.device_fingerprint, request), method: PASSWORD_METHOD };
   const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
   /** Runs a check whose refusal is also recorded as a failed attempt. */
   const guard = async (reason: FailureReason, check: () => Promise<void>) => {
@@ -165,7 +165,11 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
   // A token from another realm (another project, or the platform) does not exist here.
   if (!user || user.project_id !== realm.projectId) throw new AppError('UNAUTHORIZED', MFA_SIGN_IN_EXPIRED);
   // After a provider the first factor is the provider's ('fed', and the attempt names it), after a mailed link the mailbox, else the password.
-  const attempt: Attempt = { ...attemptOf(deps, realm, user.email, challenge.device_fingerprint, request), method: challenge.first_factor };
+  // The attempt names both factors: the first (password, mailed link or provider) and the second (a code or a passkey).
+  const attempt: Attempt = {
+    ...attemptOf(deps, realm, user.email, challenge.device_fingerprint, request),
+    method: `${challenge.first_factor ?? PASSWORD_METHOD}+${input.passkey_response ? PASSKEY_METHOD : 'code'}`,
+  };
   if (user.is_active !== 1) return refuse(deps, realm, attempt, request, 'account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   try {
     if (input.passkey_response) {
@@ -192,7 +196,7 @@ export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output
   if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   const { user, verified } = await checkPasskey(deps, realm, input.response, { purpose: 'login' });
   if (!user) throw new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED);
-  const attempt = attemptOf(deps, realm, user.email, input.device_fingerprint, request);
+  const attempt: Attempt = { ...attemptOf(deps, realm, user.email, input.device_fingerprint, request), method: PASSKEY_METHOD };
   const fail = (reason: FailureReason, error: AppError) => refuse(deps, realm, attempt, request, reason, user.id, error);
   if (!verified) return fail('passkey_failed', new AppError('UNAUTHORIZED', PASSKEY_NOT_VERIFIED));
   if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', new AppError('FORBIDDEN', VPN_BLOCKED));
@@ -200,6 +204,14 @@ export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output
   if (!mayStartUnverified(realm, user)) return fail('email_unverified', new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
   return startSignedInSession(deps, realm, user, attempt, request, ['hwk']);
 }
+
+/**
+ * How a sign-in was made, as its login attempt records it (`method`): 'password', 'passkey', a mailed
+ * link ('email'), a provider ('github', 'google', 'microsoft', 'oidc'), and for the second step of two
+ * factors the first and the second joined by '+' ('password+code', 'github+passkey').
+ */
+export const PASSWORD_METHOD = 'password';
+export const PASSKEY_METHOD = 'passkey';
 
 /** The first factor a mailed link stands for (its `amr` value, and the second step's `first_factor`). */
 export const MAILED_LINK_FACTOR = 'email';

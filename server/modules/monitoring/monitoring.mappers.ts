@@ -1,5 +1,7 @@
 import type { Device, LoginAttempt } from '../../../shared/schemas/admin.js';
+import type { Session } from '../../../shared/schemas/admin.js';
 import type { DeviceRow, LoginAttemptRow } from '../../db/schema.js';
+import { deviceLabel } from '../../lib/user-agent.js';
 
 export function toLoginAttempt(row: LoginAttemptRow): LoginAttempt {
   return {
@@ -26,10 +28,16 @@ export function toDevice(row: DeviceRow & { user_email: string }): Device {
     user_id: row.user_id,
     user_email: row.user_email,
     user_agent: row.user_agent,
+    device_label: deviceLabel(row.user_agent),
     last_ip: row.last_ip,
     is_trusted: row.is_trusted === 1,
     is_blocked: row.is_blocked === 1,
     first_seen: row.first_seen,
     last_seen: row.last_seen,
   };
+}
+
+/** A live session with its label for people ('Chrome on Linux'). */
+export function toSession(row: Omit<Session, 'device_label'>): Session {
+  return { ...row, device_label: deviceLabel(row.user_agent) };
 }

@@ -10,9 +10,10 @@ import {
   SessionListQuerySchema,
   SessionPageSchema,
   UserListQuerySchema,
-  UserDetailSchema,
   UserPageSchema,
+  CreateUserInputSchema,
 } from '../../../shared/schemas/admin.js';
+import { UserDetailSchema } from '../../../shared/schemas/user-detail.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { UserSchema } from '../../../shared/schemas/user.js';
 import { EXPORT_MAX_ROWS } from '../../lib/csv.js';
@@ -46,6 +47,8 @@ const FILTERS = {
 const EXPORT_RULES = `Every row matching when the export starts (at most ${EXPORT_MAX_ROWS}, newest first: devices by first sighting, sessions by start; \`X-Export-Rows\` says how many, \`X-Export-Truncated: true\` that there were more), streamed as a CSV download; cells a spreadsheet would run as formulas are quoted as text. One export of yours runs at a time: another one meanwhile answers 429.`;
 
 const Id = IdParamSchema.shape.id;
+
+const SignedOutSchema = MessageSchema.extend({ revoked: z.number().int() });
 
 /**
  * The monitoring routes, declared once: /api/v1/admin/… (admin role) and /api/v1/projects/:id/…
@@ -101,7 +104,11 @@ export function monitoringRoutes(mount: MonitoringMount) {
       access: auth,
       params: paramsFor('user'),
       response: { 200: UserDetailSchema },
-      doc: doc('get', 'User', ['One account with its devices, sessions and login attempts', 'One end user with devices, sessions and login attempts'], found),
+      doc: doc('get', 'User', ['One account with its devices, sessions and login attempts', 'One end user with devices, sessions and login attempts'], {
+        ...found,
+        description:
+          'The account with its ways in (`has_password`, `passkeys`, `identities`, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first.',
+      }),
       handler: ({ deps, caller, params }) => monitoring.getUserDetail(deps, caller.scope, itemId(params, 'user')),
     }),
     defineRoute({
@@ -155,6 +162,65 @@ export function monitoringRoutes(mount: MonitoringMount) {
       }),
       handler: ({ deps, caller, params }) => monitoring.resetUserMfa(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
     }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/users/:${itemParam('user')}/resend-verification`,
+      procedure: 'resendUserVerification',
+      access: auth,
+      params: paramsFor('user'),
+      response: { 200: MessageSchema },
+      doc: doc('resendVerification', 'User', ['Mail an account a new verification link', 'Mail an end user a new verification link'], {
+        errors: [404, 409, 429],
+        description: 'A fresh link, as the account\'s own "resend" would send (no captcha). 409 when the address is already verified or the account is deactivated; 429 past the address\'s hourly mail cap. Audited as `user.verification_sent`.',
+      }),
+      handler: ({ deps, caller, params }) => monitoring.resendUserVerification(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/users/:${itemParam('user')}/send-password-reset`,
+      procedure: 'sendUserPasswordReset',
+      access: auth,
+      params: paramsFor('user'),
+      response: { 200: MessageSchema },
+      doc: doc('sendPasswordReset', 'User', ['Mail an account a password reset link', 'Mail an end user a password reset link'], {
+        errors: [404, 409, 429],
+        description: 'The link "forgot password" sends (one hour, once). 409 when the account is deactivated; 429 past the address\'s hourly mail cap. Audited as `user.password_reset_sent`.',
+      }),
+      handler: ({ deps, caller, params }) => monitoring.sendUserPasswordReset(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${prefix}/users/:${itemParam('user')}/sign-out-everywhere`,
+      procedure: 'signOutUserEverywhere',
+      access: auth,
+      params: paramsFor('user'),
+      response: { 200: SignedOutSchema },
+      doc: doc('signOutEverywhere', 'User', ['End every session of an account', "End every session of an end user"], {
+        ...found,
+        description: `Every live session ends at once: refresh tokens stop working and access tokens are refused on the next request${platform ? '' : '; the project\'s webhooks get `session.revoked` for each'}. Your own account is refused (403). Audited as \`user.signed_out\`.`,
+      }),
+      handler: ({ deps, caller, params }) => monitoring.signOutUserEverywhere(deps, caller.scope, actorOf(caller), itemId(params, 'user')),
+    }),
+    // Developers create their end users; platform accounts only sign up themselves.
+    ...(platform
+      ? []
+      : [
+          defineRoute({
+            method: 'POST',
+            url: `${prefix}/users`,
+            procedure: 'createUser',
+            access: auth,
+            params: paramsFor(),
+            body: CreateUserInputSchema,
+            response: { 201: UserSchema },
+            doc: doc('create', 'User', ['', 'Create an end user'], {
+              errors: [409],
+              description:
+                'With a `password` (the project\'s password rules apply) or without one (the user sets one through "forgot password" or signs in with a provider). `email_verified: true` marks the address as proven; otherwise the user is mailed a verification link. 409 when the address has an account in the project. The webhooks get `user.created`; audited as `user.created`.',
+            }),
+            handler: ({ deps, caller, body }) => monitoring.createUser(deps, caller.scope, actorOf(caller), body),
+          }),
+        ]),
     defineRoute({
       method: 'GET',
       url: `${prefix}/login-attempts`,

@@ -1,4 +1,5 @@
-import type { AdminStats, Device, DeviceListQuery, LoginAttemptListQuery, PageQuery, SessionListQuery, UserDetail, UserListQuery } from '../../../shared/schemas/admin.js';
+import type { AdminStats, CreateUserInput, Device, DeviceListQuery, LoginAttemptListQuery, PageQuery, SessionListQuery, UserListQuery } from '../../../shared/schemas/admin.js';
+import type { UserDetail } from '../../../shared/schemas/user-detail.js';
 import type { User } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
@@ -6,16 +7,17 @@ import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
 import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
-import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { getAuditEntriesAbout, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
-import { clearSignInFailures } from '../auth/auth.service.js';
+import { clearSignInFailures, createManagedAccount, mailPasswordResetTo, mailVerificationLinkTo, signInMethodsOf } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
-import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeOneSession } from '../sessions/sessions.service.js';
+import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeEverySessionOf, revokeOneSession } from '../sessions/sessions.service.js';
 import { toMonitoredUser, toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
+import { realmOfScope } from '../projects/project-realm.service.js';
 import {
   countLoginAttempts,
   countUniqueDevices,
@@ -33,7 +35,7 @@ import {
   readUsersForExport,
   setDeviceFlags,
 } from './monitoring.repo.js';
-import { toDevice, toLoginAttempt } from './monitoring.mappers.js';
+import { toDevice, toLoginAttempt, toSession } from './monitoring.mappers.js';
 
 /**
  * The same monitoring serves the platform's admins (scope: the platform's accounts) and each
@@ -42,6 +44,7 @@ import { toDevice, toLoginAttempt } from './monitoring.mappers.js';
  */
 
 const RECENT_ATTEMPTS = 20;
+const RECENT_AUDIT_ENTRIES = 20;
 const DETAIL_LIST = { page: 1, per_page: 100 };
 
 export async function getStats(deps: Deps, scope: MonitorScope): Promise<AdminStats> {
@@ -79,12 +82,24 @@ async function requireUser(deps: Deps, scope: MonitorScope, id: string): Promise
 export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string): Promise<UserDetail> {
   const user = await requireUser(deps, scope, id);
   const now = isoNow(deps.clock);
-  const [devices, sessions, attempts] = await Promise.all([
+  const [devices, sessions, attempts, methods, audit] = await Promise.all([
     listDevices(deps.db, scope.projectId, DETAIL_LIST, { userId: id }),
     listLiveSessions(deps.db, scope.projectId, DETAIL_LIST, now, { userId: id }),
     listLoginAttempts(deps.db, scope.projectId, { page: 1, per_page: RECENT_ATTEMPTS }, { userId: id }),
+    signInMethodsOf(deps, id),
+    // The admin area sees every entry about a developer account; a project's team only its project's.
+    getAuditEntriesAbout(deps, scope.projectId ?? undefined, { userId: id, email: user.email }, RECENT_AUDIT_ENTRIES),
   ]);
-  return { ...toMonitoredUser(user), devices: devices.rows.map(toDevice), sessions: sessions.rows, login_attempts: attempts.rows.map(toLoginAttempt) };
+  return {
+    ...toMonitoredUser(user),
+    has_password: user.password_set === 1,
+    passkeys: methods.passkeys,
+    identities: methods.identities,
+    devices: devices.rows.map(toDevice),
+    sessions: sessions.rows.map(toSession),
+    login_attempts: attempts.rows.map(toLoginAttempt),
+    audit,
+  };
 }
 
 const userTarget = (user: UserRow) => ({ type: 'user', id: user.id, label: user.email });
@@ -138,6 +153,48 @@ export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: Audit
   return toUser((await findUser(deps, id))!);
 }
 
+/** Mails the account a fresh verification link (409 when verified or deactivated; 429 past the recipient's mail cap). */
+export async function resendUserVerification(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
+  const user = await requireUser(deps, scope, id);
+  const realm = await realmOfScope(deps, scope);
+  await mailVerificationLinkTo(deps, realm, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.verification_sent', target: userTarget(user) }));
+  return { message: 'Verification email sent' };
+}
+
+/** Mails the account a password reset link, as "forgot password" would (409 when deactivated; 429 past the recipient's mail cap). */
+export async function sendUserPasswordReset(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
+  const user = await requireUser(deps, scope, id);
+  const realm = await realmOfScope(deps, scope);
+  await mailPasswordResetTo(deps, realm, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.password_reset_sent', target: userTarget(user) }));
+  return { message: 'Password reset email sent' };
+}
+
+/** Ends every live session of the account at once (an end user's send session.revoked); the caller's own account refuses (403). */
+export async function signOutUserEverywhere(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string; revoked: number }> {
+  const user = await requireUser(deps, scope, id);
+  if (user.id === actor.user.id) throw new AppError('FORBIDDEN', 'You cannot sign yourself out everywhere here; use your own Sessions settings');
+  const revoked = await withTransaction(deps, async (tx) => {
+    const count = await revokeEverySessionOf(tx, user, 'revoked_by_admin');
+    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.signed_out', target: userTarget(user), after: { sessions_revoked: count } });
+    return count;
+  });
+  return { message: revoked === 1 ? '1 session revoked' : `${revoked} sessions revoked`, revoked };
+}
+
+/** A project's developer creates an end user (with or without a password, the address verified or mailed a link); user.created to its webhooks. */
+export async function createUser(deps: Deps, scope: MonitorScope, actor: AuditActor, input: CreateUserInput): Promise<User> {
+  const realm = await realmOfScope(deps, scope);
+  const created = await createManagedAccount(deps, realm, input, (tx, user) =>
+    recordAudit(tx, actor, {
+      projectId: scope.projectId,
+      action: 'user.created',
+      target: userTarget(user),
+      after: { email: user.email, has_password: input.password !== undefined, is_verified: input.email_verified },
+    }),
+  );
+  return toUser(created);
+}
+
 export async function getLoginAttempts(deps: Deps, scope: MonitorScope, q: LoginAttemptListQuery) {
   const { rows, total } = await listLoginAttempts(deps.db, scope.projectId, q);
   return pageOf('attempts', rows.map(toLoginAttempt), total, q);
@@ -185,7 +242,7 @@ export async function toggleDeviceTrust(deps: Deps, scope: MonitorScope, actor: 
 
 export async function getSessions(deps: Deps, scope: MonitorScope, q: SessionListQuery) {
   const { rows, total } = await listLiveSessions(deps.db, scope.projectId, q, isoNow(deps.clock));
-  return pageOf('sessions', rows, total, q);
+  return pageOf('sessions', rows.map(toSession), total, q);
 }
 
 /** Its refresh token stops working at once and its access token is refused on the next request; an end user's sends session.revoked. */

@@ -22,6 +22,7 @@ import {
   findRefreshToken,
   findRefreshTokenForRotation,
   insertSessionWithRefreshToken,
+  revokeLiveSessionsOfUser,
   revokeSession,
   revokeSessionsByDeviceId,
   revokeSessionsByUserId,
@@ -310,6 +311,16 @@ export async function revokeOneSession(deps: Deps, realm: Pick<Realm, 'projectId
 /** Ends every live session of an account, but `exceptSessionId` (the caller's own). */
 export async function revokeAllSessionsOfUser(deps: Deps, userId: string, reason: string, exceptSessionId?: string): Promise<number> {
   return revokeSessionsByUserId(deps.db, userId, isoNow(deps.clock), reason, exceptSessionId);
+}
+
+/**
+ * Ends every live session of one account on purpose (its page's "Sign out everywhere"), in the unit of
+ * work of `tx`: session.revoked for each in a project's realm. Answers how many ended.
+ */
+export async function revokeEverySessionOf(tx: Deps, user: Pick<UserRow, 'id' | 'project_id'>, reason: RevokedReason): Promise<number> {
+  const ids = await revokeLiveSessionsOfUser(tx.db, { userId: user.id, now: isoNow(tx.clock), usedSince: null }, { except: '' }, reason);
+  await emitSessionsRevoked(tx, user.project_id, ids, reason);
+  return ids.length;
 }
 
 export async function revokeAllSessionsOfDevice(deps: Deps, deviceId: string, reason: string): Promise<number> {
