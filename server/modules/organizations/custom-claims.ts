@@ -10,9 +10,10 @@ import { AppError } from '../../errors.js';
  * that is one lone output (`"{{ user.public_metadata.seats }}"`) keeps its value's JSON type.
  */
 
-const engine = new Liquid({ ownPropertyOnly: true, strictFilters: true, parseLimit: CUSTOM_CLAIMS_MAX_BYTES, renderLimit: 20, memoryLimit: 64 * 1024, cache: false });
-// The only tags that reach outside the template (they read files).
-for (const tag of ['include', 'render', 'layout']) delete (engine.tags as Record<string, unknown>)[tag];
+const engine = new Liquid({ ownPropertyOnly: true, strictFilters: true, parseLimit: CUSTOM_CLAIMS_MAX_BYTES, renderLimit: 1000, memoryLimit: 64 * 1024, cache: false });
+// No tag that reads files (include, render, layout) and no loop: a template's cost stays linear in its
+// size (memoryLimit bounds what filters build), so issuing a token never waits on one.
+for (const tag of ['include', 'render', 'layout', 'block', 'for', 'tablerow', 'cycle']) delete (engine.tags as Record<string, unknown>)[tag];
 
 const ROOTS = ['user', 'org'];
 const CLAIM_NAME = /^[A-Za-z_][A-Za-z0-9_:.-]{0,63}$/;
