@@ -18,7 +18,7 @@ import { hostedProjectRoutes } from './modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from './modules/public-api/public.rest.js';
 import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
-import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes } from './modules/organizations/organizations.rest.js';
+import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes, userOrganizationRoutes } from './modules/organizations/organizations.rest.js';
 import { switchOrganizationRoutes } from './modules/auth/switch-organization.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
 import { z } from 'zod';
@@ -48,6 +48,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...monitoringRoutes(PROJECT_MONITORING),
   ...organizationRoutes(DASHBOARD_SIDE),
   ...organizationRoleRoutes,
+  ...userOrganizationRoutes,
   ...auditRoutes,
   ...mailRoutes,
   ...publicApiRoutes,

@@ -12,7 +12,7 @@ import { projectsRoutes } from '../modules/projects/projects.rest.js';
 import { ownSessionRoutes } from '../modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from '../modules/social/social.rest.js';
 import { teamRoutes } from '../modules/teams/teams.rest.js';
-import { DASHBOARD_SIDE, organizationRoleRoutes, organizationRoutes } from '../modules/organizations/organizations.rest.js';
+import { DASHBOARD_SIDE, organizationRoleRoutes, organizationRoutes, userOrganizationRoutes } from '../modules/organizations/organizations.rest.js';
 import { PLATFORM_ACCOUNTS } from '../rest/account-mount.js';
 import { mergeRouters, router } from './init.js';
 import { routerOf } from './procedures.js';
@@ -40,7 +40,7 @@ export const appRouter = router({
   admin: routerOf([...monitoringRoutes(ADMIN_MONITORING), ...adminAuditRoutes, ...adminMailRoutes]),
   localMail: routerOf(localMailRoutes),
   projectSettings: routerOf(projectSettingsRoutes),
-  organizations: routerOf([...organizationRoutes(DASHBOARD_SIDE), ...organizationRoleRoutes]),
+  organizations: routerOf([...organizationRoutes(DASHBOARD_SIDE), ...organizationRoleRoutes, ...userOrganizationRoutes]),
   projects: mergeRouters(routerOf([...projectsRoutes, ...projectAuditRoutes, ...projectMailRoutes]), router({ monitor: routerOf(monitoringRoutes(PROJECT_MONITORING)) })),
 });
 

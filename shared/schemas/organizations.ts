@@ -245,6 +245,9 @@ export const MyOrganizationListSchema = z.object({
   can_create: z.boolean(),
 });
 
+/** An end user's memberships, as the project's team sees them on the user's page. */
+export const UserOrganizationListSchema = z.object({ organizations: z.array(MyOrganizationSchema.pick({ id: true, name: true, slug: true, role: true, joined_at: true })) });
+
 export const SwitchOrganizationInputSchema = z.object({
   organization_id: z.string({ error: 'organization_id must be text or null' }).trim().min(1, { error: 'organization_id must be text or null' }).max(100).nullable(),
 });

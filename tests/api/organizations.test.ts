@@ -446,6 +446,8 @@ describe("the project's roles and organizations in the dashboard", () => {
     const user = await endUser(project);
     const org = (await dashboard('POST', '/organizations', { name: 'Dash Org' })).json();
     expect((await dashboard('POST', `/organizations/${org.id}/members`, { user_id: user.id, role: 'org:editor' })).statusCode).toBe(201);
+    expect((await dashboard('GET', `/users/${user.id}/organizations`)).json()).toEqual({ organizations: [expect.objectContaining({ id: org.id, name: 'Dash Org', role: 'org:editor' })] });
+    expect((await dashboard('GET', '/users/no-such-user/organizations')).statusCode).toBe(404);
     const inUse = await dashboard('DELETE', '/roles/org:editor');
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json()).toEqual({ detail: 'Members still hold this role: give them another role first' });

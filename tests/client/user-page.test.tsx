@@ -186,6 +186,22 @@ describe("the user page in a project's monitoring", () => {
     expect(screen.queryByRole('group', { name: 'Actions' })).toBeNull();
     expect(within(screen.getByRole('table', { name: 'Sessions' })).queryByRole('button', { name: 'Revoke' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Users' }).getAttribute('href')).toBe('/monitoring?project=p_1&tab=users');
+    expect(screen.queryByRole('table', { name: 'Organizations' })).toBeNull();
+  });
+
+  it("lists the end user's organizations with their role", async () => {
+    const { calls } = renderApp('/monitoring/users/u_1?project=p_1', {
+      user: sampleUser,
+      handlers: {
+        'projects.list': () => ({ projects: [{ ...project, role: 'viewer' }] }),
+        'projects.monitor.user': () => detail,
+        'organizations.ofUser': () => ({ organizations: [{ id: 'o_1', name: 'Acme Inc.', slug: 'acme', role: 'org:admin', joined_at: '2025-06-01T09:30:00.000Z' }] }),
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Organizations' });
+    expect(within(table).getByText('Acme Inc.')).toBeTruthy();
+    expect(within(table).getByText('org:admin')).toBeTruthy();
+    expect(callsTo(calls, 'organizations.ofUser')[0]?.input).toEqual({ id: 'p_1', user_id: 'u_1' });
   });
 
   it("an owner acts with the project's procedures", async () => {

@@ -284,8 +284,7 @@ function UserBody({ source, user, actions }: { source: UserPageSource; user: Use
         </Section>
       </SimpleGrid>
 
-      {/* Organizations: a card of its own goes here once organizations exist (see OrganizationsSection). */}
-      <OrganizationsSection user={user} readOnly={readOnly} />
+      <OrganizationsSection source={source} user={user} />
 
       <Section
         title="Sessions"

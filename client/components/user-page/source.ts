@@ -15,6 +15,10 @@ export interface UserPageSource {
   back: { to: string; label: string };
   useUser(userId: string): { data: UserDetail | undefined; error: unknown; isPending: boolean; refetch: () => unknown };
   useActions(userId: string): UserActions;
+  /** A project's end user's organizations (absent in the admin area, whose accounts have none). */
+  useOrganizations?(userId: string): { data: { organizations: { id: string; name: string; slug: string; role: string; joined_at: string }[] } | undefined };
+  /** Where an organization opens, when the dashboard has a page for it. */
+  organizationPath?(organizationId: string): string;
 }
 
 export interface UserActions {
@@ -81,6 +85,7 @@ export function useProjectUserSource(projectId: string, readOnly: boolean): User
       readOnly,
       back: { to: `/monitoring?project=${encodeURIComponent(projectId)}&tab=users`, label: 'Users' },
       useUser: (userId) => trpc.projects.monitor.user.useQuery({ id: projectId, user_id: userId }, { retry: false }),
+      useOrganizations: (userId) => trpc.organizations.ofUser.useQuery({ id: projectId, user_id: userId }, { retry: false }),
       useActions: (userId) => {
         const utils = trpc.useUtils();
         const toggle = trpc.projects.monitor.toggleUserActive.useMutation();

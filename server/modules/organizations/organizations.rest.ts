@@ -27,6 +27,7 @@ import {
   UpdateOrganizationSettingsInputSchema,
   UpdateRoleInputSchema,
   UpdateUserMetadataInputSchema,
+  UserOrganizationListSchema,
 } from '../../../shared/schemas/organizations.js';
 import type { Deps } from '../../deps.js';
 import type { ProjectRow } from '../../db/schema.js';
@@ -371,6 +372,20 @@ export const organizationRoleRoutes = [
     },
     procedure: 'updateSettings',
     handler: ({ deps, caller, body }) => roles.updateOrganizationSettings(deps, caller.scope.projectId!, { user: caller.session.user, info: caller.info }, body),
+  }),
+];
+
+/** The organizations of one of the project's end users, for the user's page in the dashboard. */
+export const userOrganizationRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:id/users/:user_id/organizations',
+    access: TEAM,
+    params: ProjectParams.extend({ user_id: UnvalidatedParam }),
+    response: { 200: UserOrganizationListSchema },
+    doc: { operationId: 'listUserOrganizations', tag: 'Organizations', summary: "An end user's organizations, with their role in each", errors: [404] },
+    procedure: 'ofUser',
+    handler: ({ deps, caller, params }) => organizations.organizationsOfUser(deps, caller.scope.projectId!, params.user_id),
   }),
 ];
 

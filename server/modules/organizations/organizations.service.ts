@@ -338,6 +338,13 @@ export async function revokeInvitation(deps: Deps, projectId: string, actor: Aud
   return { message: 'Invitation revoked' };
 }
 
+/** An end user's memberships, for the project's team (the user's page). */
+export async function organizationsOfUser(deps: Deps, projectId: string, userId: string) {
+  await requireEndUser(deps, projectId, userId);
+  const rows = await repo.listMembershipsOfUser(deps.db, userId);
+  return { organizations: rows.map(({ id, name, slug, role, joined_at }) => ({ id, name, slug, role, joined_at })) };
+}
+
 // The end user's side.
 
 const endUserActor = (user: Pick<UserRow, 'id' | 'email'>, info: AuditActor['info']): AuditActor => ({ user: { id: user.id, email: user.email }, info });
