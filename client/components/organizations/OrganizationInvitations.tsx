@@ -69,7 +69,7 @@ export function OrganizationInvitations({ project, organization, manages }: { pr
         <form onSubmit={onSubmit} noValidate aria-label="Invite by e-mail">
           <Group align="flex-start" gap="sm" wrap="wrap" mb="md">
             <TextInput label="E-mail address" placeholder="colleague@example.com" type="email" autoComplete="off" style={{ flex: '1 1 220px' }} {...form.getInputProps('email')} />
-            <Select label="Role" w={200} data={roles.options} allowDeselect={false} {...form.getInputProps('role')} />
+            <Select label="Role" w={230} data={roles.options} allowDeselect={false} {...form.getInputProps('role')} />
             <Button type="submit" mt={{ base: 0, xs: 25 }} leftSection={<IconSend size={16} />} loading={invite.isPending}>
               Send invitation
             </Button>
@@ -90,8 +90,8 @@ export function OrganizationInvitations({ project, organization, manages }: { pr
         <Stack gap="xs" role="list" aria-label="Invitations">
           {invitations.data.invitations.map((invitation) => (
             <Paper key={invitation.id} withBorder p="sm" radius="md" role="listitem" aria-label={invitation.email}>
-              <Group justify="space-between" gap="sm" wrap="nowrap">
-                <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+              <Group justify="space-between" gap="sm" wrap="wrap">
+                <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 220px' }}>
                   <IconMailForward size={18} style={{ flexShrink: 0 }} aria-hidden />
                   <div style={{ minWidth: 0 }}>
                     <Text size="sm" fw={600} truncate>
@@ -102,7 +102,7 @@ export function OrganizationInvitations({ project, organization, manages }: { pr
                     </Text>
                   </div>
                 </Group>
-                <Group gap="xs" wrap="nowrap">
+                <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
                   <Badge variant="light" color={STATUS[invitation.status].color}>
                     {STATUS[invitation.status].label}
                   </Badge>

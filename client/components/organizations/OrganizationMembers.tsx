@@ -84,7 +84,7 @@ export function OrganizationMembers({ project, organization, manages }: { projec
                     <Select
                       aria-label={`Role of ${member.email}`}
                       size="xs"
-                      w={200}
+                      w={{ base: 190, xs: 230 }}
                       data={roles.options}
                       value={member.role}
                       allowDeselect={false}
@@ -183,7 +183,7 @@ function AddMemberForm({
           style={{ flex: '1 1 220px' }}
         />
         <TextInput label="User ID" placeholder="usr_…" style={{ flex: '1 1 180px' }} {...form.getInputProps('user_id')} />
-        <Select label="Role" w={200} data={roleOptions} allowDeselect={false} {...form.getInputProps('role')} />
+        <Select label="Role" w={230} data={roleOptions} allowDeselect={false} {...form.getInputProps('role')} />
         <Button type="submit" mt={{ base: 0, xs: 25 }} leftSection={<IconUserPlus size={16} />} loading={add.isPending}>
           Add member
         </Button>
