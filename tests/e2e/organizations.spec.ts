@@ -38,6 +38,8 @@ test('a developer creates a role and an organization, and invites someone into i
 
   // Roles & permissions: the built-in two, then one of the project's own.
   await page.goto(`/projects/${project.id}?tab=roles`);
+  // The first visit loads the project screen's chunk, which a busy machine takes a while to serve.
+  await expect(page.getByRole('tab', { name: 'Roles & permissions' })).toHaveAttribute('aria-selected', 'true', { timeout: 30_000 });
   const roles = page.getByRole('list', { name: 'Roles' });
   await expect(roles.getByRole('listitem', { name: 'org:admin' })).toContainText('Built-in');
   await page.getByRole('button', { name: 'New role' }).click();
