@@ -10,6 +10,7 @@ import { ProjectUnavailable } from './components/ProjectUnavailable';
 import { HostedContext, type Hosted } from './HostedContext';
 import { HostedI18n } from './i18n/HostedI18n';
 import { explicitLocale, hostedLocale, rememberLocale } from './i18n/locale';
+import { AcceptInvitationPage } from './pages/AcceptInvitationPage';
 import { AccountPage } from './pages/AccountPage';
 import { ConfirmEmailChangePage } from './pages/ConfirmEmailChangePage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
@@ -101,6 +102,7 @@ function HostedRoutes() {
       <Route path="confirm-email-change" element={<ConfirmEmailChangePage />} />
       <Route path="link-account" element={<LinkAccountPage />} />
       <Route path="account" element={<AccountPage />} />
+      <Route path="accept-invitation" element={<AcceptInvitationPage />} />
       <Route path="sign-out" element={<SignOutPage />} />
       <Route path="signed-out" element={<SignedOutPage />} />
       <Route path="*" element={<Navigate to={signIn} replace />} />

@@ -31,3 +31,4 @@ export const PROFILE_KEY = [...SESSION_KEY, 'profile'] as const;
 export const SESSIONS_KEY = [...SESSION_KEY, 'sessions'] as const;
 export const PASSKEYS_KEY = [...SESSION_KEY, 'passkeys'] as const;
 export const IDENTITIES_KEY = [...SESSION_KEY, 'identities'] as const;
+export const ORGANIZATIONS_KEY = [...SESSION_KEY, 'organizations'] as const;

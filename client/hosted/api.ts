@@ -8,6 +8,7 @@ import type { HostedProject, LinkAnswer } from '../../shared/schemas/hosted';
 import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../shared/schemas/mfa';
 import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/schemas/passkeys';
 import type { OwnSession } from '../../shared/schemas/sessions';
+import type { MyOrganization, MyOrganizationListSchema, OrganizationInvitationPreviewSchema } from '../../shared/schemas/organizations';
 import type { User } from '../../shared/schemas/user';
 import type { IdentitiesSchema, SignInProvider } from '../../shared/schemas/social';
 import type { StepUpAnswer, StepUpInput, StepUpStatus } from '../../shared/schemas/step-up';
@@ -19,6 +20,8 @@ export type CaptchaConfig = z.infer<typeof CaptchaConfigSchema>;
 type PasskeyAnswer = PasskeyLoginInput['response'];
 type Message = { message: string };
 export type Identities = z.infer<typeof IdentitiesSchema>;
+export type MyOrganizations = z.infer<typeof MyOrganizationListSchema>;
+export type InvitationPreview = z.infer<typeof OrganizationInvitationPreviewSchema>;
 /** The app's sign-in a form serves, which the mails it asks for carry along (see useContinuation). */
 export interface Continuation {
   interaction: string | null;
@@ -98,6 +101,14 @@ export function createHostedApi(projectKey: string, locale: () => string = () =>
 
     identities: () => session<Identities>('GET', '/auth/identities'),
     removeIdentity: (identityId: string) => session<Message>('DELETE', `/auth/identities/${id(identityId)}`),
+
+    myOrganizations: () => session<MyOrganizations>('GET', '/me/organizations'),
+    createOrganization: (input: { name: string; slug?: string }) => session<MyOrganization>('POST', '/me/organizations', input),
+    /** Sets the cookies of a session in that organization (null: in none). */
+    switchOrganization: (organizationId: string | null) => session<unknown>('POST', '/auth/switch-organization', { organization_id: organizationId }),
+    /** Anonymous: what an invitation link is for. */
+    previewInvitation: (token: string) => call<InvitationPreview>('POST', '/invitations/preview', { token }),
+    acceptInvitation: (token: string) => session<MyOrganization>('POST', '/invitations/accept', { token }),
   };
 }
 

@@ -1,7 +1,9 @@
 import { Anchor, Breadcrumbs, Button, Container, Group, Tabs, Text } from '@mantine/core';
-import { IconArrowLeft, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconArrowLeft, IconBuilding, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconShieldLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
+import { ProjectOrganizations } from '../components/organizations/ProjectOrganizations';
+import { ProjectRoles } from '../components/organizations/ProjectRoles';
 import { ProjectDetailSkeleton } from '../components/projects/ProjectDetailSkeleton';
 import { ProjectOverview } from '../components/projects/ProjectOverview';
 import { ProjectSettings } from '../components/projects/ProjectSettings';
@@ -11,7 +13,7 @@ import { errorCode } from '../lib/errors';
 import { trpc } from '../lib/trpc';
 import { PROJECT_TEXTS } from '../messages';
 
-const TABS = ['overview', 'settings', 'team'] as const;
+const TABS = ['overview', 'settings', 'team', 'organizations', 'roles'] as const;
 type Tab = (typeof TABS)[number];
 const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?? 'overview';
 
@@ -28,6 +30,7 @@ export function ProjectDetailPage() {
       (params) => {
         if (next && tabOf(next) !== 'overview') params.set('tab', tabOf(next));
         else params.delete('tab');
+        params.delete('org');
         return params;
       },
       { replace: true },
@@ -125,6 +128,12 @@ export function ProjectDetailPage() {
           <Tabs.Tab value="team" leftSection={<IconUsersGroup size={16} />}>
             Team
           </Tabs.Tab>
+          <Tabs.Tab value="organizations" leftSection={<IconBuilding size={16} />}>
+            Organizations
+          </Tabs.Tab>
+          <Tabs.Tab value="roles" leftSection={<IconShieldLock size={16} />}>
+            Roles &amp; permissions
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
           <ProjectOverview project={data} />
@@ -134,6 +143,12 @@ export function ProjectDetailPage() {
         </Tabs.Panel>
         <Tabs.Panel value="team">
           <ProjectTeam project={data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="organizations">
+          <ProjectOrganizations project={data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="roles">
+          <ProjectRoles project={data} />
         </Tabs.Panel>
       </Tabs>
     </Container>

@@ -9,6 +9,7 @@ import { ChangeEmailCard } from '../account/ChangeEmailCard';
 import { ChangePasswordCard } from '../account/ChangePasswordCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
 import { LanguageCard } from '../account/LanguageCard';
+import { OrganizationsCard } from '../account/OrganizationsCard';
 import { HostedStepUp } from '../account/HostedStepUp';
 import { PasskeysCard } from '../account/PasskeysCard';
 import { ProfileCard } from '../account/ProfileCard';
@@ -83,6 +84,7 @@ export function AccountPage() {
           <Stack gap="lg">
             <SocialReturnNotice />
             <ProfileCard user={user} />
+            <OrganizationsCard />
             <LanguageCard />
             <ChangeEmailCard currentEmail={user.email} />
             <ChangePasswordCard />
