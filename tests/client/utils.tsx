@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { vi } from 'vitest';
@@ -160,15 +160,23 @@ export function renderApp(
     createRefreshCoordinator({ realm: 'platform', refresh: () => sessionClient.auth.refresh.mutate({}), onRefreshFailed: () => sessionEvents.emit(), tabs: { kind: 'none' } }),
   );
   const entry = route;
-  const result = render(
-    <MemoryRouter initialEntries={[entry]} useTransitions={false}>
-      <AppProviders trpcClient={trpcClient} platformApi={platformApi} queryClient={queryClient} sessionEvents={sessionEvents}>
-        {ui ?? <AppRoutes />}
-        <LocationProbe />
-      </AppProviders>
-    </MemoryRouter>,
+  // A data router as in the app (App.tsx), so screens may use useBlocker.
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <AppProviders trpcClient={trpcClient} platformApi={platformApi} queryClient={queryClient} sessionEvents={sessionEvents}>
+            {ui ?? <AppRoutes />}
+            <LocationProbe />
+          </AppProviders>
+        ),
+      },
+    ],
+    { initialEntries: [entry] },
   );
-  return { ...result, calls, user: userEvent.setup(), queryClient };
+  const result = render(<RouterProvider router={router} useTransitions={false} />);
+  return { ...result, calls, user: userEvent.setup(), queryClient, router };
 }
 
 /**
