@@ -50,8 +50,11 @@ describe('Project settings sections', () => {
   });
 
   it('opens General for /settings, an unknown section and the old ?tab=settings; ?tab=team opens Team', async () => {
+    const first = renderSettings('/projects/p_1/settings');
+    expect(await screen.findByRole('heading', { level: 2, name: 'General' })).toBeTruthy();
+    expect(nav().getByRole('link', { name: 'General' }).getAttribute('aria-current')).toBe('page');
+    first.unmount();
     for (const [from, to] of [
-      ['/projects/p_1/settings', '/projects/p_1/settings/general'],
       ['/projects/p_1/settings/nope', '/projects/p_1/settings/general'],
       ['/projects/p_1?tab=settings', '/projects/p_1/settings/general'],
       ['/projects/p_1?tab=team', '/projects/p_1/settings/team'],

@@ -25,8 +25,9 @@ const sections = (page: Page) => page.getByRole('navigation', { name: 'Settings 
 test('edit one section, meet the unsaved-changes guard, then delete the project by typing its name', async ({ page }) => {
   test.setTimeout(90_000);
   const project = await developerWithProject(page);
-  await page.goto(`/projects/${project.id}/settings`);
-  await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/settings/general$`));
+  // The Settings tab opens the first section.
+  await page.goto(`/projects/${project.id}`);
+  await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(sections(page).getByRole('link', { name: 'General' })).toHaveAttribute('aria-current', 'page');
   await shootThemes(page, 'general');
 
@@ -54,7 +55,8 @@ test('edit one section, meet the unsaved-changes guard, then delete the project 
   await page.goBack();
   await expect(guard).toBeVisible();
   await guard.getByRole('button', { name: 'Discard changes' }).click();
-  await expect(page).toHaveURL(/\/settings\/general$/);
+  // The entry before: the Settings tab's address, which shows General.
+  await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/settings$`));
   await expect(field(page, 'Description')).toHaveValue('Sign-in for the shop');
 
   // The Danger zone: Delete works only once the project's name is typed.
@@ -75,6 +77,7 @@ test('edit one section, meet the unsaved-changes guard, then delete the project 
 });
 
 test('at 375 px the sections are a select', async ({ page }) => {
+  test.setTimeout(60_000);
   const project = await developerWithProject(page);
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(`/projects/${project.id}/settings/general`);

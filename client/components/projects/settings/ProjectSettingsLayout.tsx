@@ -5,7 +5,7 @@ import { SETTINGS_SECTIONS, sectionPath, type SettingsSection } from './sections
 
 /** The chosen section: its title, a line about it, and its one form. */
 function SectionView({ project }: { project: Project }) {
-  const { section: id } = useParams();
+  const { section: id = SETTINGS_SECTIONS[0]!.id } = useParams();
   const section = SETTINGS_SECTIONS.find((candidate) => candidate.id === id);
   if (!section) return <Navigate to={sectionPath(project.id, SETTINGS_SECTIONS[0]!.id)} replace />;
   const readOnly = section.readOnlyForViewers && project.role === 'viewer';
@@ -67,7 +67,8 @@ function SectionNav({ project, current }: { project: Project; current: SettingsS
 }
 
 function SettingsFrame({ project }: { project: Project }) {
-  const { section: id } = useParams();
+  // /settings itself shows the first section, without a redirect.
+  const { section: id = SETTINGS_SECTIONS[0]!.id } = useParams();
   const current = SETTINGS_SECTIONS.find((section) => section.id === id);
   return (
     <Grid gutter="lg">
@@ -89,6 +90,7 @@ function SettingsFrame({ project }: { project: Project }) {
 export function ProjectSettingsLayout({ project }: { project: Project }) {
   return (
     <Routes>
+      <Route index element={<SettingsFrame project={project} />} />
       <Route path=":section" element={<SettingsFrame project={project} />} />
       <Route path="*" element={<Navigate to={sectionPath(project.id, SETTINGS_SECTIONS[0]!.id)} replace />} />
     </Routes>
