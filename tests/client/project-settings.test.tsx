@@ -238,5 +238,6 @@ describe('Wording per language', () => {
     await user.click(table.getByRole('button', { name: 'Reset hosted:signIn.title' }));
     expect(await screen.findByText('Built-in text restored')).toBeTruthy();
     expect(callsTo(calls, 'projectSettings.update')[1]?.input).toEqual({ id: 'p_1', string_overrides: { de: { 'hosted:signIn.title': null } } });
-  }, 15_000);
+    // The catalogue's select types through hundreds of options; the Branding section renders its form and preview beside it.
+  }, 30_000);
 });
