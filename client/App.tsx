@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { AuthProvider, SessionEvents } from './auth/AuthProvider';
 import { PlatformStepUp } from './components/settings/PlatformStepUp';
 import type { ApiClient } from './lib/api-client';
@@ -66,11 +66,18 @@ export function App() {
   const [sessionEvents] = useState(() => new SessionEvents());
   const [queryClient] = useState(createQueryClient);
   const [clients] = useState(() => createPlatformClients({ onSessionExpired: () => sessionEvents.emit() }));
-  return (
-    <BrowserRouter useTransitions={false}>
-      <AppProviders trpcClient={clients.trpcClient} platformApi={clients.api} queryClient={queryClient} sessionEvents={sessionEvents}>
-        <AppRoutes />
-      </AppProviders>
-    </BrowserRouter>
+  // A data router (one splat route holding the route table) so a screen can hold a navigation back with useBlocker.
+  const [router] = useState(() =>
+    createBrowserRouter([
+      {
+        path: '*',
+        element: (
+          <AppProviders trpcClient={clients.trpcClient} platformApi={clients.api} queryClient={queryClient} sessionEvents={sessionEvents}>
+            <AppRoutes />
+          </AppProviders>
+        ),
+      },
+    ]),
   );
+  return <RouterProvider router={router} useTransitions={false} />;
 }

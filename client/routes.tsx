@@ -64,7 +64,8 @@ export function AppRoutes() {
         <Route path="/mail" element={<MailPage />} />
         <Route path="/dashboard" element={guarded(<DashboardPage />)} />
         <Route path="/projects" element={guarded(<ProjectsPage />)} />
-        <Route path="/projects/:projectId" element={guarded(<ProjectDetailPage />)} />
+        {/* Overview at /projects/:projectId, settings at /projects/:projectId/settings/:section. */}
+        <Route path="/projects/:projectId/*" element={guarded(<ProjectDetailPage />)} />
         <Route path="/admin" element={guarded(<AdminPage />)} />
         <Route path="/admin/users/:userId" element={guarded(<AdminUserPage />)} />
         <Route path="/monitoring" element={guarded(<MonitoringPage />)} />

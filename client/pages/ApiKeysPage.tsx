@@ -5,6 +5,7 @@ import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
 import { z } from 'zod';
 import { CreateApiKeyInputSchema, type ApiKey } from '../../shared/schemas/projects';
 import { useAuth } from '../auth/AuthProvider';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { PageHeader } from '../components/PageHeader';
 import { ApiKeyList } from '../components/projects/ApiKeyList';
 import { ProjectScoped } from '../components/projects/ProjectScoped';
@@ -45,6 +46,8 @@ function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; ver
   const revoke = trpc.projects.revokeApiKey.useMutation();
   const [secret, setSecret] = useState<{ value: string; name: string } | null>(null);
   const [revokingId, setRevokingId] = useState<string | null>(null);
+  /** The key whose revocation waits for its name to be typed. */
+  const [confirming, setConfirming] = useState<ApiKey | null>(null);
   useLoadErrorToast(keys.errorUpdatedAt, keys.isError, PROJECT_TEXTS.apiKeysLoadFailed);
 
   const form = useForm({ mode: 'controlled', initialValues: { name: '' }, validate: resolver(KeyFormSchema) });
@@ -64,10 +67,10 @@ function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; ver
   });
 
   const onRevoke = async (key: ApiKey) => {
-    if (!window.confirm(PROJECT_TEXTS.revokeKeyConfirm)) return;
     setRevokingId(key.id);
     try {
       await revoke.mutateAsync({ id: projectId, key_id: key.id });
+      setConfirming(null);
       notify.success(PROJECT_TEXTS.apiKeyRevoked);
       await refresh();
     } catch (error) {
@@ -138,11 +141,22 @@ function ProjectKeys({ projectId, verified, readOnly }: { projectId: string; ver
             Create a key above. Your backend sends it in the X-API-Key header when it calls the public API.
           </EmptyState>
         ) : (
-          <ApiKeyList keys={keys.data} onRevoke={readOnly ? undefined : (key) => void onRevoke(key)} revokingId={revokingId} />
+          <ApiKeyList keys={keys.data} onRevoke={readOnly ? undefined : (key) => setConfirming(key)} revokingId={revokingId} />
         )}
       </section>
 
       <SecretModal secret={secret?.value ?? null} keyName={secret?.name ?? ''} onClose={() => setSecret(null)} />
+      <ConfirmModal
+        opened={confirming !== null}
+        title="Revoke API key"
+        confirmLabel="Revoke key"
+        pending={confirming !== null && revokingId === confirming.id}
+        typedConfirmation={confirming?.name ?? ''}
+        onConfirm={() => confirming && void onRevoke(confirming)}
+        onClose={() => setConfirming(null)}
+      >
+        <Text size="sm">{PROJECT_TEXTS.revokeKeyConfirm}</Text>
+      </ConfirmModal>
     </Stack>
   );
 }

@@ -1,40 +1,44 @@
 import { Anchor, Breadcrumbs, Button, Container, Group, Tabs, Text } from '@mantine/core';
-import { IconArrowLeft, IconBuilding, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconShieldLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { IconArrowLeft, IconBuilding, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import { Link, Navigate, Route, Routes, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
 import { ProjectOrganizations } from '../components/organizations/ProjectOrganizations';
 import { ProjectRoles } from '../components/organizations/ProjectRoles';
 import { ProjectDetailSkeleton } from '../components/projects/ProjectDetailSkeleton';
 import { ProjectOverview } from '../components/projects/ProjectOverview';
-import { ProjectSettings } from '../components/projects/ProjectSettings';
-import { ProjectTeam } from '../components/projects/ProjectTeam';
+import { ProjectSettingsLayout } from '../components/projects/settings/ProjectSettingsLayout';
+import { sectionPath } from '../components/projects/settings/sections';
 import { EmptyState, ErrorState, useLoadErrorToast } from '../components/projects/states';
 import { errorCode } from '../lib/errors';
 import { trpc } from '../lib/trpc';
 import { PROJECT_TEXTS } from '../messages';
 
-const TABS = ['overview', 'settings', 'team', 'organizations', 'roles'] as const;
-type Tab = (typeof TABS)[number];
-const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?? 'overview';
+/** Links of the one-page settings (?tab=settings, ?tab=team) still land on the section they meant. */
+const LEGACY_TABS: Record<string, string> = { settings: 'general', team: 'team' };
+
+/** The tabs beside Overview and Settings, by ?tab= (Settings has paths of its own). */
+const QUERY_TABS = ['organizations', 'roles'] as const;
+type QueryTab = (typeof QUERY_TABS)[number];
+const queryTabOf = (value: string | null): QueryTab | undefined => QUERY_TABS.find((tab) => tab === value);
 
 export function ProjectDetailPage() {
   const { projectId = '' } = useParams();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const tab = tabOf(searchParams.get('tab'));
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const base = `/projects/${encodeURIComponent(projectId)}`;
+  const tab = location.pathname.startsWith(`${base}/settings`) ? 'settings' : (queryTabOf(searchParams.get('tab')) ?? 'overview');
+  const legacy = LEGACY_TABS[searchParams.get('tab') ?? ''];
   const project = trpc.projects.get.useQuery({ id: projectId }, { enabled: Boolean(projectId) });
   const notFound = project.isError && errorCode(project.error) === 'NOT_FOUND';
   useLoadErrorToast(project.errorUpdatedAt, project.isError && !notFound, PROJECT_TEXTS.projectLoadFailed);
 
-  const setTab = (next: string | null) =>
-    setSearchParams(
-      (params) => {
-        if (next && tabOf(next) !== 'overview') params.set('tab', tabOf(next));
-        else params.delete('tab');
-        params.delete('org');
-        return params;
-      },
-      { replace: true },
-    );
+  // A pushed entry per tab, so the browser's back returns to the one before.
+  const setTab = (next: string | null) => {
+    if (next === tab) return;
+    const queryTab = queryTabOf(next);
+    navigate(next === 'settings' ? `${base}/settings` : queryTab ? `${base}?tab=${queryTab}` : base);
+  };
 
   const back = (
     <Anchor component={Link} to="/projects" size="sm">
@@ -43,6 +47,8 @@ export function ProjectDetailPage() {
       </Group>
     </Anchor>
   );
+
+  if (legacy) return <Navigate to={sectionPath(projectId, legacy)} replace />;
 
   if (project.isPending) {
     return (
@@ -125,9 +131,6 @@ export function ProjectDetailPage() {
           <Tabs.Tab value="settings" leftSection={<IconSettings size={16} />}>
             Settings
           </Tabs.Tab>
-          <Tabs.Tab value="team" leftSection={<IconUsersGroup size={16} />}>
-            Team
-          </Tabs.Tab>
           <Tabs.Tab value="organizations" leftSection={<IconBuilding size={16} />}>
             Organizations
           </Tabs.Tab>
@@ -136,13 +139,15 @@ export function ProjectDetailPage() {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
-          <ProjectOverview project={data} />
+          <Routes>
+            <Route index element={<ProjectOverview project={data} />} />
+            <Route path="*" element={<Navigate to={base} replace />} />
+          </Routes>
         </Tabs.Panel>
         <Tabs.Panel value="settings">
-          <ProjectSettings project={data} />
-        </Tabs.Panel>
-        <Tabs.Panel value="team">
-          <ProjectTeam project={data} />
+          <Routes>
+            <Route path="settings/*" element={<ProjectSettingsLayout project={data} />} />
+          </Routes>
         </Tabs.Panel>
         <Tabs.Panel value="organizations">
           <ProjectOrganizations project={data} />

@@ -6,12 +6,13 @@ import type { Project } from '../../shared/schemas/projects';
 import { useAuth } from '../auth/AuthProvider';
 import { PageHeader } from '../components/PageHeader';
 import { CreateProjectModal } from '../components/projects/CreateProjectModal';
+import { DeleteProjectModal } from '../components/projects/DeleteProjectModal';
 import { ProjectCard } from '../components/projects/ProjectCard';
 import { VerifyNotice } from '../components/projects/VerifyNotice';
 import { CardSkeletons, EmptyState, ErrorState, LoadingRegion, notifyFailure, useLoadErrorToast } from '../components/projects/states';
 import { notify } from '../lib/notify';
 import { trpc } from '../lib/trpc';
-import { DELETE_PROJECT_CONFIRM, PROJECT_TEXTS, TOASTS } from '../messages';
+import { PROJECT_TEXTS, TOASTS } from '../messages';
 
 export function ProjectsPage() {
   const { user } = useAuth();
@@ -20,6 +21,8 @@ export function ProjectsPage() {
   const projects = trpc.projects.list.useQuery(undefined, { select: (answer) => answer.projects });
   const remove = trpc.projects.delete.useMutation();
   const [deletingId, setDeletingId] = useState<string | null>(null);
+  /** The project whose deletion waits for its name to be typed. */
+  const [confirming, setConfirming] = useState<Project | null>(null);
   useLoadErrorToast(projects.errorUpdatedAt, projects.isError, TOASTS.projectsLoadFailed);
 
   const verified = Boolean(user?.is_verified);
@@ -36,10 +39,10 @@ export function ProjectsPage() {
     );
 
   const onDelete = async (project: Project) => {
-    if (!window.confirm(DELETE_PROJECT_CONFIRM)) return;
     setDeletingId(project.id);
     try {
       await remove.mutateAsync({ id: project.id });
+      setConfirming(null);
       notify.success(TOASTS.projectDeleted);
       await Promise.all([utils.projects.list.invalidate(), utils.projects.dashboardStats.invalidate()]);
     } catch (error) {
@@ -89,7 +92,7 @@ export function ProjectsPage() {
             key={project.id}
             project={project}
             deleting={deletingId === project.id}
-            onDelete={() => void onDelete(project)}
+            onDelete={() => setConfirming(project)}
           />
         ))}
       </SimpleGrid>
@@ -106,6 +109,12 @@ export function ProjectsPage() {
       <VerifyNotice />
       {content}
       <CreateProjectModal opened={creating && verified} onClose={() => setCreating(false)} />
+      <DeleteProjectModal
+        project={confirming}
+        pending={confirming !== null && deletingId === confirming.id}
+        onConfirm={() => confirming && void onDelete(confirming)}
+        onClose={() => setConfirming(null)}
+      />
     </Container>
   );
 }

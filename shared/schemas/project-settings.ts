@@ -33,7 +33,7 @@ export const SETTINGS_MESSAGES = {
   passwordMinLength: `password_min_length must be a whole number from ${PASSWORD_MIN_LENGTH} to ${PROJECT_PASSWORD_MIN_LENGTH_MAX}`,
   accessTokenTtl: `access_token_ttl_s must be a whole number of seconds from ${ACCESS_TOKEN_TTL_RANGE_S.min} to ${ACCESS_TOKEN_TTL_RANGE_S.max}`,
   refreshTokenTtl: `refresh_token_ttl_s must be a whole number of seconds from ${REFRESH_TOKEN_TTL_RANGE_S.min} to ${REFRESH_TOKEN_TTL_RANGE_S.max}`,
-  refreshShorterThanAccess: 'refresh_token_ttl_s must be at least access_token_ttl_s',
+  refreshShorterThanAccess: 'The refresh token lifetime must be at least the access token lifetime',
   captchaKeysRequired: 'A captcha provider needs its site key and secret',
   unknownPlaceholder: `Templates may use only ${MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}`,
   linkRequired: 'This mail needs its {{link}}',

@@ -47,27 +47,30 @@ export function isOrigin(value: string): boolean {
   }
 }
 
-const urlList = (name: string, isValid: (value: string) => boolean, rule: string) =>
-  z
-    .array(z.string({ error: `${name} must be a list of addresses` }).trim().max(2000, { error: `Each of ${name} must be at most 2000 characters` }), {
-      error: `${name} must be a list of addresses`,
+/** A list of addresses; its refusals name it in words (`label`: "redirect URI"), as a person reads them on a form or in a REST answer. */
+const urlList = (label: string, isValid: (value: string) => boolean, rule: string) => {
+  const plural = `${label.charAt(0).toUpperCase()}${label.slice(1)}s`;
+  return z
+    .array(z.string({ error: `${plural} must be a list of addresses` }).trim().max(2000, { error: `Each ${label} must be at most 2000 characters` }), {
+      error: `${plural} must be a list of addresses`,
     })
-    .max(20, { error: `${name} can hold at most 20 addresses` })
-    .refine((values) => values.every(isValid), { error: `Each of ${name} must be ${rule}` })
+    .max(20, { error: `${plural} can hold at most 20 addresses` })
+    .refine((values) => values.every(isValid), { error: `Each ${label} must be ${rule}` })
     .transform((values) => [...new Set(values)]);
+};
 
-export const RedirectUrisSchema = urlList('redirect_uris', isRegistrableRedirectUri, 'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)');
+export const RedirectUrisSchema = urlList('redirect URI', isRegistrableRedirectUri, 'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)');
 export const PostLogoutRedirectUrisSchema = urlList(
-  'post_logout_redirect_uris',
+  'post-logout redirect URI',
   isRegistrableRedirectUri,
   'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)',
 );
-export const AllowedOriginsSchema = urlList('allowed_origins', isOrigin, 'an origin such as https://app.example.com (scheme, host and port only)');
+export const AllowedOriginsSchema = urlList('allowed origin', isOrigin, 'an origin such as https://app.example.com (scheme, host and port only)');
 export const AccentColorSchema = z
-  .string({ error: 'accent_color must be a colour like #3b5bdb' })
+  .string({ error: 'The accent colour must be a colour like #3b5bdb' })
   .trim()
   .nullish()
-  .refine((value) => !value || /^#[0-9a-f]{6}$/i.test(value), { error: 'accent_color must be a colour like #3b5bdb' })
+  .refine((value) => !value || /^#[0-9a-f]{6}$/i.test(value), { error: 'The accent colour must be a colour like #3b5bdb' })
   .transform((value) => (value ? value.toLowerCase() : null));
 
 /** The project's OpenID Connect client and hosted pages settings, all optional on create and update. */

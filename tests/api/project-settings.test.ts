@@ -306,7 +306,7 @@ describe('per-project settings on the public API and the hosted pages', () => {
       [{ captcha_provider: 'hcaptcha', captcha_site_key: 'k' }, SETTINGS_MESSAGES.captchaKeysRequired],
       [{ captcha_provider: 'friendly' }, 'captcha_provider must be one of none, turnstile, hcaptcha, recaptcha'],
       [{ vpn_policy: 'maybe' }, 'vpn_policy must be block or allow'],
-      [{ mail_accent_color: 'red' }, 'accent_color must be a colour like #3b5bdb'],
+      [{ mail_accent_color: 'red' }, 'The accent colour must be a colour like #3b5bdb'],
       [{ mail_templates: { verification: { subject: 'Hi {{name}}', text: '{{link}}' } } }, SETTINGS_MESSAGES.unknownPlaceholder],
       [{ mail_templates: { verification: { subject: 'Hi', text: 'no link here' } } }, SETTINGS_MESSAGES.linkRequired],
     ] as const) {

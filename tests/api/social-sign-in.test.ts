@@ -766,7 +766,7 @@ describe("a project's end users", () => {
       for (const issuer of [idp.issuer, 'https://localhost/sso', 'https://10.1.2.3/sso', 'https://169.254.169.254/latest', 'https://[::1]/sso']) {
         const refused = await saveHere({ issuer });
         expect(refused.statusCode, issuer).toBe(422);
-        expect(refused.json().detail).toBe('issuer must be a public address (CONNECTIONS_ALLOW_PRIVATE=on allows private ones)');
+        expect(refused.json().detail).toBe('issuer must be a public address: this server does not reach providers on private or local networks');
       }
       expect((await saveHere({ issuer: 'http://sso.example.com' })).json().detail).toBe('issuer must be an https URL');
 

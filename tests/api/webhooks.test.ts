@@ -434,7 +434,7 @@ describe('the SSRF guard', () => {
       for (const url of [receiver.url, 'http://localhost:9/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x']) {
         const refused = await strict.call('POST', `/api/v1/projects/${own.id}/webhooks`, { token: dev.access_token, body: { url, event_types: ['api_key.created'] } });
         expect(refused.statusCode, url).toBe(422);
-        expect(refused.json().detail).toBe('url must be a public address (WEBHOOKS_ALLOW_PRIVATE=on allows private ones)');
+        expect(refused.json().detail).toBe('url must be a public address: this server does not send webhooks to private or local networks');
       }
       const saved = await strict.call('POST', `/api/v1/projects/${own.id}/webhooks`, { token: dev.access_token, body: { url: 'https://hooks.example.com/in', event_types: ['api_key.created'] } });
       expect(saved.statusCode).toBe(201);

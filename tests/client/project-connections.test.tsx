@@ -25,7 +25,7 @@ const github: Connection = {
 
 function renderConnections(saveConnection: (input: unknown) => unknown = (input) => ({ ...github, ...(input as object) })) {
   let connections: Connection[] = [github];
-  const rendered = renderApp('/projects/p_1?tab=settings', {
+  const rendered = renderApp('/projects/p_1/settings/sign-in', {
     user: sampleUser,
     handlers: {
       'projects.get': () => project,
@@ -106,7 +106,7 @@ describe('Project connections', () => {
     await user.type(dialog.getByLabelText(/^Client secret/), 's3cret');
     await user.type(dialog.getByRole('textbox', { name: /^Issuer/ }), 'https://login.acme.example');
     await user.click(dialog.getByRole('button', { name: 'Save connection' }));
-    expect(await dialog.findByText('issuer must be an http or https URL')).toBeTruthy();
+    expect(await dialog.findByText('Issuer must be an http or https URL')).toBeTruthy();
 
     refuse = false;
     await user.click(dialog.getByRole('button', { name: 'Save connection' }));

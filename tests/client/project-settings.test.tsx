@@ -31,12 +31,14 @@ interface Options {
   role?: 'owner' | 'admin' | 'viewer';
   settings?: ProjectSettings;
   update?: (input: unknown) => unknown;
+  /** The settings section opened (/projects/p_1/settings/{section}). */
+  section?: 'rules' | 'mails' | 'branding';
 }
 
-function renderSettings({ role = 'owner', settings = defaults, update }: Options = {}) {
+function renderSettings({ role = 'owner', settings = defaults, update, section = 'rules' }: Options = {}) {
   const answer = update ?? ((input: unknown) => ({ ...current, ...(input as object) }));
   let current = settings;
-  return renderApp('/projects/p_1?tab=settings', {
+  return renderApp(`/projects/p_1/settings/${section}`, {
     user: sampleUser,
     handlers: {
       'projects.get': () => sampleProject({ id: 'p_1', name: 'Acme Storefront', role }),
@@ -132,7 +134,7 @@ describe('Project end-user settings', () => {
   });
 
   it('edits a mail template, previews it rendered, and saves it', async () => {
-    const { user, calls } = renderSettings();
+    const { user, calls } = renderSettings({ section: 'mails' });
     const card = await mailsCard();
     await user.type(card.getByRole('textbox', { name: /^Product name/ }), 'Acme');
     await user.click(card.getByRole('radio', { name: 'Password reset' }));
@@ -163,7 +165,7 @@ describe('Project end-user settings', () => {
   });
 
   it('starts the editor from the built-in mail, sends a test mail, and turns the "Secured by" line off', async () => {
-    const { user, calls } = renderSettings();
+    const { user, calls } = renderSettings({ section: 'mails' });
     const card = await mailsCard();
     expect(card.getByText(/they carry the project's name \(Acme Storefront\)/)).toBeTruthy();
     expect((card.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement).value).toBe(BUILT_IN_MAIL_TEMPLATES.verification.subject);
@@ -178,12 +180,14 @@ describe('Project end-user settings', () => {
   });
 
   it('shows a viewer everything, disabled, with a note', async () => {
-    const { calls } = renderSettings({ role: 'viewer' });
+    const { user, calls } = renderSettings({ role: 'viewer' });
     const rules = await rulesCard();
     expect(rules.getByText(/You are a viewer on this project/)).toBeTruthy();
     expect(rules.getByRole('textbox', { name: 'Minimum password length' }).matches(':disabled')).toBe(true);
     expect(rules.getByRole('switch', { name: /^Refuse common passwords/ }).matches(':disabled')).toBe(true);
     expect(rules.queryByRole('button', { name: 'Save end-user rules' })).toBeNull();
+    // The navigation stays usable for a viewer: the next section opens, read-only too.
+    await user.click(within(screen.getByRole('navigation', { name: 'Settings sections' })).getByRole('link', { name: 'Mails' }));
     const mails = await mailsCard();
     expect(mails.getByRole('textbox', { name: 'Subject' }).matches(':disabled')).toBe(true);
     expect(mails.getByRole('textbox', { name: /^Sender name/ }).matches(':disabled')).toBe(true);
@@ -194,7 +198,7 @@ describe('Project end-user settings', () => {
 
 describe('The mail editor in a language', () => {
   it('starts from the built-in mail in the chosen language, with the project’s wording, and previews in it', async () => {
-    const { user, calls } = renderSettings({ settings: { ...defaults, string_overrides: { de: { 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' } } } });
+    const { user, calls } = renderSettings({ section: 'mails', settings: { ...defaults, string_overrides: { de: { 'mail:verification.subject': 'Fast geschafft bei {{product_name}}' } } } });
     const card = await mailsCard();
     await user.click(card.getByRole('textbox', { name: "Recipient's language" }));
     await user.click(await screen.findByRole('option', { name: 'Deutsch', hidden: true }));
@@ -208,6 +212,7 @@ describe('The mail editor in a language', () => {
 describe('Wording per language', () => {
   it('saves the project’s own German text for a string, lists it and resets it', async () => {
     const { user, calls } = renderSettings({
+      section: 'branding',
       update: (input) => {
         const changes = input as { string_overrides: Record<string, Record<string, string | null>> };
         const de = Object.fromEntries(Object.entries(changes.string_overrides.de ?? {}).filter(([, text]) => text !== null)) as Record<string, string>;
@@ -233,5 +238,6 @@ describe('Wording per language', () => {
     await user.click(table.getByRole('button', { name: 'Reset hosted:signIn.title' }));
     expect(await screen.findByText('Built-in text restored')).toBeTruthy();
     expect(callsTo(calls, 'projectSettings.update')[1]?.input).toEqual({ id: 'p_1', string_overrides: { de: { 'hosted:signIn.title': null } } });
-  }, 15_000);
+    // The catalogue's select types through hundreds of options; the Branding section renders its form and preview beside it.
+  }, 30_000);
 });

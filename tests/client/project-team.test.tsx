@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { TEAM_MESSAGES, type Invitation, type Member, type Team } from '../../shared/schemas/teams';
-import { callsTo, renderApp, sampleProject, sampleUser, trpcError } from './utils';
+import { callsTo, currentPath, renderApp, sampleProject, sampleUser, trpcError } from './utils';
 
 /** Project detail → Team: members and roles, invitations, leaving; the invitation link's page; a viewer's read-only screens. */
 
@@ -17,7 +17,7 @@ const grace = member({ user_id: 'u_2', email: 'grace@example.com', role: 'viewer
 function renderTeam(role: Team['role'] = 'owner', handlers: Record<string, (input: unknown) => unknown> = {}) {
   const project = sampleProject({ id: 'p_1', name: 'Acme Storefront', role });
   let team: Team = { role, members: [{ ...me, role }, grace], invitations: [] };
-  return renderApp('/projects/p_1?tab=team', {
+  return renderApp('/projects/p_1/settings/team', {
     user: sampleUser,
     handlers: {
       'projects.get': () => project,
@@ -112,8 +112,8 @@ describe('Project team', () => {
     expect(screen.queryByRole('region', { name: 'Invite someone' })).toBeNull();
     expect(screen.getByText('Read-only access')).toBeTruthy();
 
-    await user.click(screen.getByRole('tab', { name: 'Settings' }));
-    const settings = await screen.findByRole('group', { name: 'Project settings' });
+    await user.click(within(screen.getByRole('navigation', { name: 'Settings sections' })).getByRole('link', { name: 'Danger zone' }));
+    const settings = await screen.findByRole('group', { name: 'Danger zone settings' });
     expect((settings as HTMLFieldSetElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Delete project' }) as HTMLButtonElement).disabled).toBe(true);
   });
@@ -157,7 +157,8 @@ describe('Invitation page', () => {
     await user.click(await screen.findByRole('button', { name: 'Accept invitation' }));
     expect(await screen.findByText('You joined Acme Storefront')).toBeTruthy();
     expect(callsTo(calls, 'teams.acceptInvitation')[0]?.input).toEqual({ token: 'tok_1' });
-    expect(await screen.findByRole('tab', { name: 'Team' })).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Overview' })).toBeTruthy();
+    expect(currentPath()).toBe('/projects/p_1');
   });
 
   it('tells a developer signed in with another address to switch accounts', async () => {

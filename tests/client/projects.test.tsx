@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Analytics, ApiKey, Project } from '../../shared/schemas/projects';
-import { callsTo, currentPath, renderApp, sampleProject, sampleUser, trpcError, watchTimers } from './utils';
+import { callsTo, currentPath, renderApp, sampleEndUserSettings, sampleProject, sampleUser, trpcError, watchTimers } from './utils';
 import { COPIED_HINT_MS } from '../../shared/constants';
 
 // Lazy screens, a modal and many keystrokes: slower than the default budgets on a busy machine.
@@ -68,7 +68,7 @@ describe('ProjectsPage', () => {
     expect(within(card).getByRole('group', { name: 'Signups: 312' })).toBeTruthy();
     expect(within(card).getByText('pk_0123456789abcdef')).toBeTruthy();
     expect(within(card).getByRole('link', { name: 'View' }).getAttribute('href')).toBe('/projects/p_1');
-    expect(within(card).getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/projects/p_1?tab=settings');
+    expect(within(card).getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/projects/p_1/settings/general');
     expect(within(card).getByRole('link', { name: 'API Keys' }).getAttribute('href')).toBe('/api-keys?project=p_1');
 
     const other = screen.getByRole('article', { name: 'Internal Tools' });
@@ -150,18 +150,29 @@ describe('ProjectsPage', () => {
       },
     });
     const card = await screen.findByRole('article', { name: 'Acme Storefront' });
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    // The app's own dialog: the spec's question, then the project's name typed before Delete works.
     await user.click(within(card).getByRole('button', { name: 'Delete Acme Storefront' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete this project? This action cannot be undone.');
+    let dialog = within(await screen.findByRole('dialog', { name: 'Delete project' }));
+    expect(dialog.getByText('Are you sure you want to delete this project? This action cannot be undone.')).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete project' })).toBeNull());
     expect(callsTo(calls, 'projects.delete')).toHaveLength(0);
+
     await user.click(within(card).getByRole('button', { name: 'Delete Acme Storefront' }));
+    dialog = within(await screen.findByRole('dialog', { name: 'Delete project' }));
+    const confirm = dialog.getByRole('button', { name: 'Delete project' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    await user.type(dialog.getByRole('textbox', { name: 'Type Acme Storefront to confirm' }), 'Acme');
+    expect(confirm.disabled).toBe(true);
+    await user.type(dialog.getByRole('textbox', { name: 'Type Acme Storefront to confirm' }), ' Storefront');
+    expect(confirm.disabled).toBe(false);
+    await user.click(confirm);
     expect(await screen.findByText('Project deleted successfully')).toBeTruthy();
     expect(callsTo(calls, 'projects.delete')[0]?.input).toEqual({ id: 'p_1' });
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Acme Storefront' })).toBeNull());
   });
 
   it('a failed delete says "Failed to delete project"', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = renderApp('/projects', {
       user: sampleUser,
       handlers: {
@@ -172,6 +183,8 @@ describe('ProjectsPage', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Delete Acme Storefront' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Delete project' }));
+    await user.type(dialog.getByRole('textbox', { name: 'Type Acme Storefront to confirm' }), 'Acme Storefront{Enter}');
     expect(await screen.findByText('Failed to delete project')).toBeTruthy();
     expect(screen.getByRole('article', { name: 'Acme Storefront' })).toBeTruthy();
   });
@@ -263,7 +276,6 @@ describe('ApiKeysPage', () => {
 
   it('revokes a key after confirming', async () => {
     let keys = [apiKey()];
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const { user, calls } = renderApp('/api-keys?project=p_1', {
       user: sampleUser,
       handlers: {
@@ -277,9 +289,17 @@ describe('ApiKeysPage', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Revoke Backend' }));
-    expect(confirm).toHaveBeenCalledTimes(1);
+    let dialog = within(await screen.findByRole('dialog', { name: 'Revoke API key' }));
+    expect(dialog.getByText(/Apps that use it stop working immediately/)).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Revoke API key' })).toBeNull());
     expect(callsTo(calls, 'projects.revokeApiKey')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Revoke Backend' }));
+    dialog = within(await screen.findByRole('dialog', { name: 'Revoke API key' }));
+    const revoke = dialog.getByRole('button', { name: 'Revoke key' }) as HTMLButtonElement;
+    expect(revoke.disabled).toBe(true);
+    await user.type(dialog.getByRole('textbox', { name: 'Type Backend to confirm' }), 'Backend');
+    await user.click(revoke);
     expect(await screen.findByText('API key revoked')).toBeTruthy();
     expect(callsTo(calls, 'projects.revokeApiKey')[0]?.input).toEqual({ id: 'p_1', key_id: 'k_1' });
     await waitFor(() => expect(screen.getByRole('listitem', { name: 'Backend' }).textContent).toContain('Revoked'));
@@ -324,10 +344,10 @@ describe('ProjectDetailPage', () => {
     expect(within(screen.getByRole('region', { name: 'API requests' })).getByText('9')).toBeTruthy();
   });
 
-  /** The settings tab of a project whose updates the server keeps. */
-  function renderProjectSettings() {
+  /** A settings section of a project whose updates the server keeps. */
+  function renderProjectSettings(section = 'general') {
     let saved = project();
-    const rendered = renderApp('/projects/p_1?tab=settings', {
+    const rendered = renderApp(`/projects/p_1/settings/${section}`, {
       user: sampleUser,
       handlers: {
         'projects.get': () => saved,
@@ -338,6 +358,8 @@ describe('ProjectDetailPage', () => {
         },
         'projects.list': () => ({ projects: [saved] }),
         'projects.dashboardStats': () => ({}),
+        'projectSettings.get': () => sampleEndUserSettings,
+        'social.connections': () => ({ connections: [] }),
       },
     });
     return { ...rendered, current: () => saved };
@@ -367,26 +389,26 @@ describe('ProjectDetailPage', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Shop' })).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Deactivate project' }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Settings sections' })).getByRole('link', { name: 'Danger zone' }));
+    await waitFor(() => expect(currentPath()).toBe('/projects/p_1/settings/danger'));
+    await user.click(await screen.findByRole('button', { name: 'Deactivate project' }));
     expect(await screen.findByText('Project deactivated')).toBeTruthy();
     expect(callsTo(calls, 'projects.update')[1]?.input).toEqual({ id: 'p_1', is_active: false });
     expect(await screen.findByRole('button', { name: 'Activate project' })).toBeTruthy();
   });
 
-  it('settings: shows the OpenID Connect issuer and client id, and saves redirect URIs, origins and branding', async () => {
-    const { user, calls, current } = renderProjectSettings();
+  it('settings: shows the OpenID Connect issuer and client id, and saves redirect URIs and origins', async () => {
+    const { user, calls, current } = renderProjectSettings('sign-in');
     const section = within(await screen.findByRole('region', { name: 'Sign-in with OpenID Connect' }));
     expect(section.getByText(current().issuer)).toBeTruthy();
-    expect(section.getByText(`${current().hosted_pages_url}/sign-in`)).toBeTruthy();
 
     const redirects = section.getByRole('textbox', { name: /^Redirect URIs/ });
     await user.type(redirects, 'javascript:alert(1)');
     await user.click(section.getByRole('button', { name: 'Save sign-in settings' }));
-    expect(await section.findByText(/Each of redirect_uris must be/)).toBeTruthy();
+    expect(await section.findByText(/Each redirect URI must be an absolute URL/)).toBeTruthy();
     await user.clear(redirects);
     await user.type(redirects, 'https://shop.example/callback{Enter}com.example.app:/callback');
     await user.type(section.getByRole('textbox', { name: /^Allowed origins/ }), 'https://shop.example');
-    await user.type(section.getByRole('textbox', { name: /^Accent colour/ }), '#1C7ED6');
     await user.click(section.getByRole('button', { name: 'Save sign-in settings' }));
     expect(await screen.findByText('Project updated successfully')).toBeTruthy();
     expect(callsTo(calls, 'projects.update')[0]?.input).toEqual({
@@ -394,9 +416,20 @@ describe('ProjectDetailPage', () => {
       redirect_uris: ['https://shop.example/callback', 'com.example.app:/callback'],
       post_logout_redirect_uris: [],
       allowed_origins: ['https://shop.example'],
-      logo_url: null,
-      accent_color: '#1c7ed6',
     });
+  });
+
+  it('settings: branding shows the hosted sign-in page and previews the colour before it is saved', async () => {
+    const { user, calls, current } = renderProjectSettings('branding');
+    const section = within(await screen.findByRole('region', { name: 'Hosted pages' }));
+    expect(section.getByText(`${current().hosted_pages_url}/sign-in`)).toBeTruthy();
+    const preview = section.getByRole('img', { name: "Preview of Acme Storefront's hosted sign-in page" });
+    await user.type(section.getByRole('textbox', { name: /^Accent colour/ }), '#1C7ED6');
+    // The preview follows the form, not the saved project.
+    await waitFor(() => expect(within(preview).getByText('Sign in').getAttribute('style')).toMatch(/background: (#1C7ED6|rgb\(28, 126, 214\))/i));
+    await user.click(section.getByRole('button', { name: 'Save branding' }));
+    expect(await screen.findByText('Project updated successfully')).toBeTruthy();
+    expect(callsTo(calls, 'projects.update')[0]?.input).toEqual({ id: 'p_1', logo_url: null, accent_color: '#1c7ed6' });
   });
 
   it('an unknown project says so', async () => {

@@ -1,11 +1,12 @@
 import type { ReactElement } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { vi } from 'vitest';
 import type { AppRouter } from '../../server/trpc/router';
+import type { ProjectSettings } from '../../shared/schemas/project-settings';
 import type { Project } from '../../shared/schemas/projects';
 import { AppProviders, createQueryClient } from '../../client/App';
 import { SessionEvents } from '../../client/auth/AuthProvider';
@@ -121,6 +122,27 @@ export function sampleProject(overrides: Partial<Project> & Pick<Project, 'id' |
   };
 }
 
+/** projectSettings.get of a project that changed none of the platform's rules. */
+export const sampleEndUserSettings: ProjectSettings = {
+  project_id: 'p_1',
+  password_min_length: 8,
+  password_check_breached: true,
+  access_token_ttl_s: 86_400,
+  refresh_token_ttl_s: 604_800,
+  captcha_provider: 'none',
+  captcha_site_key: null,
+  captcha_secret_set: false,
+  vpn_policy: 'allow',
+  allow_unverified_sign_in: true,
+  mail_sender_name: null,
+  mail_product_name: null,
+  mail_accent_color: null,
+  mail_secured_by: true,
+  mail_templates: { verification: null, password_reset: null, password_changed: null },
+  string_overrides: {},
+  updated_at: null,
+};
+
 export function LocationProbe() {
   const location = useLocation();
   return (
@@ -162,15 +184,23 @@ export function renderApp(
     createRefreshCoordinator({ realm: 'platform', refresh: () => sessionClient.auth.refresh.mutate({}), onRefreshFailed: () => sessionEvents.emit(), tabs: { kind: 'none' } }),
   );
   const entry = route;
-  const result = render(
-    <MemoryRouter initialEntries={[entry]} useTransitions={false}>
-      <AppProviders trpcClient={trpcClient} platformApi={platformApi} queryClient={queryClient} sessionEvents={sessionEvents}>
-        {ui ?? <AppRoutes />}
-        <LocationProbe />
-      </AppProviders>
-    </MemoryRouter>,
+  // A data router as in the app (App.tsx), so screens may use useBlocker.
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <AppProviders trpcClient={trpcClient} platformApi={platformApi} queryClient={queryClient} sessionEvents={sessionEvents}>
+            {ui ?? <AppRoutes />}
+            <LocationProbe />
+          </AppProviders>
+        ),
+      },
+    ],
+    { initialEntries: [entry] },
   );
-  return { ...result, calls, user: userEvent.setup(), queryClient };
+  const result = render(<RouterProvider router={router} useTransitions={false} />);
+  return { ...result, calls, user: userEvent.setup(), queryClient, router };
 }
 
 /**

@@ -77,7 +77,7 @@ function webhookServer(initial: Webhook[] = [hook], extra: Route = () => undefin
   });
 }
 
-const render = () => renderApp('/projects/p_1?tab=settings', { user: sampleUser, handlers: { 'projects.get': () => project, 'social.connections': () => ({ connections: [] }) } });
+const render = () => renderApp('/projects/p_1/settings/webhooks', { user: sampleUser, handlers: { 'projects.get': () => project, 'social.connections': () => ({ connections: [] }) } });
 
 const endpoints = async () => within(await screen.findByRole('list', { name: 'Webhook endpoints' }));
 const addButton = () => screen.findByRole('button', { name: 'Add webhook' });
@@ -151,7 +151,8 @@ describe('Project webhooks', () => {
     await user.type(url, 'https://10.0.0.5/hook');
     await user.click(dialog.getByRole('checkbox', { name: 'user.created' }));
     await user.click(dialog.getByRole('button', { name: 'Add webhook' }));
-    expect(await dialog.findByText(detail)).toBeTruthy();
+    // In words: the field the server named ("url") as a person reads it.
+    expect(await dialog.findByText('The URL must not point to a private or loopback address')).toBeTruthy();
     expect(url.getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByRole('dialog', { name: 'Your webhook signing secret' })).toBeNull();
   });
@@ -251,7 +252,7 @@ describe('Project webhooks', () => {
       }
       return undefined;
     });
-    const rendered = renderApp('/projects/p_1?tab=settings', {
+    const rendered = renderApp('/projects/p_1/settings/webhooks', {
       user: sampleUser,
       handlers: { 'projects.get': () => project, 'social.connections': () => ({ connections: [] }), 'auth.refresh': () => ({ expires_in: 900 }) },
     });

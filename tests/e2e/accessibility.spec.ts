@@ -81,7 +81,7 @@ for (const theme of THEMES) {
     // A project's screens, with a key and its settings.
     const project = await trpc<{ id: string; name: string }>(page, 'projects.create', { name: `Axe ${theme}`, environment: 'development' });
     await trpc(page, 'projects.createApiKey', { id: project.id, name: 'backend' });
-    for (const tab of ['', '?tab=settings', '?tab=team']) await scan(page, `/projects/${project.id}${tab}`, project.name);
+    for (const tab of ['', '/settings/general', '/settings/sign-in', '/settings/branding', '/settings/mails', '/settings/webhooks', '/settings/rules', '/settings/team', '/settings/danger']) await scan(page, `/projects/${project.id}${tab}`, project.name);
     await scan(page, '/api-keys', 'API keys');
     await scan(page, '/analytics', 'Analytics');
     await scan(page, `/monitoring?project=${project.id}`, 'Monitoring');

@@ -28,7 +28,7 @@ test('a project renamed in the UI shows in its Audit log tab and in Admin → Au
   const renamed = `Ledger ${Date.now().toString(36)}`;
 
   // The change, made in the UI.
-  await page.goto(`/projects/${project.id}?tab=settings`);
+  await page.goto(`/projects/${project.id}/settings/general`);
   await field(page, 'Project name').fill(renamed);
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(toast(page, 'Project updated successfully')).toBeVisible();

@@ -22,7 +22,7 @@ async function developerWithProject(page: Page) {
 
 test('end-user rules and a mail template saved in Settings apply to the projectâ€™s hosted pages', async ({ page }) => {
   const project = await developerWithProject(page);
-  await page.goto(`/projects/${project.id}?tab=settings`);
+  await page.goto(`/projects/${project.id}/settings/rules`);
 
   // The rules: a longer minimum; the form refuses a refresh lifetime shorter than the access one first.
   const rules = page.getByRole('region', { name: 'End-user rules' });
@@ -30,7 +30,7 @@ test('end-user rules and a mail template saved in Settings apply to the projectâ
   await rules.getByRole('textbox', { name: 'Minimum password length' }).fill('12');
   await rules.getByRole('textbox', { name: 'Refresh token lifetime (minutes)' }).fill('30');
   await rules.getByRole('button', { name: 'Save end-user rules' }).click();
-  await expect(rules.getByText('refresh_token_ttl_s must be at least access_token_ttl_s')).toBeVisible();
+  await expect(rules.getByText('The refresh token lifetime must be at least the access token lifetime')).toBeVisible();
   await rules.getByRole('textbox', { name: 'Refresh token lifetime (minutes)' }).fill('20160');
   await expect(rules.getByText(/^14 days;/)).toBeVisible();
   await rules.getByText('Block', { exact: true }).click();
@@ -40,6 +40,7 @@ test('end-user rules and a mail template saved in Settings apply to the projectâ
   await shootThemes(page, 'rules', () => rules);
 
   // The mails: a product name and the verification mail's own wording, previewed rendered.
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Mails' }).click();
   const mails = page.getByRole('region', { name: 'End-user mails' });
   await mails.getByRole('textbox', { name: /^Product name/ }).fill('Acme');
   await mails.getByRole('button', { name: 'Save mail settings' }).click();
@@ -89,14 +90,15 @@ test('a viewer sees the settings read-only', async ({ page, browser }) => {
     const invitation = linkIn(await waitForMail(viewer, /invited/i), '/invitations').searchParams.get('token');
     await trpc(viewerPage.request, 'teams.acceptInvitation', { token: invitation });
 
-    await viewerPage.goto(`/projects/${project.id}?tab=settings`);
+    await viewerPage.goto(`/projects/${project.id}/settings/rules`);
     const rules = viewerPage.getByRole('region', { name: 'End-user rules' });
     await expect(rules.getByText(/You are a viewer on this project/)).toBeVisible();
     await expect(rules.getByRole('textbox', { name: 'Minimum password length' })).toBeDisabled();
     await expect(rules.getByRole('button', { name: 'Save end-user rules' })).toHaveCount(0);
-    await expect(viewerPage.getByRole('region', { name: 'End-user mails' }).getByRole('textbox', { name: 'Subject' })).toBeDisabled();
     await rules.scrollIntoViewIfNeeded();
     await shoot(viewerPage, 'viewer-light', rules);
+    await viewerPage.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Mails' }).click();
+    await expect(viewerPage.getByRole('region', { name: 'End-user mails' }).getByRole('textbox', { name: 'Subject' })).toBeDisabled();
   } finally {
     await viewerContext.close();
   }

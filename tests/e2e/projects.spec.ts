@@ -153,11 +153,13 @@ test('a verified developer creates a project and a key; public calls move the fi
   await page.goto(`/api-keys?project=${projectId}`);
   await expect(keyRow.getByText('Never')).toHaveCount(0);
   await expect(keyRow).toContainText('Requests today5');
-  page.once('dialog', (d) => {
-    expect(d.message()).toContain('Revoke this API key?');
-    void d.accept();
-  });
+  // The app's own dialog: the key's name typed before Revoke works.
   await keyRow.getByRole('button', { name: 'Revoke Backend' }).click();
+  const revokeDialog = page.getByRole('dialog', { name: 'Revoke API key' });
+  await expect(revokeDialog).toContainText('Revoke this API key?');
+  await expect(revokeDialog.getByRole('button', { name: 'Revoke key' })).toBeDisabled();
+  await revokeDialog.getByRole('textbox', { name: 'Type Backend to confirm' }).fill('Backend');
+  await revokeDialog.getByRole('button', { name: 'Revoke key' }).click();
   await expect(toast(page, 'API key revoked')).toBeVisible();
   await expect(keyRow.getByText('Revoked', { exact: true })).toBeVisible();
 
@@ -189,7 +191,7 @@ test('project detail: key facts, JWKS, settings (rename, deactivate), then delet
   const secret = await createKeyInUi(page, 'Probe');
   await page.getByRole('button', { name: 'I have copied the key' }).click();
 
-  await page.goto(`/projects/${projectId}?tab=settings`);
+  await page.goto(`/projects/${projectId}/settings/general`);
   await expect(page.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
   await field(page, 'Project name').fill('Nebula Prime');
   await field(page, 'Website URL').fill('nebula');
@@ -200,6 +202,7 @@ test('project detail: key facts, JWKS, settings (rename, deactivate), then delet
   await expect(toast(page, 'Project updated successfully')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Nebula Prime' })).toBeVisible();
 
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Danger zone' }).click();
   await page.getByRole('button', { name: 'Deactivate project' }).click();
   await expect(toast(page, 'Project deactivated')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Activate project' })).toBeVisible();
@@ -214,16 +217,15 @@ test('project detail: key facts, JWKS, settings (rename, deactivate), then delet
   await page.goto('/projects');
   const renamed = page.getByRole('article', { name: 'Nebula Prime' });
   await expect(renamed.getByRole('img', { name: 'Active' })).toBeVisible();
-  let asked = '';
-  page.once('dialog', (d) => {
-    asked = d.message();
-    void d.dismiss();
-  });
   await renamed.getByRole('button', { name: 'Delete Nebula Prime' }).click();
-  expect(asked).toBe('Are you sure you want to delete this project? This action cannot be undone.');
+  const dialog = page.getByRole('dialog', { name: 'Delete project' });
+  await expect(dialog).toContainText('Are you sure you want to delete this project? This action cannot be undone.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
   await expect(renamed).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
   await renamed.getByRole('button', { name: 'Delete Nebula Prime' }).click();
+  await dialog.getByRole('textbox', { name: 'Type Nebula Prime to confirm' }).fill('Nebula Prime');
+  await dialog.getByRole('button', { name: 'Delete project' }).click();
   await expect(toast(page, 'Project deleted successfully')).toBeVisible();
   await expect(renamed).toHaveCount(0);
   await expect(page.getByText('No projects yet')).toBeVisible();

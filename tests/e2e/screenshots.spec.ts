@@ -260,8 +260,12 @@ async function captureProjectScreens(page: Page, suffix: string, projectId: stri
   await expect(page.getByRole('region', { name: 'Monthly active users' })).toBeVisible();
   await capture(page, `project-detail-${suffix}`, 'Acme Storefront');
   await check();
-  await page.goto(`/projects/${projectId}?tab=settings`);
+  await page.goto(`/projects/${projectId}/settings/general`);
   await capture(page, `project-settings-${suffix}`, 'Acme Storefront');
+  await check();
+  await page.goto(`/projects/${projectId}/settings/branding`);
+  await expect(page.getByRole('img', { name: /hosted sign-in page/ })).toBeVisible();
+  await capture(page, `project-settings-branding-${suffix}`, 'Acme Storefront');
   await check();
 
   await page.goto(`/api-keys?project=${projectId}`);

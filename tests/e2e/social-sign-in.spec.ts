@@ -58,7 +58,7 @@ test("hosted pages: a project's GitHub connection signs its end user in", async 
   expect(((await saved.json()) as { callback_url: string }).callback_url).toBe(`${E2E.baseURL}/hosted/${project.project_key}/api/v1/auth/oauth/github/callback`);
 
   // The developer's view of it.
-  await page.goto(`/projects/${project.id}?tab=settings`);
+  await page.goto(`/projects/${project.id}/settings/sign-in`);
   const connections = () => page.getByRole('region', { name: 'Connections' });
   await expect(connections().getByRole('listitem', { name: 'GitHub' })).toContainText('Enabled');
   await connections().scrollIntoViewIfNeeded();

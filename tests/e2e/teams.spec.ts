@@ -26,7 +26,7 @@ test('an invited colleague accepts from the mailed link, works read-only as a vi
     await signUpViaApi(colleaguePage.request, { email: colleague, firstName: 'Cole' });
     await trpc(colleaguePage.request, 'auth.verifyEmail', { token: linkIn(await waitForMail(colleague, /verif/i), '/verify-email').searchParams.get('token') });
 
-    await page.goto(`/projects/${project.id}?tab=team`);
+    await page.goto(`/projects/${project.id}/settings/team`);
     const members = page.getByRole('list', { name: 'Members' });
     await expect(members.getByRole('listitem', { name: owner })).toContainText('(you)');
     const invite = page.getByRole('region', { name: 'Invite someone' });
@@ -34,7 +34,7 @@ test('an invited colleague accepts from the mailed link, works read-only as a vi
     await invite.getByRole('button', { name: 'Send invitation' }).click();
     await expect(toast(page, `Invitation sent to ${colleague}`)).toBeVisible();
     await expect(page.getByRole('list', { name: 'Pending invitations' }).getByRole('listitem', { name: colleague })).toContainText('Viewer');
-    await shootThemes(page, 'team', () => page.getByRole('tabpanel', { name: 'Team' }));
+    await shootThemes(page, 'team', () => page.getByRole('tabpanel', { name: 'Settings' }));
 
     // The colleague opens the link, signs in and comes back to accept.
     const link = linkIn(await waitForMail(colleague, /invited to Acme Together/i), '/invitations');
@@ -53,11 +53,12 @@ test('an invited colleague accepts from the mailed link, works read-only as a vi
     await colleaguePage.getByRole('tab', { name: 'Settings' }).click();
     await expect(colleaguePage.getByText('Read-only access')).toBeVisible();
     await expect(colleaguePage.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+    await colleaguePage.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Danger zone' }).click();
     await expect(colleaguePage.getByRole('button', { name: 'Delete project' })).toBeDisabled();
     await shootThemes(colleaguePage, 'viewer-settings', () => colleaguePage.getByRole('tabpanel', { name: 'Settings' }));
     const refused = await colleaguePage.request.post('/trpc/projects.update', { data: { id: project.id, name: 'Renamed by a viewer' } });
     expect(refused.status()).toBe(403);
-    await colleaguePage.getByRole('tab', { name: 'Team' }).click();
+    await colleaguePage.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Team' }).click();
     await expect(colleaguePage.getByRole('region', { name: 'Invite someone' })).toHaveCount(0);
 
     // The owner makes them an admin; their screen then allows changes.
@@ -65,8 +66,9 @@ test('an invited colleague accepts from the mailed link, works read-only as a vi
     await page.getByRole('list', { name: 'Members' }).getByRole('textbox', { name: `Role of ${colleague}` }).click();
     await page.getByRole('option', { name: 'Admin' }).click();
     await expect(toast(page, `${colleague} is now an admin`)).toBeVisible();
-    await colleaguePage.goto(`/projects/${project.id}?tab=settings`);
+    await colleaguePage.goto(`/projects/${project.id}/settings/general`);
     await expect(colleaguePage.getByRole('textbox', { name: /^Project name/ })).toBeEnabled();
+    await colleaguePage.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Danger zone' }).click();
     await expect(colleaguePage.getByText('Only an owner can delete the project.')).toBeVisible();
     await expect(colleaguePage.getByRole('button', { name: 'Delete project' })).toBeDisabled();
   } finally {

@@ -62,7 +62,7 @@ test('a webhook added in Settings receives a signed test event, and its deliveri
     await trpc(page.request, 'auth.logIn', { email: developer, password: PASSWORD, captcha_token: '', device_fingerprint: null });
     const project = await trpc<{ id: string }>(page.request, 'projects.create', { name: 'Acme Hooks', environment: 'development' });
 
-    await page.goto(`/projects/${project.id}?tab=settings`);
+    await page.goto(`/projects/${project.id}/settings/webhooks`);
     const card = () => page.getByRole('region', { name: 'Webhooks' });
     await expect(card().getByText(/No webhooks yet/)).toBeVisible();
 

@@ -5,6 +5,7 @@ import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { SaveConnectionInputSchema, SOCIAL_PROVIDER_DEFAULTS, type Connection, type SocialProvider } from '../../../shared/schemas/social';
 import { resolver } from '../../forms';
 import { CopyField } from '../CopyField';
+import { readableDetail } from '../../lib/readable-errors';
 
 export type ConnectionFormValues = {
   client_id: string;
@@ -65,7 +66,7 @@ export function ConnectionForm({ provider, connection, callbackUrl, saving, onSa
     const field = detail ? fieldOfDetail(detail) : null;
     if (field) {
       if (['authorize_url', 'token_url', 'api_url'].includes(field)) setAdvanced(true);
-      form.setFieldError(field, detail);
+      form.setFieldError(field, readableDetail(detail ?? ''));
     }
   });
 

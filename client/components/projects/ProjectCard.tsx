@@ -33,7 +33,7 @@ export function ActiveIcon({ active }: { active: boolean }) {
 }
 
 export function projectPath(project: Pick<Project, 'id'>, tab?: 'settings') {
-  return `/projects/${encodeURIComponent(project.id)}${tab ? `?tab=${tab}` : ''}`;
+  return `/projects/${encodeURIComponent(project.id)}${tab ? '/settings/general' : ''}`;
 }
 
 export function ProjectCard({ project, onDelete, deleting }: { project: Project; onDelete: () => void; deleting?: boolean }) {

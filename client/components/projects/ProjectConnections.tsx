@@ -25,7 +25,7 @@ export function ProjectConnections({ project }: { project: Project }) {
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="connections-heading">
-      <Title order={2} fz="md" id="connections-heading">
+      <Title order={3} fz="md" id="connections-heading">
         Connections
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">

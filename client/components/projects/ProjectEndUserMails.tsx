@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { SETTINGS_TEXTS } from '../../messages';
 import { MailTemplateEditor } from './MailTemplateEditor';
+import { UnsavedChangesGuard } from '../UnsavedChangesGuard';
 import { ReadOnlyNote } from './ReadOnlyNote';
 import { notifyFailure } from './states';
 
@@ -70,13 +71,14 @@ export function ProjectEndUserMails({ projectId, projectName, settings, readOnly
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="end-user-mails-heading">
-      <Title order={2} fz="md" id="end-user-mails-heading">
+      <Title order={3} fz="md" id="end-user-mails-heading">
         End-user mails
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">
         The verification, password reset and notice mails this project&apos;s users receive. Left empty, they carry the project&apos;s name ({projectName}), its
         accent colour and its logo.
       </Text>
+      <UnsavedChangesGuard when={!readOnly && form.isDirty()} onDiscard={() => form.reset()} />
       {readOnly && <ReadOnlyNote />}
       <Stack gap="lg">
         <form onSubmit={onSave} noValidate>

@@ -8,6 +8,7 @@ import { resolver } from '../../forms';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { SETTINGS_TEXTS } from '../../messages';
+import { UnsavedChangesGuard } from '../UnsavedChangesGuard';
 import { ReadOnlyNote } from './ReadOnlyNote';
 import { formatMinutes, rulesChanges, rulesOf, RulesFormSchema, type RulesValues } from './settingsForm';
 import { notifyFailure } from './states';
@@ -48,12 +49,13 @@ export function ProjectEndUserRules({ projectId, settings, readOnly }: { project
   const { values } = form;
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="end-user-rules-heading">
-      <Title order={2} fz="md" id="end-user-rules-heading">
+      <Title order={3} fz="md" id="end-user-rules-heading">
         End-user rules
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">
         How this project&apos;s users sign up and in, on the public API, the hosted pages and OpenID Connect. Until you change a rule, the platform&apos;s applies.
       </Text>
+      <UnsavedChangesGuard when={!readOnly && form.isDirty()} onDiscard={() => form.reset()} />
       {readOnly && <ReadOnlyNote />}
       <form onSubmit={onSave} noValidate>
         <Fieldset variant="unstyled" disabled={readOnly}>

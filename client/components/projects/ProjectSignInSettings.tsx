@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
-import { Button, Card, ColorInput, Group, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { z } from 'zod';
-import { OptionalUrlSchema } from '../../../shared/schemas/common';
-import { AccentColorSchema, AllowedOriginsSchema, PostLogoutRedirectUrisSchema, RedirectUrisSchema, type Project } from '../../../shared/schemas/projects';
+import { AllowedOriginsSchema, PostLogoutRedirectUrisSchema, RedirectUrisSchema, type Project } from '../../../shared/schemas/projects';
 import { resolver } from '../../forms';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { PROJECT_TEXTS } from '../../messages';
 import { CopyField } from '../CopyField';
+import { UnsavedChangesGuard } from '../UnsavedChangesGuard';
 import { notifyFailure } from './states';
 
 /** One address per line in the form; a list in the API. */
@@ -24,29 +24,23 @@ const SignInSettingsFormSchema = z.object({
   redirectUris: listOf(RedirectUrisSchema),
   postLogoutRedirectUris: listOf(PostLogoutRedirectUrisSchema),
   allowedOrigins: listOf(AllowedOriginsSchema),
-  logoUrl: OptionalUrlSchema,
-  accentColor: AccentColorSchema,
 });
 
 type SignInSettingsValues = {
   redirectUris: string;
   postLogoutRedirectUris: string;
   allowedOrigins: string;
-  logoUrl: string;
-  accentColor: string;
 };
 
 const valuesOf = (project: Project): SignInSettingsValues => ({
   redirectUris: project.redirect_uris.join('\n'),
   postLogoutRedirectUris: project.post_logout_redirect_uris.join('\n'),
   allowedOrigins: project.allowed_origins.join('\n'),
-  logoUrl: project.logo_url ?? '',
-  accentColor: project.accent_color ?? '',
 });
 
 /**
  * The project as an OpenID Connect provider: what an app's client library needs (issuer, client id,
- * hosted sign-in page), the addresses it may send users back to, and the hosted pages' branding.
+ * hosted sign-in page) and the addresses it may send users back to (Settings → Sign-in methods & connections).
  */
 export function ProjectSignInSettings({ project, onSaved }: { project: Project; onSaved(next: Project): Promise<unknown> }) {
   const update = trpc.projects.update.useMutation();
@@ -67,8 +61,6 @@ export function ProjectSignInSettings({ project, onSaved }: { project: Project; 
         redirect_uris: parsed.redirectUris,
         post_logout_redirect_uris: parsed.postLogoutRedirectUris,
         allowed_origins: parsed.allowedOrigins,
-        logo_url: parsed.logoUrl,
-        accent_color: parsed.accentColor,
       });
       notify.success(PROJECT_TEXTS.projectUpdated);
       await onSaved(next);
@@ -79,7 +71,8 @@ export function ProjectSignInSettings({ project, onSaved }: { project: Project; 
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="sign-in-heading">
-      <Title order={2} fz="md" id="sign-in-heading">
+      <UnsavedChangesGuard when={form.isDirty()} onDiscard={() => form.reset()} />
+      <Title order={3} fz="md" id="sign-in-heading">
         Sign-in with OpenID Connect
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">
@@ -115,10 +108,6 @@ export function ProjectSignInSettings({ project, onSaved }: { project: Project; 
               minRows={1}
               {...form.getInputProps('allowedOrigins')}
             />
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <TextInput label="Logo URL" description="Shown on the hosted pages." placeholder="https://cdn.example/logo.png" {...form.getInputProps('logoUrl')} />
-              <ColorInput label="Accent colour" description="Buttons and links of the hosted pages." placeholder="#3b5bdb" format="hex" {...form.getInputProps('accentColor')} />
-            </SimpleGrid>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
                 Discard changes

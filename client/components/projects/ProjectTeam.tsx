@@ -99,7 +99,7 @@ export function ProjectTeam({ project }: { project: Project }) {
         <Group justify="space-between" align="flex-start" gap="sm" mb="md">
           <div style={{ flex: '1 1 260px' }}>
             <Group gap="xs">
-              <Title order={2} fz="md" id="team-heading">
+              <Title order={3} fz="md" id="team-heading">
                 Team
               </Title>
               <Text size="sm" c="dimmed">
@@ -247,7 +247,7 @@ function InviteCard({
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="invite-heading">
-      <Title order={2} fz="md" id="invite-heading">
+      <Title order={3} fz="md" id="invite-heading">
         Invite someone
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">

@@ -61,7 +61,7 @@ export function ProjectWebhooks({ project }: { project: Project }) {
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="webhooks-heading">
       <Group justify="space-between" align="flex-start" gap="sm" mb="md">
         <div style={{ flex: '1 1 260px' }}>
-          <Title order={2} fz="md" id="webhooks-heading">
+          <Title order={3} fz="md" id="webhooks-heading">
             Webhooks
           </Title>
           <Text size="sm" c="dimmed" mt={4}>

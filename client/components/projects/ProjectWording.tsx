@@ -46,7 +46,7 @@ export function ProjectWording({ projectId, settings, readOnly }: { projectId: s
   const placeholders = key ? placeholdersOf(catalogueText('en', key)) : [];
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="wording-heading">
-      <Title order={2} fz="md" id="wording-heading">
+      <Title order={3} fz="md" id="wording-heading">
         Wording per language
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">

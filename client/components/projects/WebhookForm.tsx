@@ -2,6 +2,7 @@ import { Button, Checkbox, Group, Input, SimpleGrid, Stack, Switch, TextInput } 
 import { useForm } from '@mantine/form';
 import { CreateWebhookInputSchema, WEBHOOK_EVENT_TYPES, type Webhook } from '../../../shared/schemas/webhooks';
 import { resolver } from '../../forms';
+import { readableDetail } from '../../lib/readable-errors';
 
 export type WebhookFormValues = { url: string; description: string; event_types: string[]; enabled: boolean };
 
@@ -36,7 +37,7 @@ export function WebhookForm({ webhook, saving, onSave, onCancel }: WebhookFormPr
   const onSubmit = form.onSubmit(async (values) => {
     const detail = await onSave(values);
     const field = detail ? webhookFieldOfDetail(detail) : null;
-    if (field) form.setFieldError(field, detail);
+    if (field) form.setFieldError(field, readableDetail(detail ?? ''));
   });
 
   const chosen = form.values.event_types;

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { TOAST_DURATION_MS } from '../../../shared/constants';
 import { errorMessage } from '../../lib/errors';
+import { readableDetail } from '../../lib/readable-errors';
 import { notify } from '../../lib/notify';
 
 /**
@@ -11,12 +12,12 @@ import { notify } from '../../lib/notify';
  * (e.g. 'Failed to create project' / 'Please verify your email first').
  */
 export function notifyFailure(fallback: string, error: unknown) {
-  const detail = errorMessage(error, fallback);
-  if (detail === fallback) {
+  const raw = errorMessage(error, fallback);
+  if (raw === fallback) {
     notify.error(fallback);
     return;
   }
-  notifications.show({ title: fallback, message: detail, color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true, closeButtonProps: { 'aria-label': 'Dismiss' } });
+  notifications.show({ title: fallback, message: readableDetail(raw), color: 'red', autoClose: TOAST_DURATION_MS.error, withBorder: true, closeButtonProps: { 'aria-label': 'Dismiss' } });
 }
 
 /** One toast per failed load (not one per render): keyed on the time the query failed. */
@@ -28,7 +29,7 @@ export function useLoadErrorToast(failedAt: number, isError: boolean, text: stri
 
 /** An inline failure with a retry, where the content would be. */
 export function ErrorState({ title, error, onRetry }: { title: string; error?: unknown; onRetry?: () => void }) {
-  const detail = error ? errorMessage(error, '') : '';
+  const detail = error ? readableDetail(errorMessage(error, '')) : '';
   return (
     <Card withBorder padding="xl" radius="md" component="section" aria-label={title}>
       <Stack align="center" ta="center" gap="xs" py="md">

@@ -570,7 +570,7 @@ function requirePublicEndpoints(input: Pick<z.output<typeof SaveConnectionInputS
     if (!value) continue;
     const url = new URL(value);
     if (isPlainlyPrivate(url)) {
-      throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be a public address (CONNECTIONS_ALLOW_PRIVATE=on allows private ones)`);
+      throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be a public address: this server does not reach providers on private or local networks`);
     }
     if (url.protocol !== 'https:') throw new AppError('UNPROCESSABLE_CONTENT', `${field} must be an https URL`);
   }

@@ -44,7 +44,7 @@ const audited = ({ url, description, event_types, enabled }: Webhook) => ({ url,
 /** A receiver is reached from this server: not at its own network's addresses, unless WEBHOOKS_ALLOW_PRIVATE (checked again after DNS when sending). */
 function requirePublicUrl(deps: Pick<Deps, 'config'>, value: string): void {
   if (!deps.config.webhooksAllowPrivate && isPlainlyPrivate(new URL(value))) {
-    throw new AppError('UNPROCESSABLE_CONTENT', 'url must be a public address (WEBHOOKS_ALLOW_PRIVATE=on allows private ones)');
+    throw new AppError('UNPROCESSABLE_CONTENT', 'url must be a public address: this server does not send webhooks to private or local networks');
   }
 }
 
