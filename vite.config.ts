@@ -10,6 +10,12 @@ if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
   console.warn('PostgreSQL is not reachable: the API suite runs on SQLite only.');
 }
 
+/**
+ * A bound on a server test's beforeAll/afterAll, not a wait (a hook ends when its work does). Some start a redis-server
+ * and two apps on fresh databases: at a load average above 20 on two cores that took longer than 30 s.
+ */
+const SERVER_HOOK_TIMEOUT_MS = 90_000;
+
 const serverOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 const proxied = [
   '/trpc',
@@ -50,7 +56,7 @@ export default defineConfig({
           exclude: ['tests/api/**/*.postgres.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
-          hookTimeout: 30_000,
+          hookTimeout: SERVER_HOOK_TIMEOUT_MS,
         },
       },
       ...(withPostgres
@@ -63,7 +69,7 @@ export default defineConfig({
                 environment: 'node',
                 env: { TEST_DATABASE: 'postgres' },
                 testTimeout: 20_000,
-                hookTimeout: 30_000,
+                hookTimeout: SERVER_HOOK_TIMEOUT_MS,
               },
             },
           ]
