@@ -19,7 +19,7 @@ let demo: ChildProcess | null = null;
 test.describe('local demo', () => {
   test.beforeAll(async () => {
     // A first start of the server takes a while on a loaded machine.
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const dataDir = path.join(E2E.workDir, 'mail-demo');
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.mkdirSync(dataDir, { recursive: true });
