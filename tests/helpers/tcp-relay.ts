@@ -21,8 +21,9 @@ export interface TcpRelay {
   /** Holds back what clients send from the first chunk matching `pattern` on; `held` resolves once one did. */
   holdFrom(pattern: RegExp): { held: Promise<void>; release(): void };
   /**
-   * Records what clients send from now on, on every connection, forwarded or not (a partition drops it
-   * after recording): `text()` is all of it so far, to show that a client asked, or did not ask, something.
+   * Records what clients send from now on, whether it passes or not (a partition drops it after recording), on
+   * connections made while forwarding or while a recording runs: `text()` is all of it so far, to show that a
+   * client asked, or did not ask, something.
    */
   record(): { text(): string };
   close(): Promise<void>;
@@ -40,9 +41,11 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   };
   let clientClosed: Array<() => void> = [];
   const recordings: Buffer[][] = [];
+  const record = (chunk: Buffer) => recordings.forEach((recording) => recording.push(chunk));
   const server = net.createServer((client) => {
     track(client);
-    client.on('data', (chunk: Buffer) => recordings.forEach((recording) => recording.push(chunk)));
+    // Only while something records does an unforwarded connection get read: otherwise it stays as it always was.
+    if (forwarding || recordings.length > 0) client.on('data', record);
     client.on('close', () => {
       const waiting = clientClosed;
       clientClosed = [];
