@@ -11,9 +11,11 @@ if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
 }
 
 /**
- * A bound on a server test's beforeAll/afterAll, not a wait (a hook ends when its work does). Some start a redis-server
- * and two apps on fresh databases: at a load average above 20 on two cores that took longer than 30 s.
+ * Bounds on a server test and on its beforeAll/afterAll, not waits (each ends when its work does). Some hooks start a
+ * redis-server and two apps on fresh databases: at a load average above 20 on two cores that took longer than 30 s,
+ * and the PostgreSQL outage tests (connections cut, a partition) longer than 20 s.
  */
+const SERVER_TEST_TIMEOUT_MS = 60_000;
 const SERVER_HOOK_TIMEOUT_MS = 90_000;
 
 const serverOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
@@ -55,7 +57,7 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'sdk/tests/**/*.test.ts'],
           exclude: ['tests/api/**/*.postgres.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
+          testTimeout: SERVER_TEST_TIMEOUT_MS,
           hookTimeout: SERVER_HOOK_TIMEOUT_MS,
         },
       },
@@ -68,7 +70,7 @@ export default defineConfig({
                 include: ['tests/api/**/*.test.ts'],
                 environment: 'node',
                 env: { TEST_DATABASE: 'postgres' },
-                testTimeout: 20_000,
+                testTimeout: SERVER_TEST_TIMEOUT_MS,
                 hookTimeout: SERVER_HOOK_TIMEOUT_MS,
               },
             },
