@@ -10,6 +10,14 @@ if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
   console.warn('PostgreSQL is not reachable: the API suite runs on SQLite only.');
 }
 
+/**
+ * Bounds on a server test and on its beforeAll/afterAll, not waits (each ends when its work does). Some hooks start a
+ * redis-server and two apps on fresh databases: at a load average above 20 on two cores that took longer than 30 s,
+ * and the PostgreSQL outage tests (connections cut, a partition) longer than 20 s.
+ */
+const SERVER_TEST_TIMEOUT_MS = 60_000;
+const SERVER_HOOK_TIMEOUT_MS = 90_000;
+
 const serverOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 const proxied = [
   '/trpc',
@@ -49,8 +57,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'sdk/tests/**/*.test.ts'],
           exclude: ['tests/api/**/*.postgres.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          testTimeout: SERVER_TEST_TIMEOUT_MS,
+          hookTimeout: SERVER_HOOK_TIMEOUT_MS,
         },
       },
       ...(withPostgres
@@ -62,8 +70,8 @@ export default defineConfig({
                 include: ['tests/api/**/*.test.ts'],
                 environment: 'node',
                 env: { TEST_DATABASE: 'postgres' },
-                testTimeout: 20_000,
-                hookTimeout: 30_000,
+                testTimeout: SERVER_TEST_TIMEOUT_MS,
+                hookTimeout: SERVER_HOOK_TIMEOUT_MS,
               },
             },
           ]

@@ -120,7 +120,8 @@ describe('header', () => {
       handlers: { 'auth.logOut': () => ({ message: 'Logged out successfully' }) },
     });
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    // hidden: true: the menu is display: none once floating-ui has placed it in jsdom (see tests/client/webhooks.test.tsx).
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out', hidden: true }));
     await waitFor(() => expect(currentPath()).toBe('/login'));
     expect(callsTo(calls, 'auth.logOut')).toHaveLength(1);
     expect(await screen.findByText('Logged out successfully')).toBeTruthy();
@@ -151,7 +152,8 @@ describe('header', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    // hidden: true: the menu is display: none once floating-ui has placed it in jsdom (see tests/client/webhooks.test.tsx).
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out', hidden: true }));
     await waitFor(() => expect(currentPath()).toBe('/login'));
     expect(error).toHaveBeenCalled();
     expect(screen.queryByText('Logged out successfully')).toBeNull();

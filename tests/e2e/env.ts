@@ -6,6 +6,12 @@ const port = Number(process.env.E2E_PORT ?? 4610);
 const shortTtlPort = Number(process.env.E2E_SHORT_TTL_PORT ?? port + 1);
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 15);
 const githubPort = Number(process.env.E2E_GITHUB_PORT ?? port + 16);
+/**
+ * The mail spec's local demo (a server of its own). Every port of a run lies within E2E_PORT…+17, so runs whose
+ * E2E_PORTs are 10 apart (4610, 4620, 4630…) never take each other's ports; at +30 it was the next-but-two run's
+ * main server.
+ */
+const demoPort = Number(process.env.E2E_DEMO_PORT ?? port + 17);
 
 /** localhost rather than 127.0.0.1: passkeys need a host name (WebAuthn refuses IP addresses as relying parties). */
 const host = 'localhost';
@@ -15,6 +21,7 @@ export const E2E = {
   shortTtlPort,
   smtpPort,
   githubPort,
+  demoPort,
   baseURL: `http://${host}:${port}`,
   /** A second server whose access tokens live SHORT_TTL_S seconds (the refresh test). */
   shortTtlURL: `http://${host}:${shortTtlPort}`,
@@ -22,6 +29,12 @@ export const E2E = {
   shortTtlS: 6,
   host,
   workDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`),
+  /**
+   * server/main.ts bundled once by the global setup (tests/e2e/server-bundle.ts), which every server of the run
+   * starts from with plain node. One folder below the root, as server/main.ts is: the server finds package.json
+   * and dist/client relative to its own file.
+   */
+  serverBundle: path.resolve(import.meta.dirname, `../../test-results/e2e-server-${port}.mjs`),
   mailDir: path.join(os.tmpdir(), `authplatform-e2e-${port}`, 'mail'),
   /** An admin (ADMIN_EMAILS) whose address the global setup verifies: the role counts only once verified. */
   adminEmail: 'e2e-admin@example.com',

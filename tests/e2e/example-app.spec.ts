@@ -62,7 +62,7 @@ async function createProject(request: APIRequestContext): Promise<void> {
 }
 
 test.beforeAll(async ({ playwright }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   exampleUrl = `http://${E2E.host}:${await freePort()}`;
   const request = await playwright.request.newContext({ baseURL: E2E.baseURL });
   await createProject(request);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startTestGitHub } from '../helpers/identity-providers';
 import { E2E } from './env';
 import { startMailCatcher } from './mail-catcher';
+import { buildServerBundle, serverCommand } from './server-bundle';
 import { PASSWORD, linkIn, waitForMail } from './support';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -30,8 +31,8 @@ function ensureClientBuild() {
 }
 
 async function waitForHealth(url: string, child: ChildProcess, logFile: string) {
-  // A bound, not a wait: it answers as soon as the server does (or fails at once if it exits). Starting under tsx on a
-  // machine busy with another run took longer than 30 s.
+  // A bound, not a wait: it answers as soon as the server does (or fails at once if it exits). Starting (under tsx,
+  // before the bundle) on a machine busy with other runs took longer than 30 s.
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -53,7 +54,8 @@ function startServer(name: string, port: number, extraEnv: Record<string, string
   fs.mkdirSync(dataDir, { recursive: true });
   const logFile = path.join(E2E.workDir, `${name}.log`);
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  const [command, args] = serverCommand();
+  const child = spawn(command, args, {
     cwd: root,
     stdio: ['ignore', log, log],
     env: {
@@ -91,6 +93,7 @@ async function createVerifiedAdmin(baseUrl: string) {
 
 export default async function globalSetup() {
   ensureClientBuild();
+  await buildServerBundle();
   fs.rmSync(E2E.workDir, { recursive: true, force: true });
   fs.mkdirSync(E2E.workDir, { recursive: true });
   fs.mkdirSync(E2E.screenshotDir, { recursive: true });

@@ -34,7 +34,7 @@ async function shoot(page: Page, name: string) {
 }
 
 test('a German browser signs up on the hosted pages in German, gets the German mail, and its link opens a German page', async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const key = await developerProject(request);
   const hosted = `/hosted/${key}`;
   const email = uniqueEmail('grete');

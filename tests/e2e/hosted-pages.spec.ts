@@ -76,7 +76,7 @@ async function shootThemes(page: Page, name: string) {
 }
 
 test('hosted pages: sign up, verify from the mail, sign in, edit the account, sign out, and the OpenID Connect round trip', async ({ page, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const { key, name } = await developerProject(request);
   const hosted = `/hosted/${key}`;
   await fakeApp(page);

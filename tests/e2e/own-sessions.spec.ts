@@ -23,7 +23,7 @@ async function openSessions(page: Page) {
 }
 
 test('signed in from two browsers, each sees both sessions; signing the other out ends it there at once', async ({ page, browser }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const { other, otherContext } = await signedInTwice(page, browser, 'own-sessions');
 
   const list = await openSessions(page);
@@ -56,7 +56,7 @@ test('signed in from two browsers, each sees both sessions; signing the other ou
 });
 
 test('"Sign out all other sessions" ends every other browser, and the timeout select saves on the server', async ({ page, browser }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const { other, otherContext } = await signedInTwice(page, browser, 'own-sessions-all');
   const list = await openSessions(page);
   await expect(list.getByRole('listitem')).toHaveCount(2);

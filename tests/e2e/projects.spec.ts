@@ -61,7 +61,7 @@ test('a verified developer creates a project and a key; public calls move the fi
   context,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await keepFocused(page);
   await verifiedDeveloper(page, 'proj-flow');
@@ -169,7 +169,7 @@ test('a verified developer creates a project and a key; public calls move the fi
 });
 
 test('project detail: key facts, JWKS, settings (rename, deactivate), then delete with confirmation', async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   await verifiedDeveloper(page, 'proj-detail');
   const card = await createProjectInUi(page, { name: 'Nebula', website: 'https://nebula.example' });
   const projectKey = (await card.getByTestId('copy-value').textContent())!.trim();

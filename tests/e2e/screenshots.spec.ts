@@ -283,7 +283,7 @@ async function captureProjectScreens(page: Page, suffix: string, projectId: stri
 
 for (const theme of THEMES) {
   test(`screenshots of the project screens (${theme})`, async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await useTheme(page, theme);
     const { projectId } = await seedDeveloper(page, `shots-projects-${theme}`);
     await captureProjectScreens(page, theme, projectId);
@@ -295,7 +295,7 @@ test.describe('project screens at 375 px', () => {
 
   for (const theme of THEMES) {
     test(`screenshots of the project screens on a phone (${theme})`, async ({ page }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       await useTheme(page, theme);
       const { projectId } = await seedDeveloper(page, `shots-projects-mobile-${theme}`);
       await captureProjectScreens(page, `mobile-${theme}`, projectId);

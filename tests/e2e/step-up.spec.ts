@@ -40,7 +40,7 @@ async function shootDialog(page: Page, dialog: Locator) {
 const card = (page: Page, heading: string) => page.getByRole('heading', { name: heading }).locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")]');
 
 test('a session signed in an hour ago confirms the password before turning on two factors, then carries on', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const { email } = await signedInUser(page, 'step-up', {}, { verified: true });
   ageSessionsOf(email);
   await page.goto('/settings');

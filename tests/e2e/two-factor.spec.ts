@@ -20,7 +20,7 @@ async function enterPassword(page: Page, email: string) {
 }
 
 test('set up an authenticator app in Settings, then sign in with a recovery code and with a code from the app', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const { email } = await signedInUser(page, 'totp', {}, { verified: true });
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Security' }).click();

@@ -5,7 +5,7 @@ import net from 'node:net';
  * new ones are accepted but never answered: a server gone, its address not yet taken over), partition
  * (nothing passes any more, and nothing is closed either: packets vanish), cut (connections closed, as
  * a restart would), or make hold back what a client sends from the first chunk matching a pattern on
- * (a command held up on its way).
+ * (a command held up on its way). It can also record what clients send, whether it passes or not.
  */
 export interface TcpRelay {
   /** The loopback port it listens on. */
@@ -20,6 +20,12 @@ export interface TcpRelay {
   nextClientClose(): Promise<void>;
   /** Holds back what clients send from the first chunk matching `pattern` on; `held` resolves once one did. */
   holdFrom(pattern: RegExp): { held: Promise<void>; release(): void };
+  /**
+   * Records what clients send from now on, whether it passes or not (a partition drops it after recording), on
+   * connections made while forwarding or while a recording runs: `text()` is all of it so far, to show that a
+   * client asked, or did not ask, something.
+   */
+  record(): { text(): string };
   close(): Promise<void>;
 }
 
@@ -34,8 +40,12 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     socket.on('error', () => socket.destroy());
   };
   let clientClosed: Array<() => void> = [];
+  const recordings: Buffer[][] = [];
+  const record = (chunk: Buffer) => recordings.forEach((recording) => recording.push(chunk));
   const server = net.createServer((client) => {
     track(client);
+    // Only while something records does an unforwarded connection get read: otherwise it stays as it always was.
+    if (forwarding || recordings.length > 0) client.on('data', record);
     client.on('close', () => {
       const waiting = clientClosed;
       clientClosed = [];
@@ -99,6 +109,11 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
           for (const send of current.queue) send();
         },
       };
+    },
+    record() {
+      const chunks: Buffer[] = [];
+      recordings.push(chunks);
+      return { text: () => Buffer.concat(chunks).toString('latin1') };
     },
     async close() {
       cut();
