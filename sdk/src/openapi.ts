@@ -4517,6 +4517,34 @@ export interface components {
             page: number;
             per_page: number;
         };
+        EndUserProfile: {
+            id: string;
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            company_name: string | null;
+            website_url: string | null;
+            /** @enum {string} */
+            role: "user" | "admin";
+            is_active: boolean;
+            is_verified: boolean;
+            login_notifications: boolean;
+            email_notifications: boolean;
+            notify_security_alerts: boolean;
+            notify_product_updates: boolean;
+            notify_marketing: boolean;
+            mfa_enabled: boolean;
+            session_idle_timeout_minutes: number | null;
+            locale: string | null;
+            created_at: string;
+            last_login: string | null;
+            public_metadata: {
+                [key: string]: unknown;
+            };
+            unsafe_metadata: {
+                [key: string]: unknown;
+            };
+        };
         ErrorResponse: {
             detail: string;
             /**
@@ -4705,12 +4733,6 @@ export interface components {
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
             locale: string | null;
-            public_metadata: {
-                [key: string]: unknown;
-            };
-            unsafe_metadata: {
-                [key: string]: unknown;
-            };
             created_at: string;
             last_login: string | null;
             mail_bounced_at: string | null;
@@ -4969,7 +4991,7 @@ export interface components {
             secret: string;
             otpauth_url: string;
         };
-        UpdateProfileInput: {
+        UpdateEndUserProfileInput: {
             first_name?: string | null;
             last_name?: string | null;
             login_notifications?: boolean;
@@ -4982,6 +5004,17 @@ export interface components {
             unsafe_metadata?: {
                 [key: string]: unknown;
             };
+        };
+        UpdateProfileInput: {
+            first_name?: string | null;
+            last_name?: string | null;
+            login_notifications?: boolean;
+            session_idle_timeout_minutes?: number | null;
+            email_notifications?: boolean;
+            notify_security_alerts?: boolean;
+            notify_product_updates?: boolean;
+            notify_marketing?: boolean;
+            locale?: ("en" | "de" | "fr" | "es" | "ja") | null;
         };
         UpdateProjectInput: {
             name?: string;
@@ -5044,12 +5077,6 @@ export interface components {
             mfa_enabled: boolean;
             session_idle_timeout_minutes: number | null;
             locale: string | null;
-            public_metadata: {
-                [key: string]: unknown;
-            };
-            unsafe_metadata: {
-                [key: string]: unknown;
-            };
             created_at: string;
             last_login: string | null;
         };
@@ -5320,12 +5347,6 @@ export interface operations {
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
                             locale: string | null;
-                            public_metadata: {
-                                [key: string]: unknown;
-                            };
-                            unsafe_metadata: {
-                                [key: string]: unknown;
-                            };
                             created_at: string;
                             last_login: string | null;
                         };
@@ -8246,12 +8267,6 @@ export interface operations {
                         mfa_enabled: boolean;
                         session_idle_timeout_minutes: number | null;
                         locale: string | null;
-                        public_metadata: {
-                            [key: string]: unknown;
-                        };
-                        unsafe_metadata: {
-                            [key: string]: unknown;
-                        };
                         created_at: string;
                         last_login: string | null;
                         mail_bounced_at: string | null;
@@ -12494,12 +12509,6 @@ export interface operations {
                         mfa_enabled: boolean;
                         session_idle_timeout_minutes: number | null;
                         locale: string | null;
-                        public_metadata: {
-                            [key: string]: unknown;
-                        };
-                        unsafe_metadata: {
-                            [key: string]: unknown;
-                        };
                         created_at: string;
                         last_login: string | null;
                         mail_bounced_at: string | null;
@@ -16571,12 +16580,6 @@ export interface operations {
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
                             locale: string | null;
-                            public_metadata: {
-                                [key: string]: unknown;
-                            };
-                            unsafe_metadata: {
-                                [key: string]: unknown;
-                            };
                             created_at: string;
                             last_login: string | null;
                         };
@@ -17286,7 +17289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["EndUserProfile"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -17318,7 +17321,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateProfileInput"];
+                "application/json": components["schemas"]["UpdateEndUserProfileInput"];
             };
         };
         responses: {
@@ -17328,7 +17331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["EndUserProfile"];
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
@@ -19563,12 +19566,6 @@ export interface operations {
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
                             locale: string | null;
-                            public_metadata: {
-                                [key: string]: unknown;
-                            };
-                            unsafe_metadata: {
-                                [key: string]: unknown;
-                            };
                             created_at: string;
                             last_login: string | null;
                         };
@@ -19692,14 +19689,14 @@ export interface operations {
                         mfa_enabled: boolean;
                         session_idle_timeout_minutes: number | null;
                         locale: string | null;
+                        created_at: string;
+                        last_login: string | null;
                         public_metadata: {
                             [key: string]: unknown;
                         };
                         unsafe_metadata: {
                             [key: string]: unknown;
                         };
-                        created_at: string;
-                        last_login: string | null;
                         private_metadata: {
                             [key: string]: unknown;
                         };
@@ -19785,14 +19782,14 @@ export interface operations {
                         mfa_enabled: boolean;
                         session_idle_timeout_minutes: number | null;
                         locale: string | null;
+                        created_at: string;
+                        last_login: string | null;
                         public_metadata: {
                             [key: string]: unknown;
                         };
                         unsafe_metadata: {
                             [key: string]: unknown;
                         };
-                        created_at: string;
-                        last_login: string | null;
                         private_metadata: {
                             [key: string]: unknown;
                         };
@@ -22361,12 +22358,6 @@ export interface operations {
                             mfa_enabled: boolean;
                             session_idle_timeout_minutes: number | null;
                             locale: string | null;
-                            public_metadata: {
-                                [key: string]: unknown;
-                            };
-                            unsafe_metadata: {
-                                [key: string]: unknown;
-                            };
                             created_at: string;
                             last_login: string | null;
                         };
@@ -23283,7 +23274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["EndUserProfile"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -23326,7 +23317,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateProfileInput"];
+                "application/json": components["schemas"]["UpdateEndUserProfileInput"];
             };
         };
         responses: {
@@ -23336,7 +23327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["EndUserProfile"];
                 };
             };
             /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */

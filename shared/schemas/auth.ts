@@ -107,7 +107,10 @@ export const UpdateProfileInputSchema = z.object({
   notify_marketing: z.boolean({ error: 'notify_marketing must be true or false' }).optional(),
   /** The language of an end user's hosted pages and mails; null: none saved (each request's language applies). */
   locale: LocaleSchema.nullable().optional(),
-  /** The end user's own metadata (replaced whole); on the platform it is kept but has no use. */
+});
+
+/** A project's end user also writes their own metadata (replaced whole). */
+export const UpdateEndUserProfileInputSchema = UpdateProfileInputSchema.extend({
   unsafe_metadata: metadataSchema('unsafe_metadata').optional(),
 });
 

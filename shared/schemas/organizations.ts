@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema } from './common.js';
-import { UserSchema } from './user.js';
+import { EndUserProfileSchema } from './user.js';
 
 /**
  * Organizations of a project's end users (B2B): an app's users belong to organizations, with a role
@@ -328,5 +328,5 @@ export const UpdateUserMetadataInputSchema = z.object({
 });
 
 /** An end user as the project's backend sees them (API key): with their private metadata. */
-export const EndUserSchema = UserSchema.extend({ private_metadata: MetadataSchema });
+export const EndUserSchema = EndUserProfileSchema.extend({ private_metadata: MetadataSchema });
 export type EndUser = z.infer<typeof EndUserSchema>;

@@ -28,14 +28,19 @@ export const UserSchema = z.object({
   session_idle_timeout_minutes: z.number().int().nullable(),
   /** The saved language of the hosted pages and mails (en, de, fr, es, ja); null for none. */
   locale: z.string().nullable(),
-  /** Set by the project's backend; carried in access tokens and userinfo (always {} on the platform). */
-  public_metadata: z.record(z.string(), z.unknown()),
-  /** The end user's own (PUT /profile), and the project's backend's. */
-  unsafe_metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   last_login: z.string().nullable(),
 });
 export type User = z.infer<typeof UserSchema>;
+
+/** A project's end user as they see themselves (GET/PUT /profile): with the metadata they may read. */
+export const EndUserProfileSchema = UserSchema.extend({
+  /** Set by the project's backend; carried in access tokens and userinfo. */
+  public_metadata: z.record(z.string(), z.unknown()),
+  /** The end user's own (PUT /profile), and the project's backend's. */
+  unsafe_metadata: z.record(z.string(), z.unknown()),
+});
+export type EndUserProfile = z.infer<typeof EndUserProfileSchema>;
 
 /**
  * The admin role takes effect only once the account's e-mail address is verified: anyone can sign

@@ -225,8 +225,6 @@ describe('answers go out through their documented schema', () => {
     mfa_enabled: false,
     session_idle_timeout_minutes: null,
     locale: null,
-    public_metadata: {},
-    unsafe_metadata: {},
     created_at: '2026-01-01T00:00:00.000Z',
     last_login: null,
   };

@@ -76,8 +76,6 @@ export const sampleUser: User = {
   mfa_enabled: false,
   session_idle_timeout_minutes: null,
   locale: null,
-  public_metadata: {},
-  unsafe_metadata: {},
   created_at: '2025-01-02T10:00:00.000Z',
   last_login: '2025-06-01T09:30:00.000Z',
 };

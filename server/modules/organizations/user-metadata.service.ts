@@ -6,14 +6,14 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { parseMetadata } from '../../lib/metadata.js';
 import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { toUser } from '../users/user.mapper.js';
+import { toEndUserProfile } from '../users/user.mapper.js';
 import { findUserById } from '../users/users.repo.js';
 import { changeUser } from '../users/users.service.js';
 import { emitUserUpdated } from '../webhooks/account-events.js';
 
 /** An end user of the project as its backend reads them, private metadata included; 404 for anyone else's. */
 export function toEndUser(row: UserRow): EndUser {
-  return { ...toUser(row), private_metadata: parseMetadata(row.private_metadata) };
+  return { ...toEndUserProfile(row), private_metadata: parseMetadata(row.private_metadata) };
 }
 
 async function requireEndUser(deps: Pick<Deps, 'db'>, projectId: string, userId: string): Promise<UserRow> {

@@ -4,6 +4,7 @@ import { UserSchema } from '../../../shared/schemas/user.js';
 import { clearAuthCookies } from '../../plugins/auth-cookies.js';
 import { defineRoute, SIGNED_IN } from '../../rest/route.js';
 import { deleteAccount, updateProfile } from './profile.service.js';
+import { toUser } from '../users/user.mapper.js';
 
 export const profileRoutes = [
   defineRoute({
@@ -21,7 +22,7 @@ export const profileRoutes = [
         'Fields left out stay as they are. `session_idle_timeout_minutes` (15–480, or null for none): a session unused for longer is refused, on access and on refresh.',
       errors: [404],
     },
-    handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
+    handler: async ({ deps, caller, body }) => toUser(await updateProfile(deps, caller.session.user, body)),
   }),
   defineRoute({
     method: 'POST',

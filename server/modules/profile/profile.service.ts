@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
-import type { User } from '../../../shared/schemas/user.js';
+import type { DeleteAccountInputSchema, UpdateEndUserProfileInputSchema } from '../../../shared/schemas/auth.js';
 import { MESSAGES } from '../../../shared/messages.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
@@ -11,14 +10,13 @@ import { checkCurrentPassword } from '../users/current-password.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
 import { endIdleSessions, type Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';
-import { toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
 import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
 
 const flag = (value: boolean) => (value ? 1 : 0);
 
 /** Names and preferences only: the e-mail address changes through a link mailed to the new one (auth). */
-export async function updateProfile(deps: Deps, user: UserRow, input: z.output<typeof UpdateProfileInputSchema>): Promise<User> {
+export async function updateProfile(deps: Deps, user: UserRow, input: z.output<typeof UpdateEndUserProfileInputSchema>): Promise<UserRow> {
   const timeout = input.session_idle_timeout_minutes;
   if (timeout !== undefined && timeout !== user.session_idle_timeout_minutes) await endIdleSessions(deps, user);
   const updated = await withTransaction(deps, async (tx) => {
@@ -37,7 +35,7 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
     await emitUserUpdated(tx, user, after);
     return after;
   });
-  return toUser(updated);
+  return updated;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DeleteAccountInputSchema, UpdateProfileInputSchema } from '../../../shared/schemas/auth.js';
+import { DeleteAccountInputSchema, UpdateEndUserProfileInputSchema } from '../../../shared/schemas/auth.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
-import { UserSchema } from '../../../shared/schemas/user.js';
+import { EndUserProfileSchema } from '../../../shared/schemas/user.js';
 import { JwksSchema } from '../../openapi/schemas.js';
 import { defineRoute, UnvalidatedParam, ANYONE } from '../../rest/route.js';
 import { stepUpRoutes } from '../auth/step-up.rest.js';
@@ -12,7 +12,7 @@ import { passkeyRoutes } from '../auth/passkeys.rest.js';
 import { deleteAccount, updateProfile } from '../profile/profile.service.js';
 import { ownSessionRoutes } from '../auth/own-sessions.rest.js';
 import { socialRoutes } from '../social/social.rest.js';
-import { toUser } from '../users/user.mapper.js';
+import { toEndUserProfile } from '../users/user.mapper.js';
 
 /**
  * The end-user API a developer's own backend calls with its project's key in X-API-Key: the same
@@ -58,16 +58,16 @@ export function endUserProfileRoutes(mount: AccountMount) {
       method: 'GET',
       url: `${prefix}/profile`,
       access: signedIn,
-      response: { 200: UserSchema },
+      response: { 200: EndUserProfileSchema },
       doc: { operationId: 'publicGetProfile', tag: 'Public API', summary: 'The end user of the access token' },
-      handler: async ({ caller }) => toUser(caller.session.user),
+      handler: async ({ caller }) => toEndUserProfile(caller.session.user),
     }),
     defineRoute({
       method: 'PUT',
       url: `${prefix}/profile`,
       access: signedIn,
-      body: UpdateProfileInputSchema,
-      response: { 200: UserSchema },
+      body: UpdateEndUserProfileInputSchema,
+      response: { 200: EndUserProfileSchema },
       doc: {
         operationId: 'publicUpdateProfile',
         tag: 'Public API',
@@ -75,7 +75,7 @@ export function endUserProfileRoutes(mount: AccountMount) {
         description: 'Fields left out stay as they are.',
         errors: [404],
       },
-      handler: ({ deps, caller, body }) => updateProfile(deps, caller.session.user, body),
+      handler: async ({ deps, caller, body }) => toEndUserProfile(await updateProfile(deps, caller.session.user, body)),
     }),
     defineRoute({
       method: 'POST',

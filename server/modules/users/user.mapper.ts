@@ -1,7 +1,6 @@
 import type { MonitoredUser } from '../../../shared/schemas/admin.js';
-import type { User } from '../../../shared/schemas/user.js';
+import type { EndUserProfile, User } from '../../../shared/schemas/user.js';
 import type { UserRow } from '../../db/schema.js';
-
 import { parseMetadata } from '../../lib/metadata.js';
 
 export function toUser(row: UserRow): User {
@@ -23,11 +22,14 @@ export function toUser(row: UserRow): User {
     mfa_enabled: row.totp_enabled_at !== null,
     session_idle_timeout_minutes: row.session_idle_timeout_minutes,
     locale: row.locale ?? null,
-    public_metadata: parseMetadata(row.public_metadata),
-    unsafe_metadata: parseMetadata(row.unsafe_metadata),
     created_at: row.created_at,
     last_login: row.last_login,
   };
+}
+
+/** A project's end user as they see themselves: with their public and unsafe metadata. */
+export function toEndUserProfile(row: UserRow): EndUserProfile {
+  return { ...toUser(row), public_metadata: parseMetadata(row.public_metadata), unsafe_metadata: parseMetadata(row.unsafe_metadata) };
 }
 
 /** The account as monitoring shows it: with its mail bounce. */

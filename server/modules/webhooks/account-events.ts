@@ -1,7 +1,7 @@
-import type { User } from '../../../shared/schemas/user.js';
+import type { EndUserProfile } from '../../../shared/schemas/user.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow } from '../../db/schema.js';
-import { toUser } from '../users/user.mapper.js';
+import { toEndUserProfile } from '../users/user.mapper.js';
 import { emitWebhookEvent } from './outbox.js';
 
 /**
@@ -14,7 +14,7 @@ type Unit = Pick<Deps, 'db' | 'clock'>;
 type Account = Pick<UserRow, 'id' | 'email' | 'project_id'>;
 
 /** The account's fields a change can show in user.updated's `changed`, in the User's own names. */
-const UPDATABLE: (keyof User)[] = [
+const UPDATABLE: (keyof EndUserProfile)[] = [
   'email',
   'first_name',
   'last_name',
@@ -33,8 +33,8 @@ const UPDATABLE: (keyof User)[] = [
 /** user.updated: the account as it now is (as the public API shows it) and the names of the fields that changed; nothing when none did. */
 export async function emitUserUpdated(tx: Unit, before: UserRow, after: UserRow): Promise<void> {
   if (after.project_id === null) return;
-  const was = toUser(before);
-  const now = toUser(after);
+  const was = toEndUserProfile(before);
+  const now = toEndUserProfile(after);
   const changed = UPDATABLE.filter((field) => JSON.stringify(was[field]) !== JSON.stringify(now[field]));
   if (changed.length > 0) await emitWebhookEvent(tx, after.project_id, 'user.updated', { user: now, changed });
 }
