@@ -52,11 +52,14 @@ import * as roles from './roles.service.js';
 /** What a handler needs of its caller, whichever side it is on. */
 type AnyCaller = Anonymous & { project?: ProjectRow; scope?: MonitorScope; session?: Authenticated | null };
 
+/** A change made by the project's backend: the audit log names its API key as the actor. */
+const apiKeyActor = (info: AuditActor['info']): AuditActor => ({ user: { id: null, email: 'API key' }, info });
+
 /** The project the call is about, its end users' realm (for mails and limits), and who to write in the audit log. */
 async function contextOf(deps: Deps, caller: AnyCaller): Promise<{ projectId: string; realm: () => Promise<Realm & { projectId: string }>; actor: AuditActor }> {
   if (caller.project) {
     const { realm } = caller;
-    return { projectId: caller.project.id, realm: async () => realm as Realm & { projectId: string }, actor: { user: { id: null, email: 'API key' }, info: caller.info } };
+    return { projectId: caller.project.id, realm: async () => realm as Realm & { projectId: string }, actor: apiKeyActor(caller.info) };
   }
   const projectId = caller.scope!.projectId!;
   return {
@@ -295,7 +298,7 @@ export const userMetadataRoutes = [
         'Each object given is replaced whole (at most 8 KB of JSON each). `public_metadata` is in their access tokens (from the next refresh) and userinfo; `private_metadata` only here; `unsafe_metadata` is also the user\'s to write (PUT /profile). Sends `user.updated`.',
       errors: [404],
     },
-    handler: ({ deps, caller, params, body }) => updateUserMetadata(deps, caller.project.id, { user: { id: null, email: 'API key' }, info: caller.info }, params.user_id, body),
+    handler: ({ deps, caller, params, body }) => updateUserMetadata(deps, caller.project.id, apiKeyActor(caller.info), params.user_id, body),
   }),
 ];
 

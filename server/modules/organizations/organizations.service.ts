@@ -29,10 +29,10 @@ import { appLink, queueCappedMail, withinMailCap } from '../../mail/account-mail
 import { organizationInvitationMail } from '../../mail/templates.js';
 import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import type { Realm } from '../realms/realm.js';
-import { findUserById } from '../users/users.repo.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import * as repo from './organizations.repo.js';
 import { permissionsByRole, permissionsOfRole, roleExists } from './roles.js';
+import { requireEndUser } from './user-metadata.service.js';
 
 /**
  * Organizations of a project's end users, their members and invitations. The project's backend (API
@@ -43,7 +43,7 @@ import { permissionsByRole, permissionsOfRole, roleExists } from './roles.js';
 
 /** At most this many invitations wait at once in one organization. */
 export const MAX_PENDING_INVITATIONS = 100;
-const { notFound, memberNotFound, userNotFound, invitationNotFound } = ORGANIZATION_MESSAGES;
+const { notFound, memberNotFound, invitationNotFound } = ORGANIZATION_MESSAGES;
 
 export function toOrganization(row: OrganizationRow, membersCount: number): Organization {
   return {
@@ -87,12 +87,6 @@ async function requireOrganization(deps: Pick<Deps, 'db'>, projectId: string, or
 
 async function requireRole(deps: Pick<Deps, 'db'>, projectId: string, role: string): Promise<void> {
   if (!(await roleExists(deps.db, projectId, role))) throw new AppError('UNPROCESSABLE_CONTENT', ORGANIZATION_MESSAGES.unknownRole);
-}
-
-async function requireEndUser(deps: Pick<Deps, 'db'>, projectId: string, userId: string): Promise<UserRow> {
-  const user = await findUserById(deps.db, userId);
-  if (!user || user.project_id !== projectId) throw new AppError('NOT_FOUND', userNotFound);
-  return user;
 }
 
 /** Under a lock on the user until commit: one more membership must stay within the project's limit. */

@@ -16,7 +16,8 @@ export function toEndUser(row: UserRow): EndUser {
   return { ...toEndUserProfile(row), private_metadata: parseMetadata(row.private_metadata) };
 }
 
-async function requireEndUser(deps: Pick<Deps, 'db'>, projectId: string, userId: string): Promise<UserRow> {
+/** One of the project's end users; 404 for anyone else (another project's, or the platform's). */
+export async function requireEndUser(deps: Pick<Deps, 'db'>, projectId: string, userId: string): Promise<UserRow> {
   const user = await findUserById(deps.db, userId);
   if (!user || user.project_id !== projectId) throw new AppError('NOT_FOUND', ORGANIZATION_MESSAGES.userNotFound);
   return user;
