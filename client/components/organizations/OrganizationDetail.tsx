@@ -14,7 +14,7 @@ import { organizationRules } from './CreateOrganizationModal';
 import { jsonText, parseJsonObject } from './json';
 import { OrganizationInvitations } from './OrganizationInvitations';
 import { OrganizationMembers } from './OrganizationMembers';
-import { TypedConfirmModal } from './TypedConfirmModal';
+import { ConfirmModal } from '../ConfirmModal';
 
 /** One organization: its details and metadata, members, invitations, and deleting it. */
 export function OrganizationDetail({ project, organizationId, onBack }: { project: Project; organizationId: string; onBack: () => void }) {
@@ -201,10 +201,10 @@ function DeleteOrganizationCard({ project, organization, onDeleted }: { project:
           Delete organization
         </Button>
       </Group>
-      <TypedConfirmModal
+      <ConfirmModal
         opened={opened}
         title={`Delete ${organization.name}?`}
-        word={organization.slug}
+        typedConfirmation={organization.slug}
         confirmLabel="Delete organization"
         pending={remove.isPending}
         error={error}
@@ -217,7 +217,7 @@ function DeleteOrganizationCard({ project, organization, onDeleted }: { project:
         <Text size="sm">
           {organization.members_count === 1 ? '1 member loses' : `${organization.members_count} members lose`} their membership, and pending invitations stop working.
         </Text>
-      </TypedConfirmModal>
+      </ConfirmModal>
     </Card>
   );
 }

@@ -19,7 +19,6 @@ import {
 import { notify } from '../../lib/notify';
 import { MONITOR_TEXTS, USER_PAGE_TEXTS } from '../../messages';
 import { ConfirmModal } from '../ConfirmModal';
-import { DeleteUserDialog } from './DeleteUserDialog';
 import { OrganizationsSection } from './OrganizationsSection';
 import type { UserActions, UserPageSource } from './source';
 
@@ -490,19 +489,24 @@ function UserBody({ source, user, actions }: { source: UserPageSource; user: Use
       >
         <Text size="sm">Every session of {user.email} ends now, on every device. The user can sign in again.</Text>
       </ConfirmModal>
-      <DeleteUserDialog
+      <ConfirmModal
         opened={confirming === 'delete'}
-        email={user.email}
-        consequence={
-          source.scope === 'admin'
-            ? 'Their projects go with the account, with those projects’ end users.'
-            : 'Their sessions, devices and login history go with the account; your webhooks get user.deleted.'
-        }
+        title="Delete user"
+        confirmLabel="Delete user"
+        typedConfirmation={user.email}
         pending={busy === 'delete'}
         error={deleteError}
         onConfirm={() => void remove()}
         onClose={() => setConfirming(null)}
-      />
+      >
+        <Text size="sm">
+          This deletes <b>{user.email}</b> for good.{' '}
+          {source.scope === 'admin'
+            ? 'Their projects go with the account, with those projects’ end users.'
+            : 'Their sessions, devices and login history go with the account; your webhooks get user.deleted.'}{' '}
+          This cannot be undone.
+        </Text>
+      </ConfirmModal>
     </Stack>
   );
 }
