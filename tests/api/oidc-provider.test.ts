@@ -555,10 +555,10 @@ describe('client settings', () => {
   it('are validated, kept and shown with the issuer and hosted pages address', async () => {
     const update = (body: unknown) => t.call('PATCH', `/api/v1/projects/${blog.id}`, { token: dev.access_token, body });
     for (const [body, detail] of [
-      [{ redirect_uris: ['javascript:alert(1)'] }, /redirect_uris/],
-      [{ redirect_uris: ['https://app.example/cb#fragment'] }, /redirect_uris/],
-      [{ allowed_origins: ['https://app.example/path'] }, /allowed_origins/],
-      [{ accent_color: 'blue' }, /accent_color/],
+      [{ redirect_uris: ['javascript:alert(1)'] }, /redirect URI/],
+      [{ redirect_uris: ['https://app.example/cb#fragment'] }, /redirect URI/],
+      [{ allowed_origins: ['https://app.example/path'] }, /allowed origin/],
+      [{ accent_color: 'blue' }, /accent colour/],
     ] as const) {
       const refused = await update(body);
       expect(refused.statusCode).toBe(422);

@@ -18,6 +18,7 @@ const ALWAYS_SENT: MailTemplate[] = [
   'identityLinkMail',
   'identityLinkedMail',
   'projectInvitationMail',
+  'organizationInvitationMail',
 ];
 
 /** Every combination of the three switches the rules read. */

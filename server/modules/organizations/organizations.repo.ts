@@ -81,6 +81,18 @@ export async function findMember(db: Db, organizationId: string, userId: string)
     .executeTakeFirst();
 }
 
+/** Whether an account with this (normalised) address is a member. */
+export async function hasMemberWithEmail(db: Db, organizationId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('organization_members')
+    .innerJoin('users', 'users.id', 'organization_members.user_id')
+    .select('organization_members.user_id')
+    .where('organization_members.organization_id', '=', organizationId)
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertMember(db: Db, member: { organization_id: string; user_id: string; role: string; joined_at: string }): Promise<void> {
   await db.insertInto('organization_members').values({ ...member, updated_at: member.joined_at }).execute();
 }

@@ -281,8 +281,7 @@ export async function createInvitation(
   const email = normalizeEmail(input.email);
   await requireRole(deps, projectId, input.role);
   const organization = await requireOrganization(deps, projectId, organizationId);
-  const members = await repo.listMembers(deps.db, organization.id);
-  if (members.some((member) => normalizeEmail(member.email) === email)) throw new AppError('CONFLICT', ORGANIZATION_MESSAGES.alreadyMember);
+  if (await repo.hasMemberWithEmail(deps.db, organization.id, email)) throw new AppError('CONFLICT', ORGANIZATION_MESSAGES.alreadyMember);
   const now = isoNow(deps.clock);
   if ((await repo.countPendingInvitations(deps.db, organization.id, now)) >= MAX_PENDING_INVITATIONS) {
     throw new AppError('CONFLICT', `An organization can have at most ${MAX_PENDING_INVITATIONS} pending invitations`);
