@@ -130,14 +130,16 @@ it('a server killed with SIGKILL mid-delivery loses nothing: another sends the s
   expect(claimed).toMatchObject({ status: 'pending', attempts: 0 });
   const leaseEnds = Date.parse(claimed.claimed_until!);
 
-  // A second server starts meanwhile; then the first is killed mid-request (SIGKILL: no cleanup, no record).
-  const second = await startServer(t, 'second');
-  dataDirs.push(second.dataDir);
-  receiver.state.answering = true;
+  // The first is killed mid-request (SIGKILL: no cleanup, no record); then a second server starts. It starts
+  // after the kill, not before: on a loaded machine its start can outlast the lease, and a second server
+  // already running would then resend (and be answered) while the first still held the request.
   const killed = new Promise((resolve) => first.child.once('exit', (_code, signal) => resolve(signal)));
   first.child.kill('SIGKILL');
   expect(await killed).toBe('SIGKILL');
   expect(await delivery()).toMatchObject({ status: 'pending', attempts: 0, last_attempt_at: null });
+  receiver.state.answering = true;
+  const second = await startServer(t, 'second');
+  dataDirs.push(second.dataDir);
 
   // The second server sends it again once the lease has passed, and not before.
   await until(() => receiver.arrivals.length === 2, 'the attempt after the crash', (LEASE_S + 10) * 1000);
