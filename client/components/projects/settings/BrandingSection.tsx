@@ -78,7 +78,8 @@ export function HostedPreview({ name, logoUrl, accentColor }: { name: string; lo
           Sign in
         </Box>
         <Text ta="center" size="xs">
-          No account? <span style={{ color: accent, fontWeight: 600 }}>Sign up</span>
+          {/* The accent underlines the link: as text colour it would fail contrast on a dark page for many accents. */}
+          No account? <span style={{ fontWeight: 600, textDecoration: 'underline', textDecorationColor: accent, textDecorationThickness: 2 }}>Sign up</span>
         </Text>
       </Stack>
     </Box>
