@@ -60,25 +60,23 @@ export async function deleteOrganization(db: Db, id: string): Promise<void> {
   await db.deleteFrom('organizations').where('id', '=', id).execute();
 }
 
-export async function listMembers(db: Db, organizationId: string) {
-  return db
+/** An organization's members as the API shows them (OrganizationMember). */
+const membersOf = (db: Db, organizationId: string) =>
+  db
     .selectFrom('organization_members')
     .innerJoin('users', 'users.id', 'organization_members.user_id')
     .select(['organization_members.user_id', 'users.email', 'users.first_name', 'users.last_name', 'organization_members.role', 'organization_members.joined_at'])
-    .where('organization_members.organization_id', '=', organizationId)
+    .where('organization_members.organization_id', '=', organizationId);
+
+export async function listMembers(db: Db, organizationId: string) {
+  return membersOf(db, organizationId)
     .orderBy('organization_members.joined_at')
     .orderBy('organization_members.user_id')
     .execute();
 }
 
 export async function findMember(db: Db, organizationId: string, userId: string) {
-  return db
-    .selectFrom('organization_members')
-    .innerJoin('users', 'users.id', 'organization_members.user_id')
-    .select(['organization_members.user_id', 'users.email', 'users.first_name', 'users.last_name', 'organization_members.role', 'organization_members.joined_at'])
-    .where('organization_members.organization_id', '=', organizationId)
-    .where('organization_members.user_id', '=', userId)
-    .executeTakeFirst();
+  return membersOf(db, organizationId).where('organization_members.user_id', '=', userId).executeTakeFirst();
 }
 
 /** Whether an account with this (normalised) address is a member. */
