@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { tcpAnswers } from './tests/helpers/tcp-probe.js';
@@ -17,6 +18,11 @@ if (!withPostgres && process.argv.some((arg) => arg.includes('vitest'))) {
  */
 const SERVER_TEST_TIMEOUT_MS = 60_000;
 const SERVER_HOOK_TIMEOUT_MS = 90_000;
+
+/** The packages import each other by name (packages/README.md); tests run them from source. */
+const packageAliases = Object.fromEntries(
+  ['js', 'react', 'node', 'api'].map((name) => [`@authplatform/${name}`, fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))]),
+);
 
 const serverOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 const proxied = [
@@ -51,10 +57,16 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
+        resolve: { alias: packageAliases },
         test: {
           name: 'server',
           root: '.',
-          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'sdk/tests/**/*.test.ts'],
+          // Every API test builds its own app, database and mail catcher, and the server keeps no state in its
+          // modules, so the files of a worker share one module graph instead of importing the server again each
+          // (7m35s to 3m55s for server + server-postgres, one run on two cores). The client tests stay isolated:
+          // their module mocks and jsdom globals would leak between files.
+          isolate: false,
+          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'packages/*/tests/**/*.test.ts'],
           exclude: ['tests/api/**/*.postgres.test.ts'],
           environment: 'node',
           testTimeout: SERVER_TEST_TIMEOUT_MS,
@@ -67,6 +79,7 @@ export default defineConfig({
               test: {
                 name: 'server-postgres',
                 root: '.',
+                isolate: false,
                 include: ['tests/api/**/*.test.ts'],
                 environment: 'node',
                 env: { TEST_DATABASE: 'postgres' },
@@ -78,10 +91,11 @@ export default defineConfig({
         : []),
       {
         plugins: [react()],
+        resolve: { alias: packageAliases },
         test: {
           name: 'client',
           root: '.',
-          include: ['tests/client/**/*.test.tsx'],
+          include: ['tests/client/**/*.test.tsx', 'packages/*/tests/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['tests/client/setup.ts'],
           // Above tests/client/setup.ts's asyncUtilTimeout (30 s), so a missing element fails on its own wait

@@ -1,11 +1,14 @@
 // npm run bench: drives the real server with autocannon on loopback and prints requests/s and p99
-// for login, refresh, me, the public API's profile, a bare route inside our app and a bare Fastify route in its own process (the
-// ceiling), the raw bcrypt rate, me's p99 during a login flood, and memory over a one-minute run.
+// for login, refresh (the platform's, and an end user's with and without organization and custom
+// claims), me, the public API's profile, a bare route inside our app and a bare Fastify route in its own
+// process (the ceiling), the raw bcrypt rate, me's p99 during a login flood, memory over a one-minute run,
+// and a 100,000-user import (its time and the server's memory).
 // Figures are ratios against the bare routes measured in the same run.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 import bcrypt from 'bcrypt';
 import { HASHING_CONCURRENCY } from '../server/lib/passwords.js';
@@ -198,24 +201,65 @@ const loginRun = await phase(server, { url: `${BASE}/api/v1/auth/login`, method:
 // A pool of live refresh tokens: each request takes one and puts its successor back, so no token is
 // ever presented twice (autocannon resets per-connection context between requests).
 const REFRESH_CONNECTIONS = 10;
+function refreshPhase(pathname: string, headers: Record<string, string>, pool: string[]) {
+  return phase(server, {
+    url: BASE,
+    connections: REFRESH_CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: pathname,
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() }) }),
+        onResponse: (status, body) => {
+          if (status === 200) pool.push(JSON.parse(body).refresh_token);
+        },
+      },
+    ],
+  });
+}
 const pool: string[] = [];
 for (let i = 0; i < REFRESH_CONNECTIONS * 2; i++) pool.push((await post('/api/v1/auth/login', { email, password: PASSWORD })).body.refresh_token);
-const refresh = await phase(server, {
-  url: BASE,
-  connections: REFRESH_CONNECTIONS,
-  duration: SECONDS,
-  requests: [
-    {
-      method: 'POST',
-      path: '/api/v1/auth/refresh',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() }) }),
-      onResponse: (status, body) => {
-        if (status === 200) pool.push(JSON.parse(body).refresh_token);
-      },
-    },
-  ],
+const refresh = await refreshPhase('/api/v1/auth/refresh', {}, pool);
+
+// An end user's refresh on the public API, plain and with what organizations add to the access token
+// (the active organization's claims with its permissions, public metadata, and a custom-claims
+// template rendered on each refresh), on two projects of this server, back to back.
+async function publicCall<T = { access_token: string; refresh_token: string }>(method: string, pathname: string, key: string, body: unknown, bearer?: string): Promise<T> {
+  const res = await fetch(`${BASE}${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-api-key': key, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`bench: ${method} ${pathname} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+async function endUserPool(key: string, userEmail: string, organizationId: string | null) {
+  const tokens: string[] = [];
+  for (let i = 0; i < REFRESH_CONNECTIONS * 2; i++) {
+    const signedIn = await publicCall('POST', '/public/api/v1/auth/login', key, { email: userEmail, password: PASSWORD });
+    const pair = organizationId ? await publicCall('POST', '/public/api/v1/auth/switch-organization', key, { organization_id: organizationId }, signedIn.access_token) : signedIn;
+    tokens.push(pair.refresh_token);
+  }
+  return tokens;
+}
+const plainPool = await endUserPool(apiKey, 'end-user@example.com', null);
+const b2b = (await post('/api/v1/projects', { name: 'Bench B2B' }, token)).body;
+const b2bKey: string = (await post(`/api/v1/projects/${b2b.id}/api-keys`, { name: 'bench' }, token)).body.secret;
+await publicCall('POST', '/public/api/v1/auth/signup', b2bKey, { email: 'member@example.com', password: PASSWORD });
+const memberId = (await publicCall<{ user: { id: string } }>('POST', '/public/api/v1/auth/login', b2bKey, { email: 'member@example.com', password: PASSWORD })).user.id;
+await publicCall('PATCH', `/public/api/v1/users/${memberId}/metadata`, b2bKey, { public_metadata: { plan: 'pro', seats: 25 } });
+await post(`/api/v1/projects/${b2b.id}/roles`, { key: 'org:billing', name: 'Billing', permissions: ['invoices:read', 'invoices:write'] }, token);
+const organization = await publicCall<{ id: string }>('POST', '/public/api/v1/organizations', b2bKey, { name: 'Acme', created_by: memberId, public_metadata: { tier: 'enterprise' } });
+await fetch(`${BASE}/api/v1/projects/${b2b.id}/organization-settings`, {
+  method: 'PATCH',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+  body: JSON.stringify({ custom_claims: { plan: '{{ user.public_metadata.plan }}', tenant: '{{ org.slug }}', tier: '{{ org.public_metadata.tier }}', greeting: 'Hello {{ user.email }}' } }),
 });
+const claimsPool = await endUserPool(b2bKey, 'member@example.com', organization.id);
+const publicRefresh = await refreshPhase('/public/api/v1/auth/refresh', { 'x-api-key': apiKey }, plainPool);
+const claimsRefresh = await refreshPhase('/public/api/v1/auth/refresh', { 'x-api-key': b2bKey }, claimsPool);
 
 // me while logins saturate the hashing pool: the event loop must stay responsive.
 const [meDuringFlood] = await Promise.all([
@@ -231,6 +275,53 @@ await new Promise((r) => setTimeout(r, 10_000));
 const early = await memory();
 await soak;
 const late = await memory();
+
+// BENCH_IMPORT_USERS (100,000): an import of that many users, NDJSON streamed from a generator (never whole in this
+// process either), half with an imported bcrypt hash, all with an external id and metadata; its upload and total time,
+// and the server's heap after GC (sampled every 500 ms while it runs) and RSS, against the same before it.
+const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
+const importProject = (await post('/api/v1/projects', { name: 'Bench import' }, token)).body;
+async function* importLines() {
+  for (let i = 0; i < IMPORT_USERS; i += 1000) {
+    let chunk = '';
+    for (let j = i; j < Math.min(IMPORT_USERS, i + 1000); j++) {
+      chunk += `${JSON.stringify({
+        email: `user-${j}@import.bench`,
+        email_verified: true,
+        first_name: 'Imported',
+        last_name: `User ${j}`,
+        external_id: `legacy-${j}`,
+        public_metadata: { plan: j % 3 ? 'free' : 'pro' },
+        ...(j % 2 === 0 && { password: '$2y$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' }),
+      })}\n`;
+    }
+    yield Buffer.from(chunk);
+  }
+}
+const importBefore = await memory();
+const importStarted = performance.now();
+const importAnswer = await fetch(`${BASE}/api/v1/projects/${importProject.id}/users/import`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${token}` },
+  body: Readable.toWeb(Readable.from(importLines())) as ReadableStream,
+  duplex: 'half',
+} as RequestInit);
+if (importAnswer.status !== 202) throw new Error(`bench: the import answered ${importAnswer.status}: ${await importAnswer.text()}`);
+const importUploadMs = performance.now() - importStarted;
+const { job_id: importJobId } = (await importAnswer.json()) as { job_id: string };
+let importJob: { state: string; lines_read: number; created: number; failed: number };
+let importPeak = importBefore;
+for (;;) {
+  const sample = await memory();
+  if (sample.heapUsed > importPeak.heapUsed) importPeak = { ...importPeak, heapUsed: sample.heapUsed };
+  if (sample.rss > importPeak.rss) importPeak = { ...importPeak, rss: sample.rss };
+  importJob = await (await fetch(`${BASE}/api/v1/projects/${importProject.id}/users/import/${importJobId}`, { headers: { authorization: `Bearer ${token}` } })).json();
+  if (importJob.state !== 'running') break;
+  await new Promise((r) => setTimeout(r, 500));
+}
+const importMs = performance.now() - importStarted;
+const importAfter = await memory();
+if (importJob.state !== 'done' || importJob.created !== IMPORT_USERS) throw new Error(`bench: the import ended ${JSON.stringify(importJob)}`);
 
 // BENCH_WORKERS=N: me again on this server, then on a second server with WORKERS=N on the same
 // database (same keys, so the same token), back to back. The load generator shares the machine's cores.
@@ -264,16 +355,21 @@ console.table({
   'public profile': publicProfile,
   login: loginRun,
   refresh,
+  'public refresh': publicRefresh,
+  'public refresh with org + custom claims': claimsRefresh,
   'me during login flood': meDuringFlood,
   ...(scaling && { 'me again, 1 worker': scaling.oneWorker, [`me, ${benchWorkers} workers`]: scaling.workers }),
 });
-for (const [name, result] of Object.entries({ me, 'public profile': publicProfile, refresh, login: loginRun })) {
+for (const [name, result] of Object.entries({ me, 'public profile': publicProfile, refresh, 'public refresh': publicRefresh, 'public refresh with claims': claimsRefresh, login: loginRun })) {
   if (result.errors) console.warn(`WARNING: ${name} had ${result.errors} failed requests; its figure is not a measurement`);
 }
 console.log(`raw bcrypt compares/s (${poolSize} in parallel): ${bcryptRate.toFixed(1)}`);
 console.log(`me / bare Fastify process: ${pct(me.rps, bareProcess.rps)} (target ≥ ${postgres ? 40 : 50}%); me / bare route in our app: ${pct(me.rps, bare.rps)}`);
 console.log(`public profile (API key + end-user token) / bare Fastify process: ${pct(publicProfile.rps, bareProcess.rps)} (target ≥ ${postgres ? 30 : 35}%)`);
 console.log(`refresh / bare Fastify process: ${pct(refresh.rps, bareProcess.rps)} (target ≥ 15%)`);
+console.log(
+  `public refresh with organization + custom claims / without: ${pct(claimsRefresh.rps, publicRefresh.rps)} of the refreshes/s${claimsRefresh.cpu_us !== null && publicRefresh.cpu_us !== null ? `, ${pct(claimsRefresh.cpu_us, publicRefresh.cpu_us)} of the CPU per refresh (${claimsRefresh.cpu_us} µs against ${publicRefresh.cpu_us})` : ''}`,
+);
 console.log(`login / raw bcrypt: ${pct(loginRun.rps, bcryptRate)} (target ≥ 95%)`);
 if (loginRun.cpu_us !== null) {
   // The same ratio in CPU time, which other processes on the machine do not move: a compare's CPU over a login's.
@@ -287,3 +383,6 @@ if (scaling) {
 }
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 console.log(`heap after GC at 10 s: ${mib(early.heapUsed)}, at ${soakSeconds} s: ${mib(late.heapUsed)} (${pct(late.heapUsed, early.heapUsed)}); RSS ${mib(early.rss)} → ${mib(late.rss)}`);
+console.log(
+  `import of ${IMPORT_USERS.toLocaleString('en')} users (NDJSON): upload ${(importUploadMs / 1000).toFixed(1)} s, done in ${(importMs / 1000).toFixed(1)} s (${Math.round(IMPORT_USERS / (importMs / 1000))} users/s); heap after GC ${mib(importBefore.heapUsed)} → peak ${mib(importPeak.heapUsed)} → ${mib(importAfter.heapUsed)}; RSS ${mib(importBefore.rss)} → peak ${mib(importPeak.rss)} → ${mib(importAfter.rss)}`,
+);

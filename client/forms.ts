@@ -36,20 +36,23 @@ export const ResetPasswordFormSchema = z
   .refine(passwordsMatch, passwordsDontMatch);
 
 /** Settings → change password: the simpler rules of the settings screen. */
-export const ChangePasswordFormSchema = z
-  .object({
-    currentPassword: z.string().min(1, { error: VALIDATION.currentPasswordRequired }),
-    newPassword: z.string(),
-    confirmPassword: z.string(),
-  })
-  .superRefine((values, ctx) => {
-    if (values.newPassword !== values.confirmPassword) {
-      ctx.addIssue({ code: 'custom', message: VALIDATION.newPasswordsDontMatch, path: ['confirmPassword'] });
-    }
-    if (values.newPassword.length < PASSWORD_MIN_LENGTH) {
-      ctx.addIssue({ code: 'custom', message: VALIDATION.newPasswordTooShort, path: ['newPassword'] });
-    }
-  });
+const NewPasswordsSchema = z.object({ newPassword: z.string(), confirmPassword: z.string() });
+
+function checkNewPasswords(values: z.output<typeof NewPasswordsSchema>, ctx: z.RefinementCtx) {
+  if (values.newPassword !== values.confirmPassword) {
+    ctx.addIssue({ code: 'custom', message: VALIDATION.newPasswordsDontMatch, path: ['confirmPassword'] });
+  }
+  if (values.newPassword.length < PASSWORD_MIN_LENGTH) {
+    ctx.addIssue({ code: 'custom', message: VALIDATION.newPasswordTooShort, path: ['newPassword'] });
+  }
+}
+
+export const ChangePasswordFormSchema = NewPasswordsSchema.extend({
+  currentPassword: z.string().min(1, { error: VALIDATION.currentPasswordRequired }),
+}).superRefine(checkNewPasswords);
+
+/** The first password of an account without one (it signs in with a provider or a passkey): the step-up dialog asks for its proof. */
+export const FirstPasswordFormSchema = NewPasswordsSchema.superRefine(checkNewPasswords);
 
 
 /** Profile → change e-mail: the new address and the current password (the server checks it). */

@@ -28,6 +28,7 @@ const StatusPage = lazy(() => import('./pages/StatusPage').then((m) => ({ defaul
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const TestVerifyPage = lazy(() => import('./pages/TestVerifyPage').then((m) => ({ default: m.TestVerifyPage })));
+const TestSignInPage = lazy(() => import('./pages/TestSignInPage').then((m) => ({ default: m.TestSignInPage })));
 const VerifyEmailPage = lazy(() => import('./pages/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
 /** A project's hosted sign-in pages: their own frame and realm, outside the platform's layout. */
 const HostedApp = lazy(() => import('./hosted/HostedApp').then((m) => ({ default: m.HostedApp })));
@@ -74,6 +75,7 @@ export function AppRoutes() {
         <Route path="/analytics" element={guarded(<AnalyticsPage />)} />
         <Route path="/profile" element={guarded(<ProfilePage />)} />
         <Route path="/settings" element={guarded(<SettingsPage />)} />
+        <Route path="/test-sign-in/callback" element={guarded(<TestSignInPage />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -25,6 +25,13 @@ import * as addMailOutbox from './2026_11_26_0400_add_mail_outbox.js';
 import * as addUserLocale from './2026_11_26_0500_add_user_locale.js';
 import * as notifyLookupChanges from './2026_11_26_0600_notify_lookup_changes.js';
 import * as addOrganizations from './2026_11_26_0700_add_organizations.js';
+import * as addWebhookDeliveryDetail from './2026_11_26_0810_add_webhook_delivery_detail.js';
+import * as addSessionClient from './2026_11_26_0830_add_session_client.js';
+import * as addPasswordless from './2026_11_27_0100_add_passwordless.js';
+import * as addUserImport from './2026_11_27_0200_add_user_import.js';
+import * as addSsoConnections from './2026_11_27_0400_add_sso_connections.js';
+import * as addSessionRevocations from './2026_11_27_0500_add_session_revocations.js';
+import * as addMachineAndDeviceClients from './2026_11_27_0600_add_machine_and_device_clients.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +61,11 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0500_add_user_locale': addUserLocale,
   '2026_11_26_0600_notify_lookup_changes': notifyLookupChanges,
   '2026_11_26_0700_add_organizations': addOrganizations,
+  '2026_11_26_0810_add_webhook_delivery_detail': addWebhookDeliveryDetail,
+  '2026_11_26_0830_add_session_client': addSessionClient,
+  '2026_11_27_0100_add_passwordless': addPasswordless,
+  '2026_11_27_0200_add_user_import': addUserImport,
+  '2026_11_27_0400_add_sso_connections': addSsoConnections,
+  '2026_11_27_0500_add_session_revocations': addSessionRevocations,
+  '2026_11_27_0600_add_machine_and_device_clients': addMachineAndDeviceClients,
 };

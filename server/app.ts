@@ -46,7 +46,9 @@ import { authenticate } from './modules/sessions/sessions.service.js';
 import { REST_ROUTES } from './routes.js';
 import { createProviderClient } from './modules/social/provider-client.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import { createRevocationStreams } from './modules/revocations/revocation-stream.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';
+import { registerSsoEndpoints } from './modules/sso/sso.http.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
 
@@ -139,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     ...base,
     projectRealms: createProjectRealms(base, { captchaTokens: projectCaptchaTokens }),
     webhooks: createWebhookDispatcher(base),
+    revocationStreams: createRevocationStreams(base),
     mailDispatcher: createMailDispatcher(base),
     // Called only once a request arrives, by when `deps` is built.
     sessionCheck: { authenticate: (realm, token) => authenticate(deps, realm, token), authenticateIfSignedIn: (realm, token) => authenticateIfSignedIn(deps, realm, token) },
@@ -197,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   await mountRoutes(app, deps, REST_ROUTES);
   await registerOidcProvider(app, deps);
+  await registerSsoEndpoints(app, deps);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
@@ -209,6 +213,11 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
   await registerStaticClient(app, options.clientDir ?? path.join(ROOT, 'dist', 'client'), config.site);
 
+  // Before the server stops taking connections: an open stream would keep its close waiting.
+  app.addHook('preClose', (done) => {
+    deps.revocationStreams.close();
+    done();
+  });
   await upgradeUnkeyedRecoveryCodes(deps);
   const retention = scheduleRetention(deps);
   app.addHook('onClose', () => retention.stop());

@@ -124,11 +124,16 @@ const EnvSchema = z.object({
   OIDC_NAME: z.string().min(1).max(50).optional(),
   CONNECTIONS_ALLOW_PRIVATE: booleanFlag.default(false),
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  // Tests only: 'off' counts every domain of an SSO connection as verified without its DNS TXT record.
+  SSO_DOMAIN_VERIFICATION: z.enum(['dns', 'off']).default('dns'),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   WEBHOOK_LEASE_S: z.coerce.number().int().min(1).max(3600).default(60),
   MAIL_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   MAIL_LEASE_S: z.coerce.number().int().min(1).max(3600).default(120),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  // At most 4 s, so a revocation on any instance reaches every stream within the feed's 5 s promise.
+  REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(4000).default(500),
+  REVOCATION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -185,6 +190,18 @@ export type Config = Readonly<{
   metricsToken: string | null;
   /** Webhook endpoints may be at private, loopback or link-local addresses. */
   webhooksAllowPrivate: boolean;
+  /** 'off' (tests only): SSO domains count as verified without the DNS check. */
+  ssoDomainVerification: 'dns' | 'off';
+  /**
+   * APP_URL's host is loopback (localhost, 127.0.0.0/8, ::1): a local install nobody else reaches, where
+   * development projects may send webhooks to loopback receivers. Never on a shared install, where
+   * anyone who creates a project could aim them at the server's own host.
+   */
+  appOnLoopback: boolean;
+  /** How often this process reads the revocation feed's new rows while one of its streams is open. */
+  revocationPollMs: number;
+  /** How often an open revocation stream gets a comment line, so proxies and clients see it is alive. */
+  revocationHeartbeatMs: number;
   /** How often this process looks for due webhook deliveries; 0: never (another process delivers). */
   webhookPollMs: number;
   /**
@@ -330,7 +347,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     connectionsAllowPrivate: e.CONNECTIONS_ALLOW_PRIVATE,
     metricsToken: e.METRICS_TOKEN || null,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    ssoDomainVerification: e.SSO_DOMAIN_VERIFICATION,
+    appOnLoopback: isLoopbackUrl(appUrl),
     webhookPollMs: e.WEBHOOK_POLL_MS,
+    revocationPollMs: e.REVOCATION_POLL_MS,
+    revocationHeartbeatMs: e.REVOCATION_HEARTBEAT_MS,
     webhookLeaseS: e.WEBHOOK_LEASE_S,
     mailPollMs: e.MAIL_POLL_MS,
     mailLeaseS: e.MAIL_LEASE_S,

@@ -17,6 +17,7 @@ import type { AccessTokens } from './modules/sessions/access-tokens.js';
 import type { SessionCheck } from './modules/sessions/request-auth.js';
 import type { ProviderClient } from './modules/social/provider-client.js';
 import type { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import type { RevocationStreams } from './modules/revocations/revocation-stream.js';
 
 /**
  * Everything a service needs, built once in buildApp and passed down; no module-level singletons.
@@ -43,6 +44,8 @@ export interface Deps {
   secretBox: SecretBox;
   /** Delivers the webhook outbox (runOnce in tests; polling in the server). */
   webhooks: WebhookDispatcher;
+  /** The revocation feed's server-sent-event streams of this instance. */
+  revocationStreams: RevocationStreams;
   /** Each project's end users, as realms, resolved from API keys. */
   projectRealms: ProjectRealms;
   /** Checks a request's access token (sessions' authenticate over these deps), for rest/callers. */

@@ -4,11 +4,14 @@ import { stepUpRoutes } from './modules/auth/step-up.rest.js';
 import { auditRoutes } from './modules/audit/audit.rest.js';
 import { mailRoutes } from './modules/mail/mail.rest.js';
 import { webhookRoutes } from './modules/webhooks/webhooks.rest.js';
+import { machineClientRoutes } from './modules/oidc/machine-clients.rest.js';
+import { deviceRoutes } from './modules/oidc/device.rest.js';
 import { teamRoutes } from './modules/teams/teams.rest.js';
 import { captchaRoutes } from './modules/captcha/captcha.rest.js';
 import { healthRoutes } from './modules/health/health.rest.js';
 import { mfaRoutes } from './modules/mfa/mfa.rest.js';
 import { passkeyRoutes } from './modules/auth/passkeys.rest.js';
+import { userExportRoutes } from './modules/user-transfer/export/export.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from './modules/monitoring/monitoring.rest.js';
 import { profileRoutes } from './modules/profile/profile.rest.js';
 import { projectsRoutes } from './modules/projects/projects.rest.js';
@@ -16,11 +19,15 @@ import { projectSettingsRoutes } from './modules/projects/project-settings.rest.
 import { hostedFlowRoutes } from './modules/hosted/hosted-flow.rest.js';
 import { hostedProjectRoutes } from './modules/hosted/hosted.rest.js';
 import { endUserProfileRoutes, publicApiRoutes } from './modules/public-api/public.rest.js';
+import { revocationRoutes } from './modules/revocations/revocations.rest.js';
 import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
 import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes, userOrganizationRoutes } from './modules/organizations/organizations.rest.js';
+import { ssoConnectionRoutes, ssoSignInRoutes } from './modules/sso/sso.rest.js';
 import { switchOrganizationRoutes } from './modules/auth/switch-organization.rest.js';
+import { hostedPasswordlessRoutes, publicPasswordlessRoutes } from './modules/passwordless/passwordless.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
+import { USER_TRANSFER_ROUTES } from './modules/user-transfer/user-transfer.rest.js';
 import { z } from 'zod';
 import { UnvalidatedParam, type AnyRoute } from './rest/route.js';
 
@@ -45,13 +52,20 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...projectSettingsRoutes,
   ...connectionRoutes,
   ...webhookRoutes,
+  ...machineClientRoutes,
   ...monitoringRoutes(PROJECT_MONITORING),
+  ...userExportRoutes,
+  ...USER_TRANSFER_ROUTES,
   ...organizationRoutes(DASHBOARD_SIDE),
   ...organizationRoleRoutes,
   ...userOrganizationRoutes,
+  ...ssoConnectionRoutes,
   ...auditRoutes,
   ...mailRoutes,
   ...publicApiRoutes,
+  ...ssoSignInRoutes,
+  ...publicPasswordlessRoutes,
+  ...revocationRoutes,
   ...userMetadataRoutes,
   ...organizationRoutes(API_KEY_SIDE),
   ...endUserOrganizationRoutes(PROJECT_ACCOUNTS),
@@ -70,6 +84,8 @@ function hostedRoutes(): AnyRoute[] {
   const routes = [
     ...hostedProjectRoutes,
     ...hostedFlowRoutes,
+    ...deviceRoutes,
+    ...hostedPasswordlessRoutes,
     ...accountRoutes(HOSTED_ACCOUNTS).filter((route) => !ownVersion(route)),
     ...passwordChangeRoutes(HOSTED_ACCOUNTS),
     ...emailChangeRoutes(HOSTED_ACCOUNTS),

@@ -10,6 +10,8 @@ export const DEFAULT_REFRESH_TOKEN_TTL_S = 7 * 24 * 60 * 60;
 export const EMAIL_VERIFICATION_TTL_S = 24 * 60 * 60;
 export const PASSWORD_RESET_TTL_S = 60 * 60;
 export const EMAIL_CHANGE_TTL_S = 60 * 60;
+/** A step-up code mailed to an account without a password (and no other proof). */
+export const STEP_UP_EMAIL_CODE_TTL_S = 15 * 60;
 export const ADMIN_LIST_DEFAULT_PAGE = 1;
 export const ADMIN_LIST_DEFAULT_PER_PAGE = 10;
 export const ADMIN_LIST_MAX_PER_PAGE = 100;

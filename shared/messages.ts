@@ -26,6 +26,12 @@ export const MESSAGES = {
   /** 401 with step_up_required: the session must prove who its user is again (POST /auth/step-up). */
   stepUpRequired: 'Confirm it is you to continue',
   stepUpConfirmed: 'Confirmed',
+  stepUpCodeSent: 'We sent a confirmation code to your e-mail address. It is valid for 15 minutes.',
+  stepUpCodeIncorrect: 'Incorrect code',
+  stepUpCodeExpired: 'This code has expired. Ask for a new one.',
+  stepUpCodeUsed: 'This code was already used. Ask for a new one.',
+  /** A mailed code asked for (or given) by an account that has a stronger proof: its password stays the proof. */
+  stepUpCodeNotForThisAccount: 'This account confirms with its password, an authenticator code or a passkey',
 } as const;
 
 export const VALIDATION = {
@@ -54,5 +60,6 @@ export const VALIDATION = {
   sessionIdleTimeout: 'Session timeout must be a whole number of minutes from 15 to 480, or null for none',
   emailUnchanged: 'This is already your email address',
   emailChangeLinkInvalid: 'Invalid email change link',
-  stepUpProofRequired: 'Give one proof: password, code or passkey_response',
+  stepUpProofRequired: 'Give one proof: password, code, passkey_response or email_code',
+  stepUpEmailCodeInvalid: 'email_code must be the 6 digits of the mailed code',
 } as const;

@@ -19,6 +19,7 @@ import { isEffectiveAdmin } from '../../shared/schemas/user';
 import { useLocalOutbox } from './mail/useLocalOutbox';
 import { useAuth } from '../auth/AuthProvider';
 import { Logo } from './Logo';
+import { SessionPendingPlaceholder } from './SessionPendingPlaceholder';
 import { ThemeToggle } from './ThemeToggle';
 import { fullNameOrEmail, initials, menuLabel } from '../lib/format';
 
@@ -38,11 +39,13 @@ export function Header() {
 
   const admin = user !== null && user !== undefined && isEffectiveAdmin(user);
   const localMail = useLocalOutbox(admin).available;
+  // The sections (five for an admin) fit beside the logo and the account menu from md (992 px); below it, the menu.
   const nav: NavItem[] = user
     ? [
         { to: '/dashboard', label: 'Dashboard' },
         { to: '/projects', label: 'Projects' },
         { to: '/monitoring', label: 'Monitoring' },
+        { to: '/analytics', label: 'Analytics' },
         ...(admin ? [{ to: '/admin', label: 'Admin' }] : []),
         ...(localMail ? [{ to: '/mail', label: 'Mail' }] : []),
       ]
@@ -64,7 +67,7 @@ export function Header() {
           <Group gap="xl" wrap="nowrap">
             <Logo onClick={mobile.close} />
             {nav.length > 0 && (
-              <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm">
+              <Group component="nav" aria-label="Main" gap={4} visibleFrom="md">
                 {nav.map((item) => (
                   <Button
                     key={item.to}
@@ -85,8 +88,9 @@ export function Header() {
 
           <Group gap="sm" wrap="nowrap">
             <ThemeToggle />
+            {status === 'loading' && !user && <SessionPendingPlaceholder />}
             {status !== 'loading' && !user && (
-              <Group gap="xs" visibleFrom="sm">
+              <Group gap="xs" visibleFrom="md">
                 <Button component={Link} to="/login" variant="default">
                   Login
                 </Button>
@@ -96,7 +100,7 @@ export function Header() {
               </Group>
             )}
             {user && (
-              <Box visibleFrom="sm">
+              <Box visibleFrom="md">
                 <Menu position="bottom-end" width={220} withArrow shadow="md">
                   <Menu.Target>
                     <UnstyledButton aria-label={`Account menu for ${menuLabel(user)}`} px={6} py={4}>
@@ -130,7 +134,7 @@ export function Header() {
             <Burger
               opened={mobileOpen}
               onClick={mobile.toggle}
-              hiddenFrom="sm"
+              hiddenFrom="md"
               size="sm"
               aria-label={mobileOpen ? 'Close navigation' : 'Open navigation'}
               aria-expanded={mobileOpen}
@@ -140,7 +144,7 @@ export function Header() {
         </Group>
       </Container>
 
-      <Collapse in={mobileOpen} hiddenFrom="sm">
+      <Collapse in={mobileOpen} hiddenFrom="md">
         <Box id="mobile-menu" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <Container size="lg" py="md">
             <Stack component="nav" aria-label="Mobile" gap={4}>

@@ -5,7 +5,7 @@ import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-do
 import { FullPageLoader } from '../auth/ProtectedRoute';
 import { colorThemeManager, cssVariablesResolver } from '../theme';
 import { createHostedApi } from './api';
-import { brandTheme } from './brand-theme';
+import { brandTheme, brandVariablesResolver } from './brand-theme';
 import { ProjectUnavailable } from './components/ProjectUnavailable';
 import { HostedContext, type Hosted } from './HostedContext';
 import { HostedI18n } from './i18n/HostedI18n';
@@ -13,8 +13,10 @@ import { explicitLocale, hostedLocale, rememberLocale } from './i18n/locale';
 import { AcceptInvitationPage } from './pages/AcceptInvitationPage';
 import { AccountPage } from './pages/AccountPage';
 import { ConfirmEmailChangePage } from './pages/ConfirmEmailChangePage';
+import { DevicePage } from './pages/DevicePage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
 import { LinkAccountPage } from './pages/LinkAccountPage';
+import { MagicLinkPage } from './pages/MagicLinkPage';
 import { ResetPasswordPage } from './pages/ResetPasswordPage';
 import { SignedOutPage } from './pages/SignedOutPage';
 import { SignInPage } from './pages/SignInPage';
@@ -55,6 +57,7 @@ function HostedProjectRoot({ projectKey }: { projectKey: string }) {
   const [colorSchemeManager] = useState(colorThemeManager);
   const accent = project.data?.accent_color ?? null;
   const theme = useMemo(() => brandTheme(accent), [accent]);
+  const variables = useMemo(() => brandVariablesResolver(accent, cssVariablesResolver), [accent]);
   const pickLocale = useCallback(
     (next: string) => {
       rememberLocale(projectKey, next);
@@ -70,7 +73,7 @@ function HostedProjectRoot({ projectKey }: { projectKey: string }) {
   return (
     // A provider of its own: the project's colour replaces the platform's while these pages are open.
     <DirectionProvider initialDirection="ltr" detectDirection={false}>
-      <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
+      <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={variables}>
         <HostedI18n locale={locale} overrides={project.data?.string_overrides}>
           {project.isPending ? (
             <FullPageLoader />
@@ -101,8 +104,10 @@ function HostedRoutes() {
       <Route path="verify-email" element={<VerifyEmailPage />} />
       <Route path="confirm-email-change" element={<ConfirmEmailChangePage />} />
       <Route path="link-account" element={<LinkAccountPage />} />
+      <Route path="magic-link" element={<MagicLinkPage />} />
       <Route path="account" element={<AccountPage />} />
       <Route path="accept-invitation" element={<AcceptInvitationPage />} />
+      <Route path="device" element={<DevicePage />} />
       <Route path="sign-out" element={<SignOutPage />} />
       <Route path="signed-out" element={<SignedOutPage />} />
       <Route path="*" element={<Navigate to={signIn} replace />} />

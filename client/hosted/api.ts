@@ -4,14 +4,23 @@ import type {
   LogInResponseSchema,
   SignUpInput,
 } from '../../shared/schemas/auth';
+import type { DeviceRequest } from '../../shared/schemas/device-flow';
 import type { HostedProject, LinkAnswer } from '../../shared/schemas/hosted';
+import type { MagicLinkAnswer } from '../../shared/schemas/passwordless';
 import type { MfaChallenge, RecoveryCodes, TotpSetup } from '../../shared/schemas/mfa';
 import type { Passkey, PasskeyLoginInput, WebAuthnOptions } from '../../shared/schemas/passkeys';
 import type { OwnSession } from '../../shared/schemas/sessions';
-import type { MyOrganization, MyOrganizationListSchema, OrganizationInvitationPreviewSchema } from '../../shared/schemas/organizations';
+import type {
+  AssignableRole,
+  MyOrganization,
+  MyOrganizationListSchema,
+  OrganizationInvitation,
+  OrganizationInvitationPreviewSchema,
+  OrganizationMember,
+} from '../../shared/schemas/organizations';
 import type { User } from '../../shared/schemas/user';
 import type { IdentitiesSchema, SignInProvider } from '../../shared/schemas/social';
-import type { StepUpAnswer, StepUpInput, StepUpStatus } from '../../shared/schemas/step-up';
+import type { StepUpAnswer, StepUpEmailCodeAnswer, StepUpInput, StepUpStatus } from '../../shared/schemas/step-up';
 import { apiErrorMessage, createHostedApiClient } from '../lib/api-client';
 
 export type SignedIn = z.infer<typeof LogInResponseSchema>;
@@ -55,6 +64,13 @@ export function createHostedApi(projectKey: string, locale: () => string = () =>
     passkeyLoginOptions: () => call<WebAuthnOptions>('POST', '/auth/passkeys/login/options', {}),
     passkeyLogIn: (input: { response: PasskeyAnswer; device_fingerprint: string }) => call<SignedIn>('POST', '/auth/passkeys/login/verify', input),
     logOut: () => call<Message>('POST', '/auth/logout', {}),
+    sendEmailCode: (email: string, captchaToken: string) => call<Message>('POST', '/auth/email-code', { email, captcha_token: captchaToken }),
+    verifyEmailCode: (input: { email: string; code: string; device_fingerprint: string }) => call<SignInAnswer>('POST', '/auth/email-code/verify', input),
+    sendMagicLink: (email: string, captchaToken: string, continuation: Continuation) =>
+      call<Message>('POST', '/auth/magic-link', { email, captcha_token: captchaToken, ...continuation }),
+    /** `confirm`: the person opening the link in another browser than the one that asked chose to go on. */
+    openMagicLink: (token: string, confirm: boolean, deviceFingerprint: string | null) =>
+      call<MagicLinkAnswer>('POST', '/auth/magic-link/open', { token, confirm, device_fingerprint: deviceFingerprint }),
     signInProviders: () => call<{ providers: SignInProvider[] }>('GET', '/auth/oauth/providers'),
     confirmIdentityLink: (token: string) => call<Message & { return_to: string | null }>('POST', '/auth/oauth/link', { token }),
 
@@ -74,8 +90,9 @@ export function createHostedApi(projectKey: string, locale: () => string = () =>
 
     profile: () => session<User>('GET', '/profile'),
     updateProfile: (input: { first_name?: string | null; last_name?: string | null; locale?: string | null }) => session<User>('PUT', '/profile', input),
-    changePassword: (currentPassword: string, newPassword: string) =>
-      session<Message>('POST', '/auth/change-password', { current_password: currentPassword, new_password: newPassword }),
+    /** Without the current password (an account that has none), the server asks for a step-up (HostedStepUp). */
+    changePassword: (currentPassword: string | undefined, newPassword: string) =>
+      session<Message>('POST', '/auth/change-password', { ...(currentPassword !== undefined && { current_password: currentPassword }), new_password: newPassword }),
     /** Without the password, the server asks for a step-up (HostedStepUp). */
     changeEmail: (newEmail: string, password?: string) => session<Message>('POST', '/auth/change-email', { new_email: newEmail, ...(password ? { password } : {}) }),
     deleteAccount: (password?: string) => session<Message>('POST', '/auth/delete-account', password ? { password } : {}),
@@ -87,6 +104,7 @@ export function createHostedApi(projectKey: string, locale: () => string = () =>
     stepUpStatus: () => session<StepUpStatus>('GET', '/auth/step-up'),
     stepUp: (proof: StepUpInput) => session<StepUpAnswer>('POST', '/auth/step-up', proof),
     stepUpPasskeyOptions: () => session<WebAuthnOptions>('POST', '/auth/step-up/passkey/options', {}),
+    stepUpEmailCode: () => session<StepUpEmailCodeAnswer>('POST', '/auth/step-up/email-code', {}),
 
     setUpTotp: () => session<TotpSetup>('POST', '/auth/mfa/totp/setup', {}),
     confirmTotp: (code: string) => session<RecoveryCodes>('POST', '/auth/mfa/totp/confirm', { code }),
@@ -106,7 +124,18 @@ export function createHostedApi(projectKey: string, locale: () => string = () =>
     createOrganization: (input: { name: string; slug?: string }) => session<MyOrganization>('POST', '/me/organizations', input),
     /** Sets the cookies of a session in that organization (null: in none). */
     switchOrganization: (organizationId: string | null) => session<unknown>('POST', '/auth/switch-organization', { organization_id: organizationId }),
+    organizationMembers: (organizationId: string) => session<{ members: OrganizationMember[] }>('GET', `/me/organizations/${id(organizationId)}/members`),
+    /** The roles the user may invite with (403 without members:manage). */
+    assignableRoles: (organizationId: string) => session<{ roles: AssignableRole[] }>('GET', `/me/organizations/${id(organizationId)}/roles`),
+    inviteToOrganization: (organizationId: string, input: { email: string; role: string }) =>
+      session<OrganizationInvitation>('POST', `/me/organizations/${id(organizationId)}/invitations`, input),
+    /** The user's own id leaves the organization (409 for its last org:admin). */
+    removeOrganizationMember: (organizationId: string, userId: string) => session<Message>('DELETE', `/me/organizations/${id(organizationId)}/members/${id(userId)}`),
     /** Anonymous: what an invitation link is for. */
+    /** Anonymous: what the device showing this code asks for (RFC 8628). */
+    lookUpDeviceCode: (userCode: string) => call<DeviceRequest>('POST', '/device/lookup', { user_code: userCode }),
+    approveDevice: (userCode: string) => session<Message>('POST', '/device/approve', { user_code: userCode }),
+    denyDevice: (userCode: string) => session<Message>('POST', '/device/deny', { user_code: userCode }),
     previewInvitation: (token: string) => call<InvitationPreview>('POST', '/invitations/preview', { token }),
     acceptInvitation: (token: string) => session<MyOrganization>('POST', '/invitations/accept', { token }),
   };

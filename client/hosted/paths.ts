@@ -14,7 +14,7 @@ export interface HostedPaths {
   socialStart(provider: SocialProvider, params: Record<string, string | null | undefined>): string;
 }
 
-export type HostedPageName = 'sign-in' | 'sign-up' | 'forgot-password' | 'reset-password' | 'verify-email' | 'account' | 'sign-out' | 'signed-out' | 'link-account' | 'accept-invitation';
+export type HostedPageName = 'sign-in' | 'sign-up' | 'forgot-password' | 'reset-password' | 'verify-email' | 'account' | 'sign-out' | 'signed-out' | 'link-account' | 'accept-invitation' | 'device';
 
 export function hostedPaths(projectKey: string): HostedPaths {
   const base = `/hosted/${encodeURIComponent(projectKey)}`;

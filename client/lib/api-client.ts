@@ -1,4 +1,4 @@
-import type { StepUpMethod } from '../../shared/schemas/step-up';
+import { StepUpMethodSchema, type StepUpMethod } from '../../shared/schemas/step-up';
 import { createRefreshCoordinator, type RefreshCoordinator, type TabSharing } from './session-refresh';
 
 /**
@@ -30,7 +30,7 @@ export class ApiError extends Error {
 export function stepUpMethodsIn(body: unknown): StepUpMethod[] | null {
   const answer = body as { step_up_required?: unknown; step_up_methods?: unknown } | null | undefined;
   if (answer?.step_up_required !== true || !Array.isArray(answer.step_up_methods)) return null;
-  return answer.step_up_methods.filter((method): method is StepUpMethod => method === 'password' || method === 'totp' || method === 'passkey');
+  return answer.step_up_methods.filter((method): method is StepUpMethod => StepUpMethodSchema.safeParse(method).success);
 }
 
 /** The text to show for a failed REST call: the server's detail, else the screen's fallback (network failures, 500s). */
@@ -39,7 +39,8 @@ export function apiErrorMessage(error: unknown, fallback: string): string {
   return error.detail;
 }
 
-async function errorOf(response: Response): Promise<ApiError> {
+/** A refused answer as an ApiError: its `{detail}` and the rest of its body (a step-up's methods). */
+export async function errorOf(response: Response): Promise<ApiError> {
   let detail = '';
   let data: Record<string, unknown> = {};
   try {

@@ -50,26 +50,6 @@ export const formatCompact = (value: number) => (Math.abs(value) < 10_000 ? numb
 export const countOf = (value: number, singular: string, plural = `${singular}s`) =>
   `${number.format(value)} ${value === 1 ? singular : plural}`;
 
-/**
- * Share of the monthly allowance used, for the rate-limit bar: the exact percentage (for the bar) and a label
- * that never rounds a little use down to "0%" nor a near-full allowance up to "100%".
- */
-export function usageOf(used: number, limit: number): { percent: number; label: string } {
-  if (limit <= 0) return { percent: 0, label: '0%' };
-  const percent = (used / limit) * 100;
-  if (percent === 0) return { percent, label: '0%' };
-  if (percent < 1) return { percent, label: '<1%' };
-  if (percent < 100) return { percent, label: `${Math.min(99, Math.round(percent))}%` };
-  return { percent, label: `${Math.floor(percent)}%` };
-}
-
-/** The rate-limit state: healthy below 75 %, a warning up to the limit, then reached. */
-export function usageLevel(percent: number): { label: string; color: string } {
-  if (percent >= 100) return { label: 'Limit reached', color: 'red' };
-  if (percent >= 75) return { label: 'Approaching limit', color: 'orange' };
-  return { label: 'Healthy', color: 'teal' };
-}
-
 /** Successful sign-ins as a rounded percentage of all attempts; 0 when there were none. */
 export function successRate(stats: Pick<AdminStats, 'successful_logins' | 'total_login_attempts'>): number {
   if (!stats.total_login_attempts) return 0;
@@ -147,6 +127,7 @@ const REASONS: Record<string, string> = {
   mfa_failed: 'Wrong second factor',
   passkey_failed: 'Passkey refused',
   link_required: 'E-mail belongs to another account',
+  sso_required: 'Single sign-on required',
   email_unverified: 'E-mail not verified',
 };
 

@@ -58,10 +58,10 @@ export const START_SCRIPTS = [
   },
 ];
 
-/** The typed client and offline token check of sdk/, as its README shows them. */
+/** The typed client and offline token check of @authplatform/api (packages/api), as its README shows them. */
 export function sdkScript(origin: string): string {
   return [
-    "import { createPublicApiClient, verifyAccessToken } from '@authplatform/sdk';",
+    "import { createPublicApiClient, verifyAccessToken } from '@authplatform/api';",
     '',
     `const auth = createPublicApiClient({ appUrl: '${origin}', apiKey: process.env.AUTHPLATFORM_KEY! });`,
     '',
@@ -215,7 +215,7 @@ export function ApiDocsPage() {
         description={
           <>
             A client of these endpoints typed from the OpenAPI document, and <Code>verifyAccessToken</Code> for your own API. It lives in the
-            repository&apos;s <Code>sdk/</Code> folder (<Code>npm run sdk:build</Code>); <Code>examples/node-app</Code> is a small app signing its users
+            repository&apos;s <Code>packages/api</Code> folder as <Code>@authplatform/api</Code> (<Code>npm run sdk:build</Code>); <Code>examples/node-app</Code> is a small app signing its users
             in through this server (<Code>npm run example</Code>).
           </>
         }

@@ -1,5 +1,5 @@
 import { Anchor, Breadcrumbs, Button, Container, Group, Tabs, Text } from '@mantine/core';
-import { IconArrowLeft, IconBuilding, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import { IconArrowLeft, IconBuilding, IconChartBar, IconEye, IconFolderOff, IconHistory, IconKey, IconSettings, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import { Link, Navigate, Route, Routes, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
 import { ProjectOrganizations } from '../components/organizations/ProjectOrganizations';
@@ -110,6 +110,9 @@ export function ProjectDetailPage() {
               leftSection={<IconUsers size={16} />}
             >
               Monitor users
+            </Button>
+            <Button component={Link} to={`/analytics?project=${encodeURIComponent(data.id)}`} variant="default" leftSection={<IconChartBar size={16} />}>
+              Analytics
             </Button>
             <Button
               component={Link}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Container, SimpleGrid, Tooltip } from '@mantine/core';
 import { IconFolderPlus, IconPlus } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Project } from '../../shared/schemas/projects';
 import { useAuth } from '../auth/AuthProvider';
 import { PageHeader } from '../components/PageHeader';
@@ -17,6 +17,7 @@ import { PROJECT_TEXTS, TOASTS } from '../messages';
 export function ProjectsPage() {
   const { user } = useAuth();
   const [searchParams, setSearchParams] = useSearchParams();
+  const navigate = useNavigate();
   const utils = trpc.useUtils();
   const projects = trpc.projects.list.useQuery(undefined, { select: (answer) => answer.projects });
   const remove = trpc.projects.delete.useMutation();
@@ -108,7 +109,12 @@ export function ProjectsPage() {
       />
       <VerifyNotice />
       {content}
-      <CreateProjectModal opened={creating && verified} onClose={() => setCreating(false)} />
+      <CreateProjectModal
+        opened={creating && verified}
+        onClose={() => setCreating(false)}
+        // A new project opens on its Overview, where the quickstart starts.
+        onCreated={(project) => navigate(`/projects/${encodeURIComponent(project.id)}`)}
+      />
       <DeleteProjectModal
         project={confirming}
         pending={confirming !== null && deletingId === confirming.id}

@@ -1,7 +1,7 @@
 /**
  * An app that signs its users in through a project's hosted pages with a standard OpenID Connect
  * client (openid-client: authorization code + PKCE), calls its own API with the access token, and
- * has that API verify the token offline with the SDK. Plain node:http, so nothing hides the flow.
+ * has that API verify the token offline with @authplatform/api. Plain node:http, so nothing hides the flow.
  *
  *   AUTH_URL     where the platform runs (its APP_URL), default http://localhost:3000
  *   PROJECT_KEY  the project's key (pk_…): its client_id; register APP_URL/callback as a redirect URI
@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import * as oidc from 'openid-client';
-import { AccessTokenError, verifyAccessToken } from '../../sdk/src/index.js';
+import { AccessTokenError, verifyAccessToken } from '../../packages/api/src/index.js';
 
 const authUrl = (process.env.AUTH_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const projectKey = process.env.PROJECT_KEY ?? '';

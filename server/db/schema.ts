@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { SessionClient } from '../../shared/schemas/sessions.js';
 import type { SocialProvider } from '../../shared/schemas/social.js';
 
 /**
@@ -50,6 +51,8 @@ export interface UsersTable {
   public_metadata: Generated<string>;
   private_metadata: Generated<string>;
   unsafe_metadata: Generated<string>;
+  /** The user's id in the developer's own system (an import's `external_id`), unique in the project. */
+  external_id: Generated<string | null>;
 }
 
 export interface RecoveryCodesTable {
@@ -106,7 +109,8 @@ export interface WebAuthnChallengesTable {
   used_at: string | null;
 }
 
-export type TokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
+/** step_up: a code mailed to an account without a password, for the session that asked (flow_binding). */
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'change_email' | 'step_up';
 
 export interface OneTimeTokensTable {
   id: string;
@@ -124,7 +128,7 @@ export interface OneTimeTokensTable {
   interaction_id: string | null;
   /** Or the hosted page it continues to (a checked path). */
   return_to: string | null;
-  /** SHA-256 of the hosted flow cookie of the browser that asked for the link. */
+  /** SHA-256 of the hosted flow cookie of the browser that asked for the link; for step_up, of the session's id. */
   flow_binding: string | null;
 }
 
@@ -162,6 +166,10 @@ export interface SessionsTable {
   reauthenticated_at: string | null;
   /** The organization the session's access tokens carry (org_id, org_role…); null for none. */
   active_organization_id: Generated<string | null>;
+  /** The door the sign-in came through (SessionClient); null for a session started before it was recorded. */
+  client: SessionClient | null;
+  /** The OpenID Connect client's name for a session handed to an app; null otherwise. */
+  client_name: string | null;
 }
 
 /** Every refresh token a session has issued; a used one presented again is a reuse. */
@@ -283,6 +291,47 @@ export interface OAuthCodesTable {
   organization_id: Generated<string | null>;
 }
 
+/** A project's client of the client-credentials grant: the secret kept as its SHA-256 only. */
+export interface MachineClientsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** Public: mc_… */
+  client_id: string;
+  /** SHA-256 (hex) of the secret, shown once. */
+  secret_hash: string;
+  /** The secret's last four characters, to tell secrets apart. */
+  secret_hint: string;
+  /** JSON array of the scopes a token may carry. */
+  scopes: string;
+  created_at: string;
+  updated_at: string;
+  secret_rotated_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** An RFC 8628 device authorization: codes stored hashed. */
+export interface DeviceAuthorizationsTable {
+  id: string;
+  project_id: string;
+  device_code_hash: string;
+  user_code_hash: string;
+  scope: string;
+  client_network: string | null;
+  status: Generated<'pending' | 'approved' | 'denied'>;
+  /** Seconds the device must wait between polls; 5 more at each slow_down. */
+  interval_s: number;
+  last_polled_at: string | null;
+  /** Who approved or denied, from which hosted session. */
+  user_id: string | null;
+  hosted_session_id: string | null;
+  decided_at: string | null;
+  /** When the device took its tokens (once). */
+  used_at: string | null;
+  created_at: string;
+  expires_at: string;
+}
 
 /** An account's sign-in at a provider: found by provider + subject, unique per realm. */
 export interface UserIdentitiesTable {
@@ -325,7 +374,8 @@ export interface SocialSignInsTable {
   id: string;
   state_hash: string;
   project_id: string | null;
-  provider: SocialProvider;
+  /** 'sso': an enterprise connection's (sso_connection_id); the state is a SAML request's ID or the OIDC state. */
+  provider: SocialProvider | 'sso';
   intent: SocialIntent;
   /** `link`: the signed-in account that asked. */
   user_id: string | null;
@@ -346,6 +396,51 @@ export interface SocialSignInsTable {
   result: string | null;
   result_expires_at: string | null;
   exchanged_at: string | null;
+  sso_connection_id: string | null;
+}
+
+export type SsoConnectionType = 'saml' | 'oidc';
+
+/** A project's enterprise connection (SAML or OpenID Connect) for one of its organizations. */
+export interface SsoConnectionsTable {
+  id: string;
+  project_id: string;
+  organization_id: string;
+  type: SsoConnectionType;
+  name: string;
+  enabled: Flag;
+  saml_idp_entity_id: string | null;
+  saml_idp_sso_url: string | null;
+  /** JSON list of the IdP's signing certificates (base64 DER). */
+  saml_idp_certificates: string | null;
+  saml_idp_metadata_url: string | null;
+  oidc_issuer: string | null;
+  oidc_client_id: string | null;
+  /** Sealed with the master key. */
+  oidc_client_secret: string | null;
+  default_role: string;
+  /** JSON: AttributeMapping. */
+  attribute_mapping: string;
+  allow_idp_initiated: Flag;
+  enforce: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SsoDomainsTable {
+  id: string;
+  connection_id: string;
+  project_id: string;
+  domain: string;
+  verification_token: string;
+  verified_at: string | null;
+  created_at: string;
+}
+
+export interface SsoAssertionsTable {
+  connection_id: string;
+  assertion_id: string;
+  expires_at: string;
 }
 
 /** A provider identity whose verified e-mail belongs to an existing account, waiting for the mailed proof. */
@@ -364,6 +459,19 @@ export interface IdentityLinkRequestsTable {
 }
 
 /** A change made by an admin or a developer: append-only (the database refuses updates and deletes). */
+/**
+ * The revocation feed: a project's end-user session that ended before its time, written by triggers
+ * (migrations/2026_11_27_0500_add_session_revocations.ts). Read in (txid, id) order.
+ */
+export interface SessionRevocationsTable {
+  id: Generated<number>;
+  /** The writing transaction (xid8, a string) on PostgreSQL; 0 on SQLite, whose ids follow commit order. */
+  txid: Generated<string | number>;
+  project_id: string;
+  session_id: string;
+  revoked_at: string;
+}
+
 export interface AuditLogTable {
   id: string;
   /** The project the change belongs to; null outside any project (the admin area over developer accounts). */
@@ -424,6 +532,12 @@ export interface WebhookDeliveriesTable {
   last_attempt_at: string | null;
   last_status_code: number | null;
   last_error: string | null;
+  /** The last attempt's request headers, JSON [{name, value}]; null when nothing was sent (or before 2026_11_26_0810). */
+  request_headers: string | null;
+  /** The last answer's headers (the same shape, capped) and its body's first 4 KB; null without an answer. */
+  response_headers: string | null;
+  response_body: string | null;
+  response_body_truncated: number | null;
   created_at: string;
 }
 
@@ -482,7 +596,8 @@ export interface ProjectSettingsTable {
   password_check_breached: Flag | null;
   access_token_ttl_s: number | null;
   refresh_token_ttl_s: number | null;
-  captcha_provider: 'turnstile' | 'hcaptcha' | 'recaptcha' | null;
+  /** null: the platform's captcha on the hosted pages; 'none': the project chose none at all. */
+  captcha_provider: 'none' | 'turnstile' | 'hcaptcha' | 'recaptcha' | null;
   captcha_site_key: string | null;
   /** Sealed with the master key (secretBox). */
   captcha_secret: string | null;
@@ -503,7 +618,36 @@ export interface ProjectSettingsTable {
   max_organizations_per_user: Generated<number | null>;
   /** The custom-claims template, JSON text; null for none. */
   custom_claims: Generated<string | null>;
+  /** JSON of the first factors chosen (shared/schemas/project-settings.ts SignInMethods, partial); null: the defaults. */
+  sign_in_methods: Generated<string | null>;
   updated_at: string;
+}
+
+/** A mailed sign-in code or magic link (migration 2026_11_27_0100). */
+export interface EmailSignInsTable {
+  id: string;
+  project_id: string;
+  /** Lower-cased; the address may have no account yet. */
+  email: string;
+  kind: 'code' | 'link';
+  /** The code's or the link token's keyed digest (modules/passwordless/secret-digest.ts). */
+  secret_digest: string;
+  attempts: Generated<number>;
+  /** SHA-256 of the asking browser's hosted flow cookie; null when a developer's backend asked. */
+  flow_binding: string | null;
+  /** Public API links: the developer's registered redirect URI and state. */
+  redirect_uri: string | null;
+  client_state: string | null;
+  /** Hosted pages links: the app sign-in they continue. */
+  interaction_id: string | null;
+  return_to: string | null;
+  device_fingerprint: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  result_code_hash: string | null;
+  result_expires_at: string | null;
+  exchanged_at: string | null;
 }
 
 export interface OrganizationsTable {
@@ -557,7 +701,45 @@ export interface OrganizationInvitationsTable {
   accepted_by: string | null;
 }
 
+/** One import of end users (server/modules/user-transfer): progress, state and who started it. */
+export interface UserImportJobsTable {
+  id: string;
+  project_id: string;
+  created_by: string | null;
+  /** 'api' or 'cli'. */
+  source: string;
+  format: string;
+  dry_run: Flag;
+  state: 'running' | 'done' | 'failed';
+  lines_read: number;
+  created: number;
+  failed: number;
+  failure: string | null;
+  created_at: string;
+  /** A running job's instance touches it every few seconds; a stale one was interrupted. */
+  heartbeat_at: string;
+  finished_at: string | null;
+}
+
+export interface UserImportErrorsTable {
+  job_id: string;
+  line: number;
+  reason: string;
+}
+
+/** Firebase's hash parameters of one import, sealed (the signer key is a secret of the old project). */
+export interface UserImportHashParamsTable {
+  id: string;
+  project_id: string;
+  algorithm: string;
+  sealed_params: string;
+  created_at: string;
+}
+
 export interface Database {
+  user_import_jobs: UserImportJobsTable;
+  user_import_errors: UserImportErrorsTable;
+  user_import_hash_params: UserImportHashParamsTable;
   users: UsersTable;
   one_time_tokens: OneTimeTokensTable;
   devices: DevicesTable;
@@ -579,17 +761,24 @@ export interface Database {
   webauthn_challenges: WebAuthnChallengesTable;
   oauth_interactions: OAuthInteractionsTable;
   oauth_codes: OAuthCodesTable;
+  machine_clients: MachineClientsTable;
+  device_authorizations: DeviceAuthorizationsTable;
   user_identities: UserIdentitiesTable;
   project_connections: ProjectConnectionsTable;
   social_sign_ins: SocialSignInsTable;
+  sso_connections: SsoConnectionsTable;
+  sso_domains: SsoDomainsTable;
+  sso_assertions: SsoAssertionsTable;
   identity_link_requests: IdentityLinkRequestsTable;
   audit_log: AuditLogTable;
+  session_revocations: SessionRevocationsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   project_members: ProjectMembersTable;
   project_invitations: ProjectInvitationsTable;
   project_settings: ProjectSettingsTable;
+  email_sign_ins: EmailSignInsTable;
   mail_outbox: MailOutboxTable;
 }
 
@@ -606,7 +795,10 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserIdentityRow = Selectable<UserIdentitiesTable>;
 export type ProjectConnectionRow = Selectable<ProjectConnectionsTable>;
 export type SocialSignInRow = Selectable<SocialSignInsTable>;
+export type SsoConnectionRow = Selectable<SsoConnectionsTable>;
+export type SsoDomainRow = Selectable<SsoDomainsTable>;
 export type ProjectSettingsRow = Selectable<ProjectSettingsTable>;
+export type EmailSignInRow = Selectable<EmailSignInsTable>;
 export type { Generated };
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type OrganizationRoleRow = Selectable<OrganizationRolesTable>;

@@ -1,4 +1,4 @@
-import { pipeline, Readable } from 'node:stream';
+import { pipeline, Readable, type Duplex } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
 import type { Cursor, KeysetRead } from '../db/keyset.js';
@@ -33,28 +33,42 @@ export interface CsvColumns<Row, Item> {
  * (backpressure) and giving the event loop a turn between chunks. The slot is freed when the body
  * ends, fails, or is destroyed because the client went away (which also stops the reading).
  */
-export async function streamCsvExport<Row, Item>(
+export function streamCsvExport<Row, Item>(
   deps: Pick<Deps, 'exportSlots' | 'logger'>,
   userId: string,
   read: KeysetRead<Row>,
   csv: CsvColumns<Row, Item>,
 ): Promise<CsvExport> {
+  return streamExport(deps, userId, read, { maxRows: EXPORT_MAX_ROWS, items: (chunk) => chunk.map(csv.item), writer: () => csvWriter(csv.columns) });
+}
+
+export interface ExportFormat<Row, Item> {
+  /** At most this many rows (the first in the read's order); null: every row matching when the export starts. */
+  maxRows: number | null;
+  /** A chunk's rows as the items to write (a chunk's related rows may be read here, one query per chunk). */
+  items(chunk: Row[]): Item[] | Promise<Item[]>;
+  /** Writes items (object mode) as the body's bytes. */
+  writer(): Duplex;
+}
+
+/** streamCsvExport's slot, count and chunked reading, for any format of the items. */
+export async function streamExport<Row, Item>(deps: Pick<Deps, 'exportSlots' | 'logger'>, userId: string, read: KeysetRead<Row>, format: ExportFormat<Row, Item>): Promise<CsvExport> {
   const slot = await deps.exportSlots.take(userId);
   if (!slot) throw new AppError('TOO_MANY_REQUESTS', EXPORT_RUNNING, { retryAfterS: EXPORT_RUNNING_RETRY_AFTER_S });
   let matching: number;
   try {
-    matching = await read.count(EXPORT_MAX_ROWS + 1);
+    matching = await read.count(format.maxRows === null ? Number.MAX_SAFE_INTEGER : format.maxRows + 1);
   } catch (error) {
     slot.release();
     throw error;
   }
-  const rows = Math.min(matching, EXPORT_MAX_ROWS);
-  const body = pipeline(Readable.from(itemsOf(read, csv.item, rows, slot)), csvWriter(csv.columns), (error) => {
+  const rows = format.maxRows === null ? matching : Math.min(matching, format.maxRows);
+  const body = pipeline(Readable.from(itemsOf(read, format.items, rows, slot)), format.writer(), (error) => {
     // Also when the body was destroyed before its first row was asked for (the reading never started).
     slot.release();
-    if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err: error }, 'CSV export failed');
+    if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err: error }, 'Export failed');
   });
-  return { rows, truncated: matching > EXPORT_MAX_ROWS, body };
+  return { rows, truncated: rows < matching, body };
 }
 
 /**
@@ -62,13 +76,13 @@ export async function streamCsvExport<Row, Item>(
  * the reading ends, before the last bytes reach the client, so a client that got its whole file may
  * start the next export at once.
  */
-async function* itemsOf<Row, Item>(read: KeysetRead<Row>, item: (row: Row) => Item, rows: number, slot: ExportSlot): AsyncGenerator<Item> {
+async function* itemsOf<Row, Item>(read: KeysetRead<Row>, items: ExportFormat<Row, Item>['items'], rows: number, slot: ExportSlot): AsyncGenerator<Item> {
   try {
     let cursor: Cursor | null = null;
     for (let sent = 0; sent < rows; ) {
       const limit = Math.min(EXPORT_CHUNK_ROWS, rows - sent);
       const chunk = await read.page(cursor, limit);
-      for (const row of chunk) yield item(row);
+      for (const item of await items(chunk)) yield item;
       sent += chunk.length;
       if (chunk.length < limit) return;
       cursor = read.cursorOf(chunk.at(-1)!);

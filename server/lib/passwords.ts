@@ -15,6 +15,8 @@ export interface PasswordHasher {
   verify(password: string, hash: string): Promise<boolean>;
   /** Burns the same time as a real verify, for callers that have no account to check against. */
   verifyAgainstDummy(password: string): Promise<false>;
+  /** Runs other password work (an imported hash's check) in the same bounded queue as the hashes. */
+  run<T>(task: () => Promise<T>): Promise<T>;
   /** Hashes running now, and waiting for a turn. */
   load(): { running: number; waiting: number };
 }
@@ -39,6 +41,7 @@ export function createBcryptHasher(cost: number, concurrency = HASHING_CONCURREN
       await compare(password, await dummyHash);
       return false;
     },
+    run: (task) => limit(task),
     load: () => ({ running: limit.activeCount, waiting: limit.pendingCount }),
   };
 }

@@ -57,6 +57,18 @@ export const DEFAULT_LIMITS = {
   wrongMfaCodesPerAccount: { points: 100, durationS: 24 * 60 * 60, detail: 'Too many wrong codes for this account. Try again later, or use a passkey.' },
   /** Changes of address one account asks for (each mails two addresses), after its password was right. */
   emailChangePerAccount: { points: 5, durationS: 60 * 60, detail: 'Too many email change requests. Try again later.' },
+  /** Step-up codes mailed to one account without a password (like resends of a verification link). */
+  stepUpCodesPerAccount: { points: 3, durationS: 15 * 60, detail: 'Too many codes asked for. Try again later.' },
+  /** Wrong step-up codes for one account: 5 guesses per 15 minutes, a code's whole life, against a million codes. */
+  wrongStepUpCodesPerAccount: { points: 5, durationS: 15 * 60, detail: 'Too many wrong codes. Try again later.' },
+  /** Sign-in codes and magic links mailed (asked for by anyone who types an address): per network, and per address in the realm. */
+  emailSignInsPerIp: { points: 10, durationS: 15 * 60 },
+  emailSignInsPerAccount: { points: 3, durationS: 15 * 60, detail: 'Too many codes or links asked for. Try again later.' },
+  /**
+   * Wrong sign-in codes for one address from anywhere, across its codes: 5 per code (a code's own
+   * budget) and at most 20 an hour, so a million codes hold against a botnet.
+   */
+  wrongEmailCodesPerAccount: { points: 20, durationS: 60 * 60, detail: 'Too many wrong codes. Try again later.' },
   signupPerIp: { points: 10, durationS: 60 * 60 },
   forgotPerIp: { points: 10, durationS: 15 * 60 },
   forgotPerAccount: { points: 3, durationS: 15 * 60 },
@@ -83,6 +95,22 @@ export const DEFAULT_LIMITS = {
   authorizePerProject: { points: 600, durationS: 60 },
   socialStartPerIp: { points: 30, durationS: 60 },
   socialStartPerProject: { points: 600, durationS: 60 },
+  /**
+   * The token endpoint's machine grants. Client credentials: per client network in the realm (wrong
+   * secrets included, spent before the secret is checked), like the refresh of the other token calls.
+   * Device authorization starts leave a row waiting (pending-rows.ts).
+   */
+  clientCredentialsPerIp: { points: 120, durationS: 60 },
+  deviceAuthorizationPerIp: { points: 30, durationS: 60 },
+  deviceAuthorizationPerProject: { points: 600, durationS: 60 },
+  /**
+   * User codes typed on the hosted device page: every lookup per network (spent before the lookup), and
+   * wrong ones per project from anywhere. A guess finds one of the N codes waiting with a chance of
+   * N / 20^8: with 100 waiting, the project's 1,000 wrong codes an hour give about 1 in 10,000 a day.
+   */
+  deviceCodeEntriesPerIp: { points: 20, durationS: 15 * 60, detail: 'Too many codes tried. Try again later.' },
+  wrongDeviceCodesPerProject: { points: 1000, durationS: 60 * 60, detail: 'Too many wrong codes. Try again later.' },
+  machineClientChangesPerUser: { points: 30, durationS: 60, detail: 'Too many machine client changes. Try again later.' },
   /**
    * Changes to a project's configuration, per developer, REST and tRPC alike: each writes an audit entry
    * kept for ever and drops cached copies on every instance. Past what a person or a sync script needs.

@@ -1,4 +1,5 @@
 import type { HeaderBag } from '../modules/ip-intel/ip-intel.js';
+import type { SessionClient } from '../../shared/schemas/sessions.js';
 
 /** What a service may know about the caller's connection; transports fill it in. */
 export interface RequestInfo {
@@ -8,6 +9,8 @@ export interface RequestInfo {
   network: string;
   userAgent: string | null;
   headers: HeaderBag;
+  /** The door the request came through; a session it starts is labelled with it. */
+  client: SessionClient;
 }
 
 export function userAgentOf(header: string | string[] | undefined): string | null {

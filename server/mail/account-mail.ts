@@ -13,7 +13,7 @@ import { normalizeEmail } from '../lib/email.js';
  * that it is taken: one kind, so the cap behaves the same either way); `email_change_notice` what it
  * sends the old one.
  */
-export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'project_invitation' | 'organization_invitation';
+export type CappedMailKind = 'verification' | 'signup_notice' | 'password_reset' | 'email_change' | 'email_change_notice' | 'identity_link' | 'step_up_code' | 'magic_link' | 'email_code' | 'project_invitation' | 'organization_invitation';
 
 /** Whom a mail is for: the recipient's realm and account, when it has one (the outbox's lists and bounces). */
 export interface MailAbout {
@@ -31,7 +31,13 @@ export function appLink(realm: Pick<Realm, 'linkBase'>, path: string, token?: st
 }
 
 /** Where each link of the mails a project may rewrite points (under the realm's link base). */
-export const MAIL_LINK_PATHS = { verification: '/verify-email', password_reset: '/reset-password', password_changed: '/login' } as const;
+export const MAIL_LINK_PATHS = {
+  verification: '/verify-email',
+  password_reset: '/reset-password',
+  password_changed: '/login',
+  magic_link: '/magic-link',
+  email_code: '/login',
+} as const;
 
 /**
  * Counts a mail of a capped kind against its recipient's budget: an address receives at most

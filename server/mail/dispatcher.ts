@@ -1,6 +1,7 @@
 import type { MailDeliveryError } from '../../shared/schemas/mail.js';
 import type { Deps } from '../deps.js';
 import { claimDueRows, nextAttemptAt } from '../db/outbox-lease.js';
+import { inTransaction } from '../db/transaction.js';
 import { mailFailureOf } from './delivery-error.js';
 import { DRAIN_TIMEOUT_MS } from './mailer.js';
 import { openMail } from './outbox.js';
@@ -75,17 +76,21 @@ export function createMailDispatcher(
     const next = error === null ? null : giveUp ? null : nextAttemptAt(at, attempts);
     const status = error === null ? 'sent' : next === null ? 'failed' : 'pending';
     deps.metrics.countMailDelivery(status === 'pending' ? 'retry' : status);
-    await recordMailAttempt(deps.db, id, {
-      status,
-      attempts,
-      next_attempt_at: next,
-      claimed_until: null,
-      last_attempt_at: at.toISOString(),
-      last_error_category: error,
-      sent_at: status === 'sent' ? at.toISOString() : null,
+    // The attempt and what it says of the account's address commit together: a failed mail is never seen
+    // (or left, by a crash between two writes) without its bounce, nor a sent one with a stale bounce.
+    await inTransaction(deps.db, async (trx) => {
+      await recordMailAttempt(trx, id, {
+        status,
+        attempts,
+        next_attempt_at: next,
+        claimed_until: null,
+        last_attempt_at: at.toISOString(),
+        last_error_category: error,
+        sent_at: status === 'sent' ? at.toISOString() : null,
+      });
+      if (mail.user_id && status === 'sent') await setMailBounced(trx, mail.user_id, null);
+      if (mail.user_id && bounced) await setMailBounced(trx, mail.user_id, at.toISOString());
     });
-    if (mail.user_id && status === 'sent') await setMailBounced(deps.db, mail.user_id, null);
-    if (mail.user_id && bounced) await setMailBounced(deps.db, mail.user_id, at.toISOString());
   };
 
   const runOnce = async (): Promise<number> => {

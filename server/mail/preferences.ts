@@ -25,6 +25,11 @@ export const MAIL_RULES = {
   emailTakenMail: 'always',
   emailChangeRequestedMail: 'always',
   emailChangedMail: 'always',
+  // A code the signed-in user just asked for to prove who they are.
+  stepUpCodeMail: 'always',
+  // A sign-in link or code the owner of the address just asked for.
+  magicLinkMail: 'always',
+  emailCodeMail: 'always',
   // A new way in: whoever holds a stolen session could add one to stay.
   newPasskeyMail: 'always',
   identityLinkMail: 'always',

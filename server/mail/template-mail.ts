@@ -36,6 +36,7 @@ function fillHtml(template: string, values: Record<MailPlaceholder, string>, bra
         const name = match[1] as MailPlaceholder;
         if (!(name in values)) html += escapeHtml(match[0]);
         else if (name === 'link') html += `<a href="${escapeHtml(values.link)}" style="color:${safeColor(brand.accentColor)}">${escapeHtml(values.link)}</a>`;
+        else if (name === 'code' && values.code) html += `<strong style="font-size:24px;letter-spacing:4px">${escapeHtml(values.code)}</strong>`;
         else html += escapeHtml(values[name]);
         last = match.index + match[0].length;
       }
@@ -51,13 +52,14 @@ function fillHtml(template: string, values: Record<MailPlaceholder, string>, bra
  * previews is what is sent. `notice`: paragraphs the server must say whatever the template says (what a
  * reset removed), after the template's text; then the brand's sign-off.
  */
-export function templateMail(kind: MailTemplateKind, to: string, link: string, brand: MailBrand, notice: readonly string[] = []): MailMessage {
-  return renderTemplateMail(kind, brand.templates[kind] ?? builtInMailTemplate(kind, brand.locale, brand.stringOverrides), to, link, brand, notice);
+export function templateMail(kind: MailTemplateKind, to: string, link: string, brand: MailBrand, notice: readonly string[] = [], code = ''): MailMessage {
+  return renderTemplateMail(kind, brand.templates[kind] ?? builtInMailTemplate(kind, brand.locale, brand.stringOverrides), to, link, brand, notice, code);
 }
 
 /** A template (the project's own, or one being edited) rendered as templateMail would send it. */
-export function renderTemplateMail(kind: MailTemplateKind, template: MailTemplate, to: string, link: string, brand: MailBrand, notice: readonly string[] = []): MailMessage {
-  const values: Record<MailPlaceholder, string> = { product_name: brand.productName, email: to, link };
+export function renderTemplateMail(kind: MailTemplateKind, template: MailTemplate, to: string, link: string, brand: MailBrand, notice: readonly string[] = [], code = ''): MailMessage {
+  // `code`: a mailed sign-in code (email_code); empty in the mails that have none.
+  const values: Record<MailPlaceholder, string> = { product_name: brand.productName, email: to, link, code };
   const subject = fill(template.subject, values);
   const noticeHtml = notice.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`).join('');
   return {

@@ -35,6 +35,16 @@ export function verificationMail(to: string, url: string, brand: MailBrand = PLA
   return templateMail('verification', to, url, brand);
 }
 
+/** A one-time sign-in link (magic link): the brand's own template, else the built-in one. */
+export function magicLinkMail(to: string, url: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  return templateMail('magic_link', to, url, brand);
+}
+
+/** A 6-digit sign-in code; `signInUrl` is the project's sign-in page, for a template that links it. */
+export function emailCodeMail(to: string, code: string, signInUrl: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  return templateMail('email_code', to, signInUrl, brand, [], code);
+}
+
 export function signupAttemptMail(to: string, loginUrl: string, resetUrl: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {
   return message(to, brand, (t) => ({ title: t('signupAttempt.title'), paragraphs: paragraphs(t, 'signupAttempt.text', { loginUrl, resetUrl }) }));
 }
@@ -98,6 +108,11 @@ export function emailChangeRequestedMail(to: string, newEmail: string, brand: Ma
 
 export function emailChangedMail(to: string, newEmail: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {
   return message(to, brand, (t) => ({ title: t('emailChanged.title'), paragraphs: paragraphs(t, 'emailChanged.text', { newEmail }) }));
+}
+
+/** The code an account without a password proves who it is with (step-up), valid `minutes`. */
+export function stepUpCodeMail(to: string, code: string, minutes: number, brand: MailBrand = PLATFORM_BRAND): MailMessage {
+  return message(to, brand, (t) => ({ title: t('stepUpCode.title'), paragraphs: paragraphs(t, 'stepUpCode.text', { code, minutes }) }));
 }
 
 export function identityLinkMail(to: string, provider: string, url: string, brand: MailBrand = PLATFORM_BRAND): MailMessage {

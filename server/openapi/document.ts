@@ -30,7 +30,8 @@ export interface OpenApiOperation {
   description?: string;
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema }[];
-  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
+  /** JSON always; a streamed body (route.streamedBody) lists its other types too. */
+  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } & Record<string, { schema: JsonSchema }> };
   responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
@@ -172,7 +173,7 @@ function automaticErrors(route: AnyRoute): ErrorStatus[] {
   return [...new Set(statuses)];
 }
 
-const DEFAULT_RESPONSE_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 302: 'Redirect' };
+const DEFAULT_RESPONSE_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 302: 'Redirect' };
 
 export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[]): OpenApiDocument {
   const names = namedObjectSchemas();
@@ -231,7 +232,7 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
         status === 302
           ? { description, headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } } }
           : doc.produces && status === success
-            ? { description, content: { [doc.produces]: { schema: { type: 'string' } } } }
+            ? { description, content: Object.fromEntries([doc.produces].flat().map((type) => [type, { schema: type === 'application/octet-stream' ? { type: 'string', format: 'binary' } : { type: 'string' } }])) }
             : { description, content: jsonContent(schemaOf(schema, 'output')) };
     }
     const errors = [...new Set([...automaticErrors(route), ...(doc.errors ?? [])])].sort((a, b) => a - b);
@@ -253,6 +254,9 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
       ...(security ? { security } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(route.body ? { requestBody: { required: !doc.bodyOptional, content: jsonContent(schemaOf(route.body, 'input')) } } : {}),
+      ...(route.streamedBody
+        ? { requestBody: { required: true, content: Object.fromEntries(Object.entries(route.streamedBody.types).map(([type, schema]) => [type, { schema: schemaOf(schema, 'input') }])) as NonNullable<OpenApiOperation['requestBody']>['content'] } }
+        : {}),
       responses,
     };
   }

@@ -25,6 +25,9 @@ export function registerRequestGuard(app: FastifyInstance, config: Config): void
     }
     const hasBody = request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
     const contentType = request.headers['content-type'];
+    // A streamed body's types (NDJSON) are not among those a cross-site form can send, so they are as safe as JSON.
+    const streamed = request.routeOptions.config?.streamedBody;
+    if (streamed && streamed.includes((contentType ?? '').split(';')[0]!.trim().toLowerCase())) return undefined;
     if ((hasBody || contentType) && !/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
     }

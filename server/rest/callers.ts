@@ -7,7 +7,7 @@ import { PLATFORM_SCOPE, type MonitorScope, type Realm } from '../modules/realms
 import type { Authenticated } from '../modules/sessions/sessions.service.js';
 import { HOSTED_COOKIES, hostedProjectKeyOf, PLATFORM_COOKIES, type TokenCookies } from '../plugins/auth-cookies.js';
 import { readBearer } from '../lib/bearer.js';
-import { endUserInfoOf, requestInfoOf } from '../plugins/request-info.js';
+import { dashboardInfoOf, endUserInfoOf, hostedInfoOf } from '../plugins/request-info.js';
 import type { ProjectRole } from '../../shared/schemas/teams.js';
 import type { AccessRealm, Anonymous, AnyRoute } from './route.js';
 
@@ -65,7 +65,7 @@ export function identifierOf(deps: Deps, route: Pick<AnyRoute, 'access' | 'metho
   const realmOf = async (request: FastifyRequest): Promise<RequestCaller> => {
     switch (realm) {
       case 'platform':
-        return new RequestCaller(deps.platform, request, requestInfoOf);
+        return new RequestCaller(deps.platform, request, dashboardInfoOf);
       case 'apiKey': {
         const key = request.headers['x-api-key'];
         const found = await deps.projectRealms.authenticateApiKey(Array.isArray(key) ? key[0] : key);
@@ -75,7 +75,7 @@ export function identifierOf(deps: Deps, route: Pick<AnyRoute, 'access' | 'metho
       }
       case 'hosted': {
         const found = await deps.projectRealms.hostedRealm(hostedProjectKeyOf(request));
-        const caller = new RequestCaller(found.realm, request, requestInfoOf);
+        const caller = new RequestCaller(found.realm, request, hostedInfoOf);
         caller.project = found.project;
         return caller;
       }

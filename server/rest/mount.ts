@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every route registered through mountRoutes. */
     declared?: boolean;
+    /** A route that reads its body as a stream (route.streamedBody): the media types it takes. */
+    streamedBody?: string[];
   }
 }
 
@@ -67,7 +69,7 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
       const options: RouteOptions = {
         method: route.method,
         url: route.url,
-        config: { declared: true },
+        config: { declared: true, ...(route.streamedBody && { streamedBody: Object.keys(route.streamedBody.types) }) },
         schema: {
           ...(route.body && { body: route.body }),
           ...(route.query && { querystring: route.query }),
@@ -91,7 +93,15 @@ export async function mountRoutes(app: FastifyInstance, deps: Deps, routes: read
           });
         },
       };
-      scope.route(options);
+      if (route.streamedBody) {
+        // Its own scope, whose parsers hand the handler the request stream as it arrives (no body limit, no buffering).
+        const types = Object.keys(route.streamedBody.types);
+        await scope.register(async (streaming) => {
+          streaming.removeContentTypeParser(types.filter((type) => streaming.hasContentTypeParser(type)));
+          streaming.addContentTypeParser(types, (_request, payload, done) => done(null, payload));
+          streaming.route(options);
+        });
+      } else scope.route(options);
     }
   });
 }

@@ -61,6 +61,10 @@ export const TAGS = [
     name: 'Organizations',
     description: "A project's organizations of end users (members, roles, invitations), its organization roles and permissions, and the custom claims of its access tokens, as its team manages them.",
   },
+  {
+    name: 'Enterprise SSO',
+    description: "A project's SAML 2.0 and OpenID Connect connections for its organizations (the values each IdP needs, the e-mail domains they own and their DNS proof), as its team manages them.",
+  },
   { name: 'Project monitoring', description: "One project's end users, login attempts, devices and sessions." },
   { name: 'Public API', description: "The end-user API a developer's backend calls with its project's key (X-API-Key). No cookies." },
   {
@@ -101,11 +105,14 @@ export interface RouteContext<A extends Access, B, Q, P> {
 }
 
 /** Answers by status; the lowest 2xx (or the 302 of a browser navigation) is the route's success status, set before the handler runs. */
-export type Responses = Partial<Record<200 | 201 | 302 | 503, z.ZodType>>;
+export type Responses = Partial<Record<200 | 201 | 202 | 302 | 503, z.ZodType>>;
 
 /** A browser navigation's answer: a redirect (the handler calls `reply.redirect`), documented with its Location and no body. */
 export const REDIRECT = z.undefined();
 type AnswerOf<R extends Responses> = { [K in keyof R]: R[K] extends z.ZodType ? z.input<R[K]> : never }[keyof R];
+
+/** What a streamed (non-JSON) answer may be. */
+export type StreamedMediaType = 'text/csv' | 'application/x-ndjson' | 'application/octet-stream' | 'text/event-stream';
 
 export interface RouteDoc {
   operationId: string;
@@ -118,8 +125,8 @@ export interface RouteDoc {
   headers?: z.ZodObject;
   /** The body may be left out entirely (it is parsed as `{}` then). */
   bodyOptional?: boolean;
-  /** The success answer's media type when it is not JSON (the handler sets the reply's type and serializer). */
-  produces?: 'text/csv';
+  /** The success answer's media types when it is not JSON (the handler sets the reply's type and serializer). */
+  produces?: StreamedMediaType | StreamedMediaType[];
   /** Descriptions of the answers, by status: 'OK' and 'Created' otherwise. */
   responses?: Partial<Record<keyof Responses, string>>;
 }
@@ -148,6 +155,11 @@ export interface Route<
    * with one input (the path parameters, query and body in one object) and the same answer.
    */
   procedure?: N;
+  /**
+   * The body is read by the handler as a stream (`request.body` is the request's Readable), in any of these media
+   * types, never buffered or validated by the mount; `schema` is what the document shows for each type.
+   */
+  streamedBody?: { types: Record<string, z.ZodType> };
   /** What the procedure answers instead, when the browser must see less (no tokens in a page's reach). */
   browserResponse?: W;
   handler(context: RouteContext<A, B, Q, P>): Promise<AnswerOf<R>>;

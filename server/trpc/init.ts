@@ -3,10 +3,10 @@ import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { Deps } from '../deps.js';
 import { AppError, answerableError, trpcCodeOf } from '../errors.js';
 import { logUnavailable } from '../lib/outage-log.js';
-import { requestInfoOf } from '../plugins/request-info.js';
+import { dashboardInfoOf } from '../plugins/request-info.js';
 
 export function createContextFactory(deps: Deps) {
-  return ({ req, res }: CreateFastifyContextOptions) => ({ deps, req, res, request: requestInfoOf(req) });
+  return ({ req, res }: CreateFastifyContextOptions) => ({ deps, req, res, request: dashboardInfoOf(req) });
 }
 
 export type Context = ReturnType<ReturnType<typeof createContextFactory>>;

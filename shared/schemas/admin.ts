@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_LIST_DEFAULT_PAGE, ADMIN_LIST_DEFAULT_PER_PAGE, ADMIN_LIST_MAX_PER_PAGE } from '../constants.js';
 import { UserSchema } from './user.js';
+import { SessionClientSchema } from './sessions.js';
 import { EmailSchema, NewPasswordSchema, OptionalNameSchema } from './common.js';
 
 const intFromQuery = (message: string, min: number, max: number) =>
@@ -126,6 +127,10 @@ export const SessionSchema = z.object({
   user_agent: z.string().nullable(),
   /** A label for people, from the User-Agent: 'Chrome on Linux', 'Safari on iPhone', 'Unknown device'. */
   device_label: z.string(),
+  /** The door the sign-in came through; null for a session started before it was recorded. */
+  client: SessionClientSchema.nullable(),
+  /** The same for people: 'Dashboard', 'Hosted pages', 'Public API', 'OpenID Connect: Shop', 'Unknown client'. */
+  client_label: z.string(),
   created_at: z.string(),
   last_used_at: z.string(),
   expires_at: z.string(),

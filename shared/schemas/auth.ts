@@ -87,11 +87,13 @@ export const ResetPasswordInputSchema = z.object({
   keep_sign_in_methods: z.boolean().optional().default(false),
 });
 
+/** `current_password` is required of an account that has one; an account without one (social or passkey only) sets its first after a recent step-up. */
 export const ChangePasswordInputSchema = z.object({
   current_password: z
     .string({ error: VALIDATION.currentPasswordRequired })
     .min(1, { error: VALIDATION.currentPasswordRequired })
-    .max(1024, { error: 'Current password is incorrect' }),
+    .max(1024, { error: 'Current password is incorrect' })
+    .optional(),
   new_password: NewPasswordSchema,
 });
 

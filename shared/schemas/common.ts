@@ -5,9 +5,14 @@ import { SUPPORTED_LOCALES, type Locale } from '../i18n/locales.js';
 
 const byteLength = (value: string) => new TextEncoder().encode(value).length;
 
+/**
+ * An e-mail address as every input takes it: trimmed and in lower case, the form it is stored and compared
+ * in, so a service never normalises what it was given (lib/email.ts does it for addresses from elsewhere).
+ */
 export const EmailSchema = z
   .string({ error: VALIDATION.emailInvalid })
   .trim()
+  .toLowerCase()
   .max(254, { error: VALIDATION.emailInvalid })
   .pipe(z.email({ error: VALIDATION.emailInvalid }));
 

@@ -13,6 +13,8 @@ export const HostedProjectSchema = z.object({
   app_url: z.string().nullable(),
   /** The project's own wording of these pages, per language: { de: { "signIn.title": "…" } } (keys of the hosted catalogue). */
   string_overrides: z.record(z.string(), z.record(z.string(), z.string())),
+  /** The built-in first factors the sign-in page offers (its connections are listed by /auth/oauth/providers). */
+  sign_in_methods: z.object({ password: z.boolean(), magic_link: z.boolean(), email_code: z.boolean(), passkey: z.boolean() }),
 });
 export type HostedProject = z.infer<typeof HostedProjectSchema>;
 

@@ -12,3 +12,4 @@ export * from './webhooks.js';
 export * from './teams.js';
 export * from './project-settings.js';
 export * from './step-up.js';
+export * from './user-transfer.js';

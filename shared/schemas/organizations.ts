@@ -276,6 +276,10 @@ export const OrganizationRoleListSchema = z.object({
   permissions: z.array(z.string()),
 });
 
+/** The roles a member with members:manage may give when inviting: none with a permission they lack. */
+export const AssignableRoleListSchema = z.object({ roles: z.array(OrganizationRoleSchema.pick({ key: true, name: true, permissions: true })) });
+export type AssignableRole = z.infer<typeof AssignableRoleListSchema>['roles'][number];
+
 const RoleNameSchema = z.string({ error: 'name is required' }).trim().min(1, { error: 'name is required' }).max(100, { error: 'name must be at most 100 characters' });
 const RoleDescriptionSchema = z.string({ error: 'description must be text' }).trim().max(500, { error: 'description must be at most 500 characters' }).nullish().transform((v) => v || null);
 const PermissionsSchema = z

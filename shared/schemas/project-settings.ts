@@ -15,18 +15,21 @@ export const PROJECT_PASSWORD_MIN_LENGTH_MAX = PASSWORD_MAX_BYTES;
 export const ACCESS_TOKEN_TTL_RANGE_S = { min: 60, max: 24 * 60 * 60 } as const;
 export const REFRESH_TOKEN_TTL_RANGE_S = { min: 5 * 60, max: 365 * 24 * 60 * 60 } as const;
 
-export const PROJECT_CAPTCHA_PROVIDERS = ['none', 'turnstile', 'hcaptcha', 'recaptcha'] as const;
+/** 'platform': the platform's captcha on the hosted pages, if it has one (none on the public API); 'none': no captcha at all. */
+export const PROJECT_CAPTCHA_PROVIDERS = ['platform', 'none', 'turnstile', 'hcaptcha', 'recaptcha'] as const;
 export type ProjectCaptchaProvider = (typeof PROJECT_CAPTCHA_PROVIDERS)[number];
+/** A provider of the project's own, which needs its site key and secret. */
+export const isOwnCaptcha = (provider: ProjectCaptchaProvider) => provider !== 'platform' && provider !== 'none';
 
 export const VPN_POLICIES = ['block', 'allow'] as const;
 export type VpnPolicy = (typeof VPN_POLICIES)[number];
 
 /** The mails a project may write itself. */
-export const MAIL_TEMPLATE_KINDS = ['verification', 'password_reset', 'password_changed'] as const;
+export const MAIL_TEMPLATE_KINDS = ['verification', 'password_reset', 'password_changed', 'magic_link', 'email_code'] as const;
 export type MailTemplateKind = (typeof MAIL_TEMPLATE_KINDS)[number];
 
 /** What a custom template may say; anything else in double braces is refused on save. */
-export const MAIL_PLACEHOLDERS = ['product_name', 'email', 'link'] as const;
+export const MAIL_PLACEHOLDERS = ['product_name', 'email', 'link', 'code'] as const;
 export type MailPlaceholder = (typeof MAIL_PLACEHOLDERS)[number];
 
 export const SETTINGS_MESSAGES = {
@@ -37,6 +40,9 @@ export const SETTINGS_MESSAGES = {
   captchaKeysRequired: 'A captcha provider needs its site key and secret',
   unknownPlaceholder: `Templates may use only ${MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}`,
   linkRequired: 'This mail needs its {{link}}',
+  codeRequired: 'This mail needs its {{code}}',
+  noSignInMethod: 'At least one sign-in method must stay enabled',
+  unknownConnection: 'sign_in_methods.connections names a connection the project does not have',
   testMailSent: 'Test mail sent to',
   updated: 'Settings saved',
 } as const;
@@ -74,6 +80,46 @@ export const MailTemplatesSchema = z.object({
   verification: MailTemplateSchema.nullable().optional(),
   password_reset: MailTemplateSchema.nullable().optional(),
   password_changed: MailTemplateSchema.nullable().optional(),
+  magic_link: MailTemplateSchema.nullable().optional(),
+  email_code: MailTemplateSchema.nullable().optional(),
+});
+
+/**
+ * The first factors a project's end users may sign in with. The built-in ones by name; the project's
+ * connections by their id in `connections` (a social provider's name, e.g. "github"; an enterprise
+ * connection will join as "sso:<id>"), so a new kind of connection needs no new field. A project that
+ * never chose keeps DEFAULT_SIGN_IN_METHODS: password, passkeys and every configured connection.
+ */
+export const SIGN_IN_METHODS = ['password', 'magic_link', 'email_code', 'passkey'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+export const DEFAULT_SIGN_IN_METHODS: Readonly<Record<SignInMethod, boolean>> = Object.freeze({ password: true, magic_link: false, email_code: false, passkey: true });
+/** The refusal of a first factor the project turned off (403). */
+export const SIGN_IN_METHOD_DISABLED = 'This sign-in method is disabled';
+export const CONNECTION_ID_PATTERN = /^[a-z0-9][a-z0-9:_-]{0,99}$/;
+
+export const SignInMethodsSchema = z.object({
+  password: z.boolean(),
+  magic_link: z.boolean(),
+  email_code: z.boolean(),
+  passkey: z.boolean(),
+  /** Every connection the project has configured, by id, and whether its end users may sign in with it. */
+  connections: z.record(z.string(), z.boolean()),
+});
+export type SignInMethods = z.infer<typeof SignInMethodsSchema>;
+
+const methodFlag = (name: string) => z.boolean({ error: `sign_in_methods.${name} must be true or false` }).optional();
+export const SignInMethodsInputSchema = z.object({
+  password: methodFlag('password'),
+  magic_link: methodFlag('magic_link'),
+  email_code: methodFlag('email_code'),
+  passkey: methodFlag('passkey'),
+  connections: z
+    .record(
+      z.string().regex(CONNECTION_ID_PATTERN, { error: 'sign_in_methods.connections keys are connection ids' }),
+      z.boolean({ error: 'sign_in_methods.connections values must be true or false' }),
+    )
+    .refine((value) => Object.keys(value).length <= 100, { error: 'sign_in_methods.connections names at most 100 connections' })
+    .optional(),
 });
 
 const MailTextSchema = (field: string, max: number) =>
@@ -107,7 +153,10 @@ export const ProjectSettingsSchema = z.object({
     verification: StoredMailTemplateSchema.nullable(),
     password_reset: StoredMailTemplateSchema.nullable(),
     password_changed: StoredMailTemplateSchema.nullable(),
+    magic_link: StoredMailTemplateSchema.nullable(),
+    email_code: StoredMailTemplateSchema.nullable(),
   }),
+  sign_in_methods: SignInMethodsSchema,
   /** The project's own wording of the hosted pages and mails, per language: { de: { "hosted:signIn.title": "…" } }. */
   string_overrides: z.record(z.string(), z.record(z.string(), z.string())),
   /** Null while the project follows the platform's defaults. */
@@ -147,6 +196,8 @@ export const UpdateProjectSettingsInputSchema = z.object({
   mail_accent_color: AccentColorSchema.optional(),
   mail_secured_by: z.boolean({ error: 'mail_secured_by must be true or false' }).optional(),
   mail_templates: MailTemplatesSchema.optional(),
+  /** Which first factors the end users have; what is left out stays as it is. At least one must stay on (422). */
+  sign_in_methods: SignInMethodsInputSchema.optional(),
   /**
    * Strings of the catalogues the project words itself, per language and key ("hosted:…" or "mail:…");
    * merged over the stored ones, null drops one (back to the catalogue's). See shared/i18n/overrides.ts.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS } from '../constants.js';
 import { VALIDATION } from '../messages.js';
 import { OptionalUrlSchema } from './common.js';
+import { isLoopbackRedirectPattern } from '../loopback-redirect.js';
 import { ProjectRoleSchema } from './teams.js';
 
 export const EnvironmentSchema = z.enum(ENVIRONMENTS, { error: 'Environment must be development, staging or production' });
@@ -25,8 +26,11 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:',
 /**
  * A redirect URI an app registers: an absolute URL without a fragment, compared exactly. Web apps use
  * http(s); native apps may use a private-use scheme (RFC 8252, e.g. com.example.app:/callback).
+ * A development project may also register a loopback pattern (loopback-redirect.ts); the server
+ * refuses one on any other project.
  */
 export function isRegistrableRedirectUri(value: string): boolean {
+  if (isLoopbackRedirectPattern(value)) return true;
   try {
     const url = new URL(value);
     if (FORBIDDEN_SCHEMES.has(url.protocol) || url.hash || value.includes('#')) return false;
@@ -59,12 +63,9 @@ const urlList = (label: string, isValid: (value: string) => boolean, rule: strin
     .transform((values) => [...new Set(values)]);
 };
 
-export const RedirectUrisSchema = urlList('redirect URI', isRegistrableRedirectUri, 'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)');
-export const PostLogoutRedirectUrisSchema = urlList(
-  'post-logout redirect URI',
-  isRegistrableRedirectUri,
-  'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback)',
-);
+const REDIRECT_RULE = 'an absolute URL without a fragment (http, https or an app scheme like com.example.app:/callback; http://localhost:*/callback in development)';
+export const RedirectUrisSchema = urlList('redirect URI', isRegistrableRedirectUri, REDIRECT_RULE);
+export const PostLogoutRedirectUrisSchema = urlList('post-logout redirect URI', isRegistrableRedirectUri, REDIRECT_RULE);
 export const AllowedOriginsSchema = urlList('allowed origin', isOrigin, 'an origin such as https://app.example.com (scheme, host and port only)');
 export const AccentColorSchema = z
   .string({ error: 'The accent colour must be a colour like #3b5bdb' })
@@ -164,25 +165,78 @@ export const DashboardStatsSchema = z.object({
   total_project_users: z.number(),
   total_api_requests_today: z.number(),
   total_api_requests_month: z.number(),
-  /** The plan's monthly request allowance the rate-limit bar measures against. */
-  monthly_request_limit: z.number(),
   /** API requests per UTC day over the last 7 days (today last), summed over the developer's projects, zero-filled. */
   api_requests_last_7_days: z.array(z.object({ day: z.string(), requests: z.number() })),
 });
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 
-export const AnalyticsQuerySchema = z.object({
-  days: z.preprocess(
-    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
-    z.number({ error: 'days must be between 1 and 90' }).int({ error: 'days must be between 1 and 90' }).min(1, { error: 'days must be between 1 and 90' }).max(90, { error: 'days must be between 1 and 90' }),
-  ).default(30),
-});
+/** The longest period analytics cover at once: a year, leap day included. */
+export const ANALYTICS_MAX_DAYS = 366;
+const DAYS_MESSAGE = `days must be between 1 and ${ANALYTICS_MAX_DAYS}`;
+export const ANALYTICS_MESSAGES = {
+  daysOrRange: 'Give either days or from and to, not both',
+  fromAndTo: 'from and to go together',
+  fromAfterTo: 'from must be on or before to',
+  tooLong: `The period must span at most ${ANALYTICS_MAX_DAYS} days`,
+} as const;
+
+/** A UTC day in a query, as `2026-11-24` (a real calendar day: 2026-02-30 is refused). */
+const dayFromQuery = (name: string) =>
+  z
+    .string({ error: `${name} must be a day such as 2026-11-24` })
+    .trim()
+    .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
+      error: `${name} must be a day such as 2026-11-24`,
+    })
+    .optional();
+
+/** Whole UTC days from `from` to `to`, both counted. */
+export const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/**
+ * The period of a project's analytics: the last `days` UTC days (today last; 30 when nothing is
+ * given), or the UTC days `from` to `to`, both counted.
+ */
+export const AnalyticsQuerySchema = z
+  .object({
+    days: z
+      .preprocess(
+        (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+        z.number({ error: DAYS_MESSAGE }).int({ error: DAYS_MESSAGE }).min(1, { error: DAYS_MESSAGE }).max(ANALYTICS_MAX_DAYS, { error: DAYS_MESSAGE }),
+      )
+      .optional(),
+    from: dayFromQuery('from'),
+    to: dayFromQuery('to'),
+  })
+  .superRefine((query, ctx) => {
+    const ranged = query.from !== undefined || query.to !== undefined;
+    if (ranged && query.days !== undefined) ctx.addIssue({ code: 'custom', message: ANALYTICS_MESSAGES.daysOrRange, path: ['days'] });
+    else if (ranged && (query.from === undefined || query.to === undefined)) ctx.addIssue({ code: 'custom', message: ANALYTICS_MESSAGES.fromAndTo, path: [query.from ? 'to' : 'from'] });
+    else if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: 'custom', message: ANALYTICS_MESSAGES.fromAfterTo, path: ['from'] });
+    else if (query.from && query.to && daysBetween(query.from, query.to) > ANALYTICS_MAX_DAYS) ctx.addIssue({ code: 'custom', message: ANALYTICS_MESSAGES.tooLong, path: ['to'] });
+  });
+export type AnalyticsQuery = z.output<typeof AnalyticsQuerySchema>;
+
+const AttemptCountsSchema = { succeeded: z.number(), failed: z.number() };
 
 export const AnalyticsSchema = z.object({
   project_id: z.string(),
+  /** The period's first and last UTC day. */
+  from: z.string(),
+  to: z.string(),
   days: z.array(
     z.object({ day: z.string(), signups: z.number(), logins: z.number(), failed_logins: z.number(), active_users: z.number(), api_requests: z.number() }),
   ),
+  /** End users who signed in over the 30 days ending today (whatever the period). */
   monthly_active_users: z.number(),
+  /**
+   * The period's sign-in attempts by how they were made (`password`, `passkey`, `email`, a provider,
+   * `password+code`…; null for attempts recorded before the method was), most attempts first.
+   */
+  sign_ins_by_method: z.array(z.object({ method: z.string().nullable(), ...AttemptCountsSchema })),
+  /** The period's sign-in attempts by the country of their address (null: not known), most attempts first. */
+  sign_ins_by_country: z.array(z.object({ country_code: z.string().nullable(), ...AttemptCountsSchema })),
+  /** The period's failed attempts by reason (`invalid_credentials`, `mfa_failed`…), most first. */
+  failures_by_reason: z.array(z.object({ reason: z.string().nullable(), count: z.number() })),
 });
 export type Analytics = z.infer<typeof AnalyticsSchema>;

@@ -3,6 +3,13 @@ import { SESSION_IDLE_TIMEOUT_MAX, SESSION_IDLE_TIMEOUT_MIN } from '../constants
 import { VALIDATION } from '../messages.js';
 import { IdInputSchema } from './projects.js';
 
+/**
+ * The door a session's sign-in came through: the dashboard, a project's hosted pages, the public API
+ * (a developer's backend with the project's key), or the OpenID Connect provider handing it to an app.
+ */
+export const SessionClientSchema = z.enum(['dashboard', 'hosted', 'public_api', 'oidc']);
+export type SessionClient = z.infer<typeof SessionClientSchema>;
+
 /** One of the signed-in account's own live sessions, as its owner sees it. */
 export const OwnSessionSchema = z.object({
   id: z.string(),

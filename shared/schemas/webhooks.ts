@@ -104,3 +104,26 @@ export const WebhookDeliverySchema = z.object({
 });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 export const WebhookDeliveryPageSchema = z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), page: z.number().int(), per_page: z.number().int() });
+
+export const WebhookHeaderSchema = z.object({ name: z.string(), value: z.string() });
+export type WebhookHeader = z.infer<typeof WebhookHeaderSchema>;
+
+/**
+ * One delivery with what its last attempt sent and got back. `request.body` is the event's JSON as
+ * signed and sent; `request.headers` null: nothing was sent yet (or the endpoint was disabled), or the
+ * delivery predates this record. `response` null: no answer (see `last_error`); its `headers` and
+ * `body` null: not recorded (deliveries from before). The body is the answer's first 4 KB, as text.
+ */
+export const WebhookDeliveryDetailSchema = WebhookDeliverySchema.extend({
+  request: z.object({ headers: z.array(WebhookHeaderSchema).nullable(), body: z.string() }),
+  response: z
+    .object({
+      status_code: z.number().int(),
+      headers: z.array(WebhookHeaderSchema).nullable(),
+      body: z.string().nullable(),
+      /** The body was longer than the 4 KB kept (or stopped arriving). */
+      body_truncated: z.boolean(),
+    })
+    .nullable(),
+});
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetailSchema>;

@@ -191,10 +191,15 @@ describe('new sign-in notice', () => {
     await t.mailSettled();
     expect(t.mail.to(email).filter((m) => /new sign-in/i.test(m.subject))).toEqual([]);
     await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD, device_fingerprint: 'first-device' }, ip: uniqueIp() });
-    await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD, device_fingerprint: 'second-device' }, ip: '203.0.113.99', headers: { 'user-agent': 'Firefox/140' } });
+    const chromeOnLinux = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD, device_fingerprint: 'second-device' }, ip: '203.0.113.99', headers: { 'user-agent': chromeOnLinux } });
     const mail = await t.mail.waitFor(email, /new sign-in/i);
     expect(mail.text).toContain('203.0.113.99');
-    expect(mail.text).toContain('Firefox/140');
+    // The device as Settings names it, not the raw user agent.
+    expect(mail.text).toContain('Device: Chrome on Linux');
+    expect(mail.text).not.toContain('Mozilla/5.0');
+    expect(mail.html).toContain('Chrome on Linux');
+    expect(mail.html).not.toContain('Mozilla/5.0');
     expect(t.mail.to(email).filter((m) => /new sign-in/i.test(m.subject))).toHaveLength(1);
   });
 });

@@ -134,6 +134,19 @@ describe('what a developer changes in a project', () => {
     expect(byAction['session.revoked']).toMatchObject({ target_type: 'session', target_id: liveSession.id, target_label: email });
   });
 
+  it('is recorded when an end user deletes their own account, with the end user as the actor', async () => {
+    const email = uniqueEmail('self-deleting-end-user');
+    const headers = { 'x-api-key': apiKey };
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+    const login = await t.call('POST', '/public/api/v1/auth/login', { headers, body: { email, password: STRONG_PASSWORD } });
+    const endUserId = login.json().user.id;
+    const deleted = await t.call('POST', '/public/api/v1/auth/delete-account', { headers, token: login.json().access_token, body: { password: STRONG_PASSWORD } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+
+    const [entry] = (await projectLog('?action=user.deleted&per_page=1')).entries;
+    expect(entry).toMatchObject({ action: 'user.deleted', actor_id: endUserId, actor_email: email, target_type: 'user', target_id: endUserId, target_label: email });
+  });
+
   it("is readable by the project's owner only (404 for another developer, 401 without a session)", async () => {
     const stranger = await t.signUpAndLogIn(uniqueEmail('audit-stranger'));
     expect((await t.call('GET', `/api/v1/projects/${project.id}/audit-log`, { token: stranger.access_token })).statusCode).toBe(404);

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { POOL_CONNECTION_TIMEOUT_MS, connectDatabase, type Db } from '../../server/db/connect.js';
+import { POOL_CONNECTION_TIMEOUT_MS, connectDatabase, poolStatsReader, type Db } from '../../server/db/connect.js';
 import { generateSigningKeyPem, signingKeyFromPem } from '../../server/lib/signing-keys.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/create-test-app.js';
 import { startLoad } from '../helpers/http-load.js';
@@ -51,9 +51,13 @@ describe('a PostgreSQL server that closes connections', () => {
     const { app, close } = await appOn(db);
     try {
       expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
-      await terminateConnectionsTo(db);
-      for (let i = 0; i < 50 && closed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(closed.length).toBeGreaterThan(0);
+      // Each idle pooled connection hears of its end on its own socket: wait for all of them, not the first
+      // only (the app's other connections, such as its LISTEN one, are not in the pool).
+      const idle = poolStatsReader(db)!().idle;
+      expect(idle).toBeGreaterThan(0);
+      expect(await terminateConnectionsTo(db)).toBeGreaterThanOrEqual(idle);
+      for (let i = 0; i < 100 && closed.length < idle; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(closed.length).toBe(idle);
       expect((await app.inject({ url: '/health' })).json()).toMatchObject({ status: 'ok', database: 'ok' });
     } finally {
       await close();

@@ -1,8 +1,9 @@
 import { decodeProtectedHeader } from 'jose';
 import * as OTPAuth from 'otpauth';
 import * as oidc from 'openid-client';
+import { HttpBrowser } from '../helpers/http-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAccessToken } from '../../sdk/src/index.js';
+import { verifyAccessToken } from '../../packages/api/src/index.js';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { freePort } from '../helpers/tcp-probe.js';
 
@@ -42,35 +43,14 @@ async function createProject(name: string): Promise<TestProject> {
 }
 
 /** A browser tab: keeps the cookies the server sets, follows nothing by itself. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  readonly ip = uniqueIp();
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
-    headers.set('x-forwarded-for', this.ip);
-    headers.set('user-agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36');
-    const response = await fetch(new URL(url, appUrl), { ...init, headers, redirect: 'manual' });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = cookie.split(';');
-      const [name, value] = pair!.split('=') as [string, string];
-      const expired = attributes.some((attribute) => /max-age=0|expires=thu, 01 jan 1970/i.test(attribute.trim()));
-      if (expired || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
+/** A browser on the hosted pages whose redirects the tests read as URLs. */
+class Browser extends HttpBrowser {
+  constructor() {
+    super(appUrl);
   }
 
-  post(url: string, body: unknown) {
-    return this.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  }
-
-  /** Follows one redirect and answers where it pointed. */
-  async location(url: string): Promise<URL> {
-    const response = await this.fetch(url);
-    expect(response.status, await response.clone().text()).toBe(303);
-    return new URL(response.headers.get('location')!);
+  async redirectedTo(url: string): Promise<URL> {
+    return new URL(await this.location(url));
   }
 }
 
@@ -122,12 +102,12 @@ async function startAuthorization(config: oidc.Configuration, extra: Record<stri
 /** The whole front channel: authorize → hosted sign-in → continue → back at the app with a code. */
 async function signInThroughProvider(project: TestProject, email: string, config: oidc.Configuration, browser = new Browser()) {
   const started = await startAuthorization(config);
-  let callback = await browser.location(started.url.href);
+  let callback = await browser.redirectedTo(started.url.href);
   if (callback.href.startsWith(`${appUrl}/hosted/`)) {
     // Not signed in on the hosted pages yet: sign in there, then carry on with the request.
     expect(`${callback.origin}${callback.pathname}`).toBe(`${appUrl}/hosted/${project.key}/sign-in`);
     await signInOnHostedPage(browser, project, email);
-    callback = await browser.location(`/hosted/${project.key}/authorize/continue?interaction=${callback.searchParams.get('interaction')}`);
+    callback = await browser.redirectedTo(`/hosted/${project.key}/authorize/continue?interaction=${callback.searchParams.get('interaction')}`);
   }
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: started.verifier, expectedState: started.state, expectedNonce: started.nonce });
   return { tokens, browser, callback, started };
@@ -266,7 +246,7 @@ describe('authorization code with PKCE, as a public client', () => {
     const started = await startAuthorization(config, { scope: 'openid email' });
     await signInOnHostedPage(browser, shop, email);
     // Signed in already: the provider answers straight away.
-    const callback = await browser.location(started.url.href);
+    const callback = await browser.redirectedTo(started.url.href);
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: started.verifier, expectedState: started.state, expectedNonce: started.nonce });
     expect(tokens.refresh_token).toBeUndefined();
     expect(tokens.scope).toBe('openid email');
@@ -284,19 +264,19 @@ describe('authorization code with PKCE, as a public client', () => {
 
     const second = await signInThroughProvider(shop, email, config);
     const logout = oidc.buildEndSessionUrl(config, { id_token_hint: second.tokens.id_token!, post_logout_redirect_uri: AFTER_LOGOUT, state: 'bye' });
-    const back = await second.browser.location(logout.href);
+    const back = await second.browser.redirectedTo(logout.href);
     expect(back.href).toBe(`${AFTER_LOGOUT}?state=bye`);
     expect(await oauthError(oidc.refreshTokenGrant(config, second.tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });
     // The hosted session ended too: the next authorization asks to sign in again.
     const again = await startAuthorization(config);
-    expect((await second.browser.location(again.url.href)).pathname).toBe(`/hosted/${shop.key}/sign-in`);
+    expect((await second.browser.redirectedTo(again.url.href)).pathname).toBe(`/hosted/${shop.key}/sign-in`);
   });
 
   it('asks the user to confirm a logout that carries no id_token_hint, and refuses an unregistered return address', async () => {
     const email = uniqueEmail('confirm');
     const { browser } = await signUpEndUser(shop, email);
     await signInOnHostedPage(browser, shop, email);
-    const confirm = await browser.location(`/hosted/${shop.key}/logout?post_logout_redirect_uri=${encodeURIComponent(AFTER_LOGOUT)}&client_id=${shop.key}`);
+    const confirm = await browser.redirectedTo(`/hosted/${shop.key}/logout?post_logout_redirect_uri=${encodeURIComponent(AFTER_LOGOUT)}&client_id=${shop.key}`);
     expect(confirm.pathname).toBe(`/hosted/${shop.key}/sign-out`);
     expect(confirm.searchParams.get('post_logout_redirect_uri')).toBe(AFTER_LOGOUT);
 
@@ -392,7 +372,7 @@ describe('what the provider refuses', () => {
         if (value === null) url.searchParams.delete(name);
         else url.searchParams.set(name, value);
       }
-      const back = await browser.location(url.href);
+      const back = await browser.redirectedTo(url.href);
       expect(`${back.origin}${back.pathname}`).toBe(APP_CALLBACK);
       expect(back.searchParams.get('error')).toBe(error);
       expect(back.searchParams.get('state')).toBe(started.state);
@@ -401,20 +381,20 @@ describe('what the provider refuses', () => {
 
   it('refuses a wrong verifier, a replayed code (revoking what it gave) and a code past 60 seconds', async () => {
     const wrongVerifier = await startAuthorization(config);
-    const callback = await browser.location(wrongVerifier.url.href);
+    const callback = await browser.redirectedTo(wrongVerifier.url.href);
     expect(
       await oauthError(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: wrongVerifier.state, expectedNonce: wrongVerifier.nonce })),
     ).toMatchObject({ error: 'invalid_grant' });
 
     const replayed = await startAuthorization(config);
-    const replayCallback = await browser.location(replayed.url.href);
+    const replayCallback = await browser.redirectedTo(replayed.url.href);
     const checks = { pkceCodeVerifier: replayed.verifier, expectedState: replayed.state, expectedNonce: replayed.nonce };
     const tokens = await oidc.authorizationCodeGrant(config, replayCallback, checks);
     expect(await oauthError(oidc.authorizationCodeGrant(config, replayCallback, checks))).toMatchObject({ error: 'invalid_grant' });
     expect(await oauthError(oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub))).toMatchObject({ status: 401 });
 
     const late = await startAuthorization(config);
-    const lateCallback = await browser.location(late.url.href);
+    const lateCallback = await browser.redirectedTo(late.url.href);
     clock.offsetS += 61;
     try {
       expect(await oauthError(oidc.authorizationCodeGrant(config, lateCallback, { pkceCodeVerifier: late.verifier, expectedState: late.state, expectedNonce: late.nonce }))).toMatchObject({
@@ -427,7 +407,7 @@ describe('what the provider refuses', () => {
 
   it('an intercepted code cannot be burned without its verifier: the attacker gets invalid_grant, the app still exchanges it, and only its own replay revokes', async () => {
     const started = await startAuthorization(config);
-    const callback = await browser.location(started.url.href);
+    const callback = await browser.redirectedTo(started.url.href);
     const code = callback.searchParams.get('code')!;
     const attacker = (changes: { code_verifier?: string; redirect_uri?: string }) =>
       fetch(`${appUrl}/projects/${shop.key}/oauth/token`, {
@@ -461,7 +441,7 @@ describe('what the provider refuses', () => {
 
   it("refuses another project's code and another project's token", async () => {
     const started = await startAuthorization(config);
-    const callback = await browser.location(started.url.href);
+    const callback = await browser.redirectedTo(started.url.href);
     const blogConfig = await discover(blog);
     const code = callback.searchParams.get('code')!;
     const exchange = await fetch(`${appUrl}/projects/${blog.key}/oauth/token`, {
@@ -480,27 +460,27 @@ describe('what the provider refuses', () => {
   it('answers prompt=none with login_required when there is no hosted session, and prompt=login / create with the hosted pages', async () => {
     const stranger = new Browser();
     const none = await startAuthorization(config, { prompt: 'none' });
-    const back = await stranger.location(none.url.href);
+    const back = await stranger.redirectedTo(none.url.href);
     expect(back.searchParams.get('error')).toBe('login_required');
     expect(back.searchParams.get('state')).toBe(none.state);
 
     const login = await startAuthorization(config, { prompt: 'login' });
-    const page = await browser.location(login.url.href);
+    const page = await browser.redirectedTo(login.url.href);
     expect(page.pathname).toBe(`/hosted/${shop.key}/sign-in`);
     // The session from before the request does not answer prompt=login: the user signs in again first.
     const interaction = page.searchParams.get('interaction');
-    expect((await browser.location(`/hosted/${shop.key}/authorize/continue?interaction=${interaction}`)).pathname).toBe(`/hosted/${shop.key}/sign-in`);
+    expect((await browser.redirectedTo(`/hosted/${shop.key}/authorize/continue?interaction=${interaction}`)).pathname).toBe(`/hosted/${shop.key}/sign-in`);
     clock.offsetS += 1;
     try {
       await signInOnHostedPage(browser, shop, email);
     } finally {
       clock.offsetS -= 1;
     }
-    const callback = await browser.location(`/hosted/${shop.key}/authorize/continue?interaction=${interaction}`);
+    const callback = await browser.redirectedTo(`/hosted/${shop.key}/authorize/continue?interaction=${interaction}`);
     expect(callback.searchParams.get('code')).toEqual(expect.any(String));
 
     const create = await startAuthorization(config, { prompt: 'create' });
-    expect((await stranger.location(create.url.href)).pathname).toBe(`/hosted/${shop.key}/sign-up`);
+    expect((await stranger.redirectedTo(create.url.href)).pathname).toBe(`/hosted/${shop.key}/sign-up`);
   });
 
   it('ends the app sessions on every existing revocation path (here: the owner revokes it in monitoring)', async () => {
@@ -508,6 +488,28 @@ describe('what the provider refuses', () => {
     const revoked = await t.call('DELETE', `/api/v1/projects/${shop.id}/sessions/${tokens.claims()!.sid}`, { token: dev.access_token });
     expect(revoked.statusCode).toBe(200);
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });
+    // The refusal says the session was ended, not that it ran out (a browser SDK signs out with reason "revoked").
+    const refused = await fetch(`${appUrl}/projects/${shop.key}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: shop.key, refresh_token: tokens.refresh_token! }),
+    });
+    expect(await refused.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/revoked/) });
+  });
+
+  it('says a refresh token whose session ran out has expired', async () => {
+    const { tokens } = await signInThroughProvider(shop, email, config, browser);
+    clock.offsetS += 400 * 24 * 3600;
+    try {
+      const refused = await fetch(`${appUrl}/projects/${shop.key}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', client_id: shop.key, refresh_token: tokens.refresh_token! }),
+      });
+      expect(await refused.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/expired/) });
+    } finally {
+      clock.offsetS -= 400 * 24 * 3600;
+    }
   });
 
   it('answers CORS only for the project\'s allowed origins', async () => {
@@ -576,7 +578,7 @@ describe('client settings', () => {
       hosted_pages_url: `${appUrl}/hosted/${blog.key}`,
     });
     const branding = await fetch(`${appUrl}/hosted/${blog.key}/api/v1/project`);
-    expect(await branding.json()).toEqual({ name: 'Blog', project_key: blog.key, logo_url: 'https://cdn.example/logo.png', accent_color: '#3b5bdb', website_url: null, app_url: 'http://localhost:5173/', string_overrides: {} });
+    expect(await branding.json()).toEqual({ name: 'Blog', project_key: blog.key, logo_url: 'https://cdn.example/logo.png', accent_color: '#3b5bdb', website_url: null, app_url: 'http://localhost:5173/', string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } });
   });
 });
 
@@ -593,16 +595,16 @@ describe('two factors on the hosted pages', () => {
 
     const config = await discover(shop);
     const started = await startAuthorization(config);
-    const page = await browser.location(started.url.href);
+    const page = await browser.redirectedTo(started.url.href);
     const first = await (await browser.post(`/hosted/${shop.key}/api/v1/auth/login`, { email, password: STRONG_PASSWORD })).json();
     expect(first).toMatchObject({ mfa_required: true });
     // The password alone does not finish the request.
-    expect((await browser.location(`/hosted/${shop.key}/authorize/continue?interaction=${page.searchParams.get('interaction')}`)).pathname).toBe(`/hosted/${shop.key}/sign-in`);
+    expect((await browser.redirectedTo(`/hosted/${shop.key}/authorize/continue?interaction=${page.searchParams.get('interaction')}`)).pathname).toBe(`/hosted/${shop.key}/sign-in`);
     clock.offsetS += 30; // a fresh TOTP step: the setup's code is spent
     try {
       const second = await browser.post(`/hosted/${shop.key}/api/v1/auth/mfa/verify`, { mfa_token: first.mfa_token, code: totp.generate({ timestamp: clock.now().getTime() }) });
       expect(second.status, await second.clone().text()).toBe(200);
-      const callback = await browser.location(`/hosted/${shop.key}/authorize/continue?interaction=${page.searchParams.get('interaction')}`);
+      const callback = await browser.redirectedTo(`/hosted/${shop.key}/authorize/continue?interaction=${page.searchParams.get('interaction')}`);
       const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: started.verifier, expectedState: started.state, expectedNonce: started.nonce });
       expect(tokens.claims()!.amr).toEqual(['pwd', 'otp', 'mfa']);
     } finally {

@@ -99,7 +99,7 @@ describe('schemas in the document', () => {
       properties: {
         detail: { type: 'string' },
         step_up_required: { type: 'boolean', const: true },
-        step_up_methods: { type: 'array', items: { type: 'string', enum: ['password', 'totp', 'passkey'] } },
+        step_up_methods: { type: 'array', items: { type: 'string', enum: ['password', 'totp', 'passkey', 'email'] } },
       },
       required: ['detail'],
       additionalProperties: false,

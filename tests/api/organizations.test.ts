@@ -3,6 +3,8 @@ import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_URL, STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { APP_CALLBACK, HostedBrowser, hostedProject } from '../helpers/hosted-browser.js';
+import { webhookEventBodySchema } from '../../shared/schemas/webhook-events.js';
+import type { WebhookEventType } from '../../shared/schemas/webhooks.js';
 
 /**
  * Organizations of a project's end users, from outside: the project's backend (API key), its team
@@ -261,6 +263,14 @@ describe("the end user's routes", () => {
     expect(adminView.organizations[0].permissions).toEqual(['members:manage', 'invoices:read', 'invoices:write']);
     expect((await api.getAs(`/me/organizations/${org.id}/members`, member.access_token)).json().members).toHaveLength(3);
 
+    // The invitation form offers the roles the inviter may give: all to an org:admin, none above a manager's own.
+    const offered = async (user: EndUser) => (await api.getAs(`/me/organizations/${org.id}/roles`, user.access_token)).json().roles.map((role: { key: string }) => role.key);
+    expect(await offered(admin)).toEqual(['org:admin', 'org:member', 'org:billing', 'org:manager']);
+    expect(await offered(manager)).toEqual(['org:member', 'org:manager']);
+    const rolesForMember = await api.getAs(`/me/organizations/${org.id}/roles`, member.access_token);
+    expect(rolesForMember.statusCode).toBe(403);
+    expect(rolesForMember.json()).toEqual({ detail: 'Your role in this organization does not allow this' });
+
     const byMember = await api.post(`/me/organizations/${org.id}/invitations`, { email: uniqueEmail('x') }, member.access_token);
     expect(byMember.statusCode).toBe(403);
     expect(byMember.json()).toEqual({ detail: 'Your role in this organization does not allow this' });
@@ -273,6 +283,7 @@ describe("the end user's routes", () => {
     // A non-member learns nothing of the organization.
     const outsider = await endUser(project);
     expect((await api.getAs(`/me/organizations/${org.id}/members`, outsider.access_token)).statusCode).toBe(404);
+    expect((await api.getAs(`/me/organizations/${org.id}/roles`, outsider.access_token)).statusCode).toBe(404);
     expect((await api.post(`/me/organizations/${org.id}/invitations`, { email: uniqueEmail('x') }, outsider.access_token)).statusCode).toBe(404);
 
     // Removing: a member cannot remove others; a manager cannot remove the admin; anyone may leave but the last admin.
@@ -329,6 +340,9 @@ describe('tokens', () => {
     await api.patch(`/organizations/${org.id}/members/${user.id}`, { role: 'org:admin' });
     user = await refresh(project, user);
     expect(await verifiedClaims(project, user.access_token)).toMatchObject({ org_id: org.id, org_role: 'org:admin', org_permissions: ['members:manage', 'invoices:read'] });
+    await api.patch(`/organizations/${org.id}/members/${user.id}`, { role: 'org:member' });
+    user = await refresh(project, user);
+    expect(await verifiedClaims(project, user.access_token)).toMatchObject({ org_id: org.id, org_role: 'org:member', org_permissions: [] });
 
     // Removed: the next token carries no organization.
     await api.delete(`/organizations/${org.id}/members/${user.id}`);
@@ -531,6 +545,8 @@ describe('webhooks', () => {
       'organization.deleted',
     ].sort());
     expect(events.map((event) => event.payload).join('')).not.toContain('never');
+    // Each body is as the event catalogue describes it.
+    for (const event of events) expect(webhookEventBodySchema(event.type as WebhookEventType).safeParse(JSON.parse(event.payload)).error, event.payload).toBeUndefined();
     const added = events.map((event) => JSON.parse(event.payload)).filter((event) => event.type === 'organization_membership.created');
     expect(added.map((event) => event.data)).toContainEqual({ organization: { id: org.id, slug: 'hooked' }, user_id: user.id, role: 'org:member' });
   });

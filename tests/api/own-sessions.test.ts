@@ -486,5 +486,65 @@ describe("a project's monitoring", () => {
     expect(csv).not.toContain(careful.email);
     // The account itself is refused with that session, as the list says.
     expect((await api(shop, careful.session.access_token).me()).statusCode).toBe(401);
+    // The user's page shows no live session either, and the relaxed account's still counts.
+    const pageOf = async (email: string) => {
+      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      return (await t.call('GET', `/api/v1/projects/${created.id}/users/${user.id}`, { token })).json() as { sessions: unknown[] };
+    };
+    expect((await pageOf(careful.email)).sessions).toEqual([]);
+    expect((await pageOf(relaxed.email)).sessions).toHaveLength(1);
+  });
+});
+
+describe('signing out the current session on each browser realm', () => {
+  /** Each cookie the answer sets, with whether it clears it (empty, or expired now). */
+  const setCookies = (res: { cookies: Array<{ name: string; value: string; expires?: Date; maxAge?: number; path?: string }> }) =>
+    res.cookies.map((cookie) => ({
+      name: cookie.name,
+      path: cookie.path,
+      cleared: cookie.value === '' && (cookie.maxAge === 0 || (cookie.expires !== undefined && cookie.expires.getTime() <= clock.now().getTime() + 1000)),
+    }));
+
+  it('the dashboard: clears both cookies with an expiry, and the next request with what the browser keeps is unauthenticated', async () => {
+    const email = uniqueEmail('delete-current-dashboard');
+    await t.signUpAndLogIn(email);
+    const login = await t.call('POST', '/api/v1/auth/login', { body: { email, password: STRONG_PASSWORD } });
+    const cookies = Object.fromEntries(login.cookies.map((cookie) => [cookie.name, cookie.value]));
+    const current = ((await t.call('GET', '/api/v1/auth/sessions', { cookies })).json().sessions as Listed[]).find((s) => s.current)!;
+
+    const revoked = await t.call('DELETE', `/api/v1/auth/sessions/${current.id}`, { cookies });
+    expect(revoked.statusCode).toBe(200);
+    expect(setCookies(revoked).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'access_token', path: '/', cleared: true },
+      { name: 'refresh_token', path: '/', cleared: true },
+    ]);
+    expect((await t.call('GET', '/api/v1/auth/me')).statusCode).toBe(401);
+    // Cookies kept by a careless client are no better: the session is over.
+    expect((await t.call('GET', '/api/v1/auth/me', { cookies })).statusCode).toBe(401);
+    expect((await t.call('POST', '/api/v1/auth/refresh', { cookies, body: {} })).statusCode).toBe(401);
+  });
+
+  it("a project's hosted pages: clears the hosted cookies on the project's path, and the next request is unauthenticated", async () => {
+    const owner = await developer('hosted-delete-current');
+    const project = (await t.call('POST', '/api/v1/projects', { token: owner.session.access_token, body: { name: 'Hosted shop' } })).json();
+    const base = `/hosted/${project.project_key}/api/v1`;
+    const email = uniqueEmail('hosted-shopper');
+    expect((await t.call('POST', `${base}/auth/signup`, { body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+    const login = await t.call('POST', `${base}/auth/login`, { body: { email, password: STRONG_PASSWORD } });
+    expect(login.statusCode, login.body).toBe(200);
+    const cookies = Object.fromEntries(login.cookies.map((cookie) => [cookie.name, cookie.value]));
+    expect(Object.keys(cookies).sort()).toEqual(['hosted_access_token', 'hosted_refresh_token']);
+    const current = ((await t.call('GET', `${base}/auth/sessions`, { cookies })).json().sessions as Listed[]).find((s) => s.current)!;
+
+    const revoked = await t.call('DELETE', `${base}/auth/sessions/${current.id}`, { cookies });
+    expect(revoked.statusCode).toBe(200);
+    const cleared = setCookies(revoked).sort((a, b) => a.name.localeCompare(b.name));
+    expect(cleared.map(({ name, cleared }) => ({ name, cleared }))).toEqual([
+      { name: 'hosted_access_token', cleared: true },
+      { name: 'hosted_refresh_token', cleared: true },
+    ]);
+    for (const cookie of cleared) expect(`${base}/`.startsWith(cookie.path ?? '')).toBe(true);
+    expect((await t.call('GET', `${base}/auth/sessions`)).statusCode).toBe(401);
+    expect((await t.call('GET', `${base}/auth/sessions`, { cookies })).statusCode).toBe(401);
   });
 });

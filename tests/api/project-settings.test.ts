@@ -102,7 +102,7 @@ describe('per-project settings on the public API and the hosted pages', () => {
       password_check_breached: true,
       access_token_ttl_s: DEFAULT_ACCESS_TOKEN_TTL_S,
       refresh_token_ttl_s: DEFAULT_REFRESH_TOKEN_TTL_S,
-      captcha_provider: 'none',
+      captcha_provider: 'platform',
       captcha_site_key: null,
       captcha_secret_set: false,
       vpn_policy: 'allow',
@@ -218,6 +218,8 @@ describe('per-project settings on the public API and the hosted pages', () => {
     expect((await settle({ captcha_site_key: 'project-site-2' })).captcha_secret_set).toBe(true);
     await settle({ captcha_provider: 'none' });
     expect((await publicCall('/auth/signup', { email: uniqueEmail(), password: STRONG_PASSWORD })).statusCode).toBe(201);
+    await settle({ captcha_provider: 'platform' });
+    expect((await publicCall('/auth/signup', { email: uniqueEmail(), password: STRONG_PASSWORD })).statusCode).toBe(201);
   });
 
   it('brands the verification, reset and notice mails of the project’s end users', async () => {
@@ -304,7 +306,7 @@ describe('per-project settings on the public API and the hosted pages', () => {
       [{ access_token_ttl_s: 10 }, SETTINGS_MESSAGES.accessTokenTtl],
       [{ access_token_ttl_s: 3600, refresh_token_ttl_s: 600 }, SETTINGS_MESSAGES.refreshShorterThanAccess],
       [{ captcha_provider: 'hcaptcha', captcha_site_key: 'k' }, SETTINGS_MESSAGES.captchaKeysRequired],
-      [{ captcha_provider: 'friendly' }, 'captcha_provider must be one of none, turnstile, hcaptcha, recaptcha'],
+      [{ captcha_provider: 'friendly' }, 'captcha_provider must be one of platform, none, turnstile, hcaptcha, recaptcha'],
       [{ vpn_policy: 'maybe' }, 'vpn_policy must be block or allow'],
       [{ mail_accent_color: 'red' }, 'The accent colour must be a colour like #3b5bdb'],
       [{ mail_templates: { verification: { subject: 'Hi {{name}}', text: '{{link}}' } } }, SETTINGS_MESSAGES.unknownPlaceholder],
@@ -336,10 +338,10 @@ describe('per-project settings on the public API and the hosted pages', () => {
     await settle({ password_min_length: 14, captcha_provider: 'recaptcha', captcha_site_key: 'rk', captcha_secret: 'very-secret-value' });
     const entry = await t.db.selectFrom('audit_log').selectAll().where('project_id', '=', p.id).where('action', '=', 'settings.updated').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     expect(JSON.parse(entry.after!)).toMatchObject({ password_min_length: 14, captcha_provider: 'recaptcha', captcha_secret_set: true, captcha_secret: '(changed)' });
-    expect(JSON.parse(entry.before!)).toMatchObject({ password_min_length: PASSWORD_MIN_LENGTH, captcha_provider: 'none' });
+    expect(JSON.parse(entry.before!)).toMatchObject({ password_min_length: PASSWORD_MIN_LENGTH, captcha_provider: 'platform' });
     expect(`${entry.before}${entry.after}`).not.toContain('very-secret-value');
     expect(entry.target_id).toBe(p.id);
-    await settle({ password_min_length: PASSWORD_MIN_LENGTH, captcha_provider: 'none' });
+    await settle({ password_min_length: PASSWORD_MIN_LENGTH, captcha_provider: 'platform' });
   });
 
   it('deletes a project’s settings with it', async () => {
@@ -381,6 +383,26 @@ describe('the platform’s captcha', () => {
     const accepted = await t.call('POST', `/hosted/${p.key}/api/v1/auth/login`, { body: { email, password: STRONG_PASSWORD, captcha_token: goodToken() }, ip: uniqueIp() });
     expect(accepted.statusCode).toBe(200);
     expect(verified.at(-1)?.get('secret')).toBe('platform-secret');
+  });
+
+  it('is not shown on the hosted pages of a project that chose no captcha, and comes back when it follows the platform again', async () => {
+    const choose = async (captcha_provider: string) => {
+      const res = await t.call('PATCH', `/api/v1/projects/${p.id}/settings`, { token: p.owner, body: { captcha_provider } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().captcha_provider).toBe(captcha_provider);
+    };
+    const hostedConfig = async () => (await t.call('GET', `/hosted/${p.key}/api/v1/captcha/config`)).json();
+    const email = uniqueEmail('no-captcha');
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers: { 'x-api-key': p.apiKey }, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+
+    await choose('none');
+    expect(await hostedConfig()).toEqual({ enabled: false, provider: 'none', site_key: '' });
+    const answered = await t.call('POST', `/hosted/${p.key}/api/v1/auth/login`, { body: { email, password: STRONG_PASSWORD, captcha_token: '' }, ip: uniqueIp() });
+    expect(answered.statusCode, answered.body).toBe(200);
+
+    await choose('platform');
+    expect(await hostedConfig()).toEqual({ enabled: true, provider: 'turnstile', site_key: 'platform-site' });
+    expect((await t.call('POST', `/hosted/${p.key}/api/v1/auth/login`, { body: { email, password: STRONG_PASSWORD, captcha_token: '' }, ip: uniqueIp() })).statusCode).toBe(400);
   });
 });
 

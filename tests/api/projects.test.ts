@@ -273,7 +273,6 @@ describe('per-project monitoring, dashboard and analytics', () => {
       total_project_users: 0,
       total_api_requests_today: 0,
       total_api_requests_month: 0,
-      monthly_request_limit: 100000,
       api_requests_last_7_days: week.map((day) => ({ day, requests: 0 })),
     });
     const project = await createProject(fresh);

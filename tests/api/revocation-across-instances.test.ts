@@ -1,4 +1,8 @@
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEventStream, type ServerSentEvent } from '../../packages/node/src/sse.js';
+import { sessionIdOf } from '../helpers/project-end-users.js';
+import { until } from '../helpers/until.js';
 import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { TEST_REDIS_URL, redisAnswers, testKeyPrefix } from '../helpers/test-redis.js';
 
@@ -90,5 +94,34 @@ describe.runIf(reachable)('a revocation on one instance is refused by the other 
     expect(refused.statusCode).toBe(401);
     const refreshed = await b.call('POST', '/public/api/v1/auth/refresh', { body: { refresh_token: endUser.refresh_token }, headers });
     expect(refreshed.statusCode).toBe(401);
+  });
+
+  it("the revocation feed's stream on one instance carries a session revoked on the other", async () => {
+    const { project, headers, endUser } = await projectWithEndUser('feed-across');
+    const agent = new Agent();
+    const controller = new AbortController();
+    const response = await fetch(`${bUrl}/public/api/v1/projects/${project.project_key}/revocations/stream`, {
+      headers: { 'x-api-key': headers['x-api-key'] },
+      signal: controller.signal,
+      dispatcher: agent,
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    const events: ServerSentEvent[] = [];
+    const arrived = new Promise<ServerSentEvent>((resolve) => {
+      void readEventStream(response.body!, {
+        onEvent(event) {
+          events.push(event);
+          if (event.event === 'revocation') resolve(event);
+        },
+      }).catch(() => {});
+    });
+    await until(() => events.some((event) => event.event === 'ready'), 'the stream to be ready');
+    const revokedAt = Date.now();
+    expect((await a.call('POST', '/public/api/v1/auth/logout', { token: endUser.access_token, headers, body: {} })).statusCode).toBe(200);
+    const event = await arrived;
+    expect(JSON.parse(event.data).session_id).toBe(sessionIdOf(endUser.access_token));
+    expect(Date.now() - revokedAt).toBeLessThan(5000);
+    controller.abort();
+    await agent.close();
   });
 });

@@ -97,6 +97,7 @@ describe('POST /api/v1/auth/signup', () => {
       hash: (p) => (work.push('hash'), original.hash(p)),
       verify: (p, h) => (work.push('verify'), original.verify(p, h)),
       verifyAgainstDummy: (p) => (work.push('verify'), original.verifyAgainstDummy(p)),
+      run: (task) => original.run(task),
       load: () => original.load(),
     };
     try {

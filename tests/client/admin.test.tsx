@@ -82,6 +82,8 @@ const sessions: Session[] = [
     ip_address: '203.0.113.7',
     user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
     device_label: 'Chrome on Linux',
+    client: 'dashboard',
+    client_label: 'Dashboard',
     created_at: '2025-06-01T09:30:00.000Z',
     last_used_at: '2025-06-01T10:00:00.000Z',
     expires_at: '2025-06-08T09:30:00.000Z',
@@ -236,6 +238,9 @@ describe('AdminPage', () => {
     expect(within(row).getByText('0123456789ab')).toBeTruthy();
     // The device in words, as Settings shows one's own sessions (the user agent is in the details).
     expect(within(row).getByText('Chrome on Linux')).toBeTruthy();
+    // Where it signed in, so two sessions of one browser tell apart.
+    expect(within(table).getByRole('columnheader', { name: 'Client' })).toBeTruthy();
+    expect(within(row).getByText('Dashboard')).toBeTruthy();
     expect(within(row).getByText('203.0.113.7')).toBeTruthy();
     // User agent, Created and Expires open under the row, so the table stays narrow enough to keep Revoke in view.
     expect(within(table).queryByRole('columnheader', { name: 'User agent' })).toBeNull();

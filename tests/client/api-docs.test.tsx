@@ -88,7 +88,7 @@ describe('ApiDocsPage', () => {
     expect(sdk.getByText('npm run example')).toBeTruthy();
     await user.click(sdk.getByRole('button', { name: 'Copy The SDK script' }));
     const sdkCode = await navigator.clipboard.readText();
-    expect(sdkCode).toContain("from '@authplatform/sdk'");
+    expect(sdkCode).toContain("from '@authplatform/api'");
     expect(sdkCode).toContain(`createPublicApiClient({ appUrl: '${window.location.origin}'`);
     expect(sdkCode).toContain('verifyAccessToken(accessToken');
 

@@ -9,7 +9,7 @@ import { renderApp, sampleUser, vi } from './utils';
 /** The hosted pages in the visitor's language: the browser's, an app's ui_locales, the project's own words, right to left. */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } };
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -11,7 +11,7 @@ import { currentPath, currentState, renderApp, sampleUser, vi } from './utils';
  */
 
 const KEY = 'pk_shop';
-const project: HostedProject = { name: 'Shop', project_key: KEY, logo_url: null, accent_color: null, website_url: 'https://shop.example', app_url: 'https://shop.example', string_overrides: {} };
+const project: HostedProject = { name: 'Shop', project_key: KEY, logo_url: null, accent_color: null, website_url: 'https://shop.example', app_url: 'https://shop.example', string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } };
 
 type Handler = (body: Record<string, unknown> | undefined) => unknown;
 
@@ -183,5 +183,34 @@ describe('the hosted account page', () => {
     expect(currentState()).toEqual({ message: 'Your account was deleted.' });
     expect(await screen.findByText('Your account was deleted.')).toBeTruthy();
     expect(callsTo('POST /auth/delete-account')[0]?.body).toEqual({ password: 'Secret123' });
+  });
+
+  it('deletes an account without a password with a code mailed in the step-up dialog', async () => {
+    let proved = false;
+    const { callsTo } = signedInServer({
+      'GET /auth/identities': () => ({ identities: [], has_password: false, passkeys: 0, available: [] }),
+      'POST /auth/delete-account': () =>
+        proved ? { message: 'Account deleted successfully' } : json(401, { detail: 'Confirm it is you to continue', step_up_required: true, step_up_methods: ['email'] }),
+      'POST /auth/step-up/email-code': () => ({ message: 'sent', sent_to: 'ada@example.com', expires_at: '2030-01-01T00:00:00.000Z' }),
+      'POST /auth/step-up': (body) => {
+        if (body?.email_code !== '123456') return json(400, { detail: 'Incorrect code' });
+        proved = true;
+        return { message: 'Confirmed', expires_at: '2030-01-01T00:00:00.000Z' };
+      },
+    });
+    const { user } = renderApp(`/hosted/${KEY}/account`);
+    const card = within(await screen.findByRole('region', { name: 'Delete account' }));
+    await user.click(card.getByRole('button', { name: 'Delete account' }));
+    await user.type(card.getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
+    expect(card.queryByLabelText(/^Current password/)).toBeNull();
+    await user.click(card.getByRole('button', { name: 'Permanently delete account' }));
+    const dialog = within(await screen.findByRole('dialog', { name: "Confirm it's you" }));
+    await user.click(dialog.getByRole('button', { name: 'E-mail me a code' }));
+    expect((await dialog.findByRole('status')).textContent).toBe('We sent a confirmation code to ada@example.com. It is valid for 15 minutes.');
+    await user.type(dialog.getByLabelText('Code from the e-mail'), '123456');
+    await user.click(dialog.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(currentPath()).toBe(`/hosted/${KEY}/signed-out`));
+    expect(callsTo('POST /auth/step-up')[0]?.body).toEqual({ email_code: '123456' });
+    expect(callsTo('POST /auth/delete-account').map((call) => call.body)).toEqual([{}, {}]);
   });
 });

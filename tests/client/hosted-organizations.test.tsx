@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { HostedProject } from '../../shared/schemas/hosted';
 import { ORGANIZATION_MESSAGES, type MyOrganization } from '../../shared/schemas/organizations';
@@ -8,7 +8,7 @@ import { currentPath, renderApp, sampleUser, vi } from './utils';
 /** The hosted pages' organization switcher (account page) and the invitation link's page, against a mocked browser API. */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } };
 
 type Routes = Record<string, (body: Record<string, unknown> | undefined) => unknown>;
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -99,6 +99,98 @@ describe('hosted organization switcher', () => {
     expect(await screen.findByRole('heading', { name: 'Your account' })).toBeTruthy();
     await screen.findByRole('region', { name: 'Profile' });
     expect(screen.queryByRole('region', { name: 'Organizations' })).toBeNull();
+  });
+});
+
+describe("inside one of the user's organizations", () => {
+  const member = (user_id: string, email: string, role: string) => ({ user_id, email, first_name: null, last_name: null, role, joined_at: '2025-02-01T00:00:00.000Z' });
+  // A language asked for in the address stays for the visit (sessionStorage): the next tests start in English.
+  afterEach(() => sessionStorage.clear());
+  const managing = mine({ id: 'org_1', name: 'Acme Inc.', role: 'org:manager', permissions: ['members:manage', 'invoices:read'] });
+
+  it('shows the members with their roles and invites with a role the server offers', async () => {
+    const { callsTo } = mockServer({
+      'GET /profile': () => sampleUser,
+      'GET /me/organizations': () => ({ organizations: [managing], active_organization_id: null, can_create: false }),
+      'GET /me/organizations/org_1/members': () => ({ members: [member(sampleUser.id, sampleUser.email, 'org:manager'), member('usr_2', 'grace@example.com', 'org:admin')] }),
+      'GET /me/organizations/org_1/roles': () => ({ roles: [{ key: 'org:member', name: 'Member', permissions: [] }, { key: 'org:manager', name: 'Manager', permissions: ['members:manage'] }] }),
+      'POST /me/organizations/org_1/invitations': (body) =>
+        body?.email === 'grace@example.com'
+          ? json(409, { detail: ORGANIZATION_MESSAGES.alreadyMember })
+          : json(201, { id: 'inv_1', organization_id: 'org_1', email: body?.email, role: body?.role, status: 'pending', inviter_user_id: sampleUser.id, created_at: '', expires_at: '', accepted_at: null }),
+    });
+    const { user } = renderApp(`/hosted/${KEY}/account`);
+    await user.click(await screen.findByRole('button', { name: 'Members of Acme Inc.' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Members of Acme Inc.' }));
+    const members = within(await dialog.findByRole('list', { name: 'Members' }));
+    const me = members.getByRole('listitem', { name: sampleUser.email });
+    expect(within(me).getByText('You')).toBeTruthy();
+    expect(within(me).getByText('org:manager')).toBeTruthy();
+    expect(within(members.getByRole('listitem', { name: 'grace@example.com' })).getByText('org:admin')).toBeTruthy();
+
+    await user.click(dialog.getByRole('button', { name: 'Send invitation' }));
+    expect(await dialog.findByText('Please enter a valid email address')).toBeTruthy();
+    await user.type(dialog.getByRole('textbox', { name: 'E-mail address' }), 'grace@example.com');
+    await user.click(dialog.getByRole('button', { name: 'Send invitation' }));
+    expect((await dialog.findByRole('alert')).textContent).toContain('The user is already a member of this organization');
+
+    await user.clear(dialog.getByRole('textbox', { name: 'E-mail address' }));
+    await user.type(dialog.getByRole('textbox', { name: 'E-mail address' }), 'linus@example.com');
+    await user.click(dialog.getByRole('textbox', { name: 'Role' }));
+    await user.click(await screen.findByRole('option', { name: 'Manager · org:manager', hidden: true }));
+    await user.click(dialog.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Invitation sent to linus@example.com')).toBeTruthy();
+    expect(callsTo('POST /me/organizations/org_1/invitations').at(-1)?.body).toEqual({ email: 'linus@example.com', role: 'org:manager' });
+  });
+
+  it('offers no invitation to a member without members:manage', async () => {
+    const { callsTo } = mockServer({
+      'GET /profile': () => sampleUser,
+      'GET /me/organizations': () => ({ organizations: [globex], active_organization_id: null, can_create: false }),
+      'GET /me/organizations/org_2/members': () => ({ members: [member(sampleUser.id, sampleUser.email, 'org:member')] }),
+    });
+    const { user } = renderApp(`/hosted/${KEY}/account`);
+    await user.click(await screen.findByRole('button', { name: 'Members of Globex' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Members of Globex' }));
+    expect(await dialog.findByRole('listitem', { name: sampleUser.email })).toBeTruthy();
+    expect(dialog.queryByRole('button', { name: 'Send invitation' })).toBeNull();
+    expect(dialog.getByRole('button', { name: 'Leave organization' })).toBeTruthy();
+    expect(callsTo('GET /me/organizations/org_2/roles')).toHaveLength(0);
+  });
+
+  it('leaves after a confirmation, and tells the last admin why they cannot, in the page’s language', async () => {
+    let organizations = [acme, globex];
+    const { callsTo } = mockServer({
+      'GET /profile': () => sampleUser,
+      'GET /me/organizations': () => ({ organizations, active_organization_id: null, can_create: false }),
+      'GET /me/organizations/org_1/members': () => ({ members: [member(sampleUser.id, sampleUser.email, 'org:admin')] }),
+      'GET /me/organizations/org_1/roles': () => ({ roles: [] }),
+      'GET /me/organizations/org_2/members': () => ({ members: [member(sampleUser.id, sampleUser.email, 'org:member')] }),
+      [`DELETE /me/organizations/org_1/members/${sampleUser.id}`]: () => json(409, { detail: ORGANIZATION_MESSAGES.lastAdmin }),
+      [`DELETE /me/organizations/org_2/members/${sampleUser.id}`]: () => {
+        organizations = [acme];
+        return { message: 'Member removed' };
+      },
+    });
+    const { user } = renderApp(`/hosted/${KEY}/account?lang=fr`);
+    await user.click(await screen.findByRole('button', { name: 'Membres de Acme Inc.' }));
+    let dialog = within(await screen.findByRole('dialog', { name: 'Membres de Acme Inc.' }));
+    await user.click(dialog.getByRole('button', { name: "Quitter l'organisation" }));
+    expect(dialog.getByText('Quitter Acme Inc. ?')).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: "Quitter l'organisation" }));
+    expect((await dialog.findByRole('alert')).textContent).toContain("Une organisation doit garder au moins un org:admin : nommez d'abord quelqu'un d'autre administrateur");
+    await user.click(dialog.getByRole('button', { name: 'Annuler' }));
+    expect(await dialog.findByRole('list', { name: 'Membres' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: 'Membres de Globex' }));
+    dialog = within(await screen.findByRole('dialog', { name: 'Membres de Globex' }));
+    await user.click(dialog.getByRole('button', { name: "Quitter l'organisation" }));
+    await user.click(dialog.getByRole('button', { name: "Quitter l'organisation" }));
+    expect(await screen.findByText('Vous avez quitté Globex')).toBeTruthy();
+    expect(callsTo(`DELETE /me/organizations/org_2/members/${sampleUser.id}`)).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Globex' })).toBeNull());
   });
 });
 

@@ -11,7 +11,7 @@ import { currentPath, currentState, renderApp, sampleUser, vi } from './utils';
  */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } };
 
 type Answer = unknown | Response;
 type Routes = Record<string, (body: Record<string, unknown> | undefined) => Answer | Promise<Answer>>;
@@ -238,6 +238,25 @@ describe('hosted account page', () => {
     expect(callsTo('POST /auth/change-password')[0]?.body).toEqual({ current_password: 'Secret123', new_password: 'Better-Pass1' });
   });
 
+  it('sets a first password for an account without one, asking for no current password', async () => {
+    const { callsTo } = mockServer({
+      'GET /profile': () => sampleUser,
+      'GET /auth/sessions': () => ({ sessions }),
+      'GET /auth/passkeys': () => ({ passkeys: [] }),
+      'GET /auth/identities': () => ({ identities: [{ id: 'i1', provider: 'github', name: 'GitHub', email: sampleUser.email, created_at: '2026-01-01T00:00:00.000Z' }], has_password: false, passkeys: 0, available: [] }),
+      'POST /auth/change-password': () => ({ message: 'Password changed successfully' }),
+    });
+    const { user } = renderApp(`/hosted/${KEY}/account`);
+    const password = within(await screen.findByRole('region', { name: 'Password' }));
+    expect(await password.findByText('You sign in with a provider or a passkey. A password gives you another way in.')).toBeTruthy();
+    expect(password.queryByLabelText(/^Current password/)).toBeNull();
+    await user.type(password.getByLabelText(/^New password/), 'First-Pass-42');
+    await user.type(password.getByLabelText(/^Confirm new password/), 'First-Pass-42');
+    await user.click(password.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText('Password changed successfully')).toBeTruthy();
+    expect(callsTo('POST /auth/change-password')[0]?.body).toEqual({ new_password: 'First-Pass-42' });
+  });
+
   it('saves the names', async () => {
     const { callsTo } = mockServer({
       'GET /profile': () => sampleUser,
@@ -367,5 +386,31 @@ describe('hosted branding', () => {
     mockServer({ 'GET /project': refuse(403, 'Project is inactive') });
     renderApp(`/hosted/${KEY}/sign-in`);
     expect(await screen.findByRole('heading', { name: 'Application unavailable' })).toBeTruthy();
+  });
+});
+
+describe("a project's captcha on its hosted pages", () => {
+  const captchaScripts = () => document.head.querySelectorAll('script[src*="turnstile"], script[src*="challenges.cloudflare.com"], script[src*="hcaptcha"], script[src*="recaptcha"]');
+
+  it('shows none when the project chose none, whatever the platform has, and sends an empty token', async () => {
+    const { callsTo } = mockServer({
+      'POST /auth/login': () => signedIn,
+      // The platform's own captcha is not the hosted pages' business.
+      'GET /api/v1/captcha/config': () => ({ enabled: true, provider: 'turnstile', site_key: 'platform-site' }),
+    });
+    const { user } = renderApp(`/hosted/${KEY}/sign-in`);
+    await fillSignIn(user);
+    await waitFor(() => expect(callsTo('POST /auth/login')).toHaveLength(1));
+    expect(callsTo('GET /captcha/config')).toHaveLength(1);
+    expect(callsTo('GET /api/v1/captcha/config')).toEqual([]);
+    expect(callsTo('POST /auth/login')[0]?.body).toMatchObject({ captcha_token: '' });
+    expect(captchaScripts()).toHaveLength(0);
+    expect(document.querySelector('altcha-widget, iframe')).toBeNull();
+  });
+
+  it('shows the one the hosted config names (so the check above would see a widget)', async () => {
+    mockServer({ 'GET /captcha/config': () => ({ enabled: true, provider: 'hcaptcha', site_key: 'project-site' }) });
+    renderApp(`/hosted/${KEY}/sign-in`);
+    await waitFor(() => expect(captchaScripts().length).toBeGreaterThan(0));
   });
 });

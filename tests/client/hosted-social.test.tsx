@@ -8,7 +8,7 @@ import { currentPath, renderApp, sampleUser, vi } from './utils';
 /** Sign-in with a provider on a project's hosted pages, against a mocked hosted API (as in hosted-pages.test.tsx). */
 
 const KEY = 'pk_demo';
-const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
+const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } };
 const API = `/hosted/${KEY}/api/v1`;
 
 type Routes = Record<string, (body: Record<string, unknown> | undefined) => unknown>;

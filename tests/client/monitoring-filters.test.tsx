@@ -91,7 +91,7 @@ describe('monitoring list filters and export', () => {
     await screen.findByRole('table', { name: 'Users' });
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-10-01' } });
     await waitFor(() => expect(lastInput(calls, 'projects.monitor.users')).toEqual({ id: 'p_2', page: 1, per_page: 10, from: '2026-10-01' }));
-    expect(exportHref()).toBe('/api/v1/projects/p_2/users/export?from=2026-10-01');
+    expect(exportHref()).toBe('/api/v1/projects/p_2/users/export?from=2026-10-01&format=csv');
 
     await user.click(screen.getByRole('tab', { name: 'Devices' }));
     await screen.findByText('No devices seen yet.');

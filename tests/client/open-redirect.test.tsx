@@ -43,7 +43,7 @@ describe('platform sign-in page: return_to', () => {
 
 describe('hosted sign-in page: return_to', () => {
   const KEY = 'pk_demo';
-  const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {} };
+  const project: HostedProject = { name: 'Acme Notes', project_key: KEY, logo_url: null, accent_color: null, website_url: null, app_url: null, string_overrides: {}, sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true } };
   const signedIn = { access_token: 'a', refresh_token: 'r', token_type: 'bearer', expires_in: 900, user: sampleUser };
 
   function mockHostedApi() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { ORGANIZATION_MESSAGES, type Organization, type OrganizationInvitation, type OrganizationMember, type OrganizationRole } from '../../shared/schemas/organizations';
 import { callsTo, renderApp, sampleProject, sampleUser, trpcError, type Handlers } from './utils';
 
@@ -244,6 +244,59 @@ describe('Project → Organizations', () => {
     expect(screen.queryByRole('button', { name: 'Delete organization' })).toBeNull();
     expect(screen.queryByRole('form', { name: 'Invite by e-mail' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Role of grace@example.com' })).toBeNull();
+  });
+});
+
+describe('Monitoring → Organizations', () => {
+  const pending: OrganizationInvitation = { id: 'oi_9', organization_id: 'org_1', email: 'linus@example.com', role: 'org:billing', status: 'pending', inviter_user_id: 'eu_1', created_at: '2025-02-03T00:00:00.000Z', expires_at: '2025-02-10T00:00:00.000Z', accepted_at: null };
+  const monitoring = {
+    'projects.list': () => ({ projects: [sampleProject({ id: 'p_1', name: 'Acme Storefront', role: 'owner' })] }),
+    'projects.monitor.stats': () => ({ total_users: 2, active_users: 2, verified_users: 2, failed_logins: 0, successful_logins: 0, total_login_attempts: 0, blocked_vpn_attempts: 0, unique_devices: 0 }),
+    'organizations.invitations': () => ({ invitations: [pending] }),
+  };
+
+  it("lists and searches a project's organizations with member counts, and opens one: members with roles, invitations, nothing to change", async () => {
+    const { user, calls } = renderOrganizations('/monitoring?project=p_1&tab=organizations', { handlers: monitoring });
+    expect((await screen.findByRole('tab', { name: 'Organizations' })).getAttribute('aria-selected')).toBe('true');
+    const list = within(await screen.findByRole('list', { name: 'Organizations' }));
+    expect(list.getByRole('listitem', { name: 'Acme Inc.' }).textContent).toContain('1 member');
+    expect(list.getByRole('listitem', { name: 'Globex' }).textContent).toContain('0 members');
+    expect(screen.queryByRole('button', { name: 'New organization' })).toBeNull();
+
+    await user.type(screen.getByRole('textbox', { name: 'Search organizations' }), 'acme');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Globex' })).toBeNull());
+    expect(callsTo(calls, 'organizations.list').at(-1)?.input).toMatchObject({ id: 'p_1', q: 'acme' });
+
+    await user.click(screen.getByRole('button', { name: 'Open Acme Inc.' }));
+    expect(await screen.findByRole('heading', { name: 'Acme Inc.' })).toBeTruthy();
+    const member = within(await screen.findByRole('listitem', { name: 'grace@example.com' }));
+    expect(member.getByText('org:admin')).toBeTruthy();
+    expect(member.getByRole('link', { name: 'grace@example.com' }).getAttribute('href')).toBe('/monitoring/users/eu_1?project=p_1');
+    const invitation = within(await screen.findByRole('listitem', { name: 'linus@example.com' }));
+    expect(invitation.getByText('Pending')).toBeTruthy();
+    expect(invitation.getByText(/Billing/)).toBeTruthy();
+    // Looking only: changes are made in Project → Organizations.
+    expect(screen.queryByRole('textbox', { name: 'Role of grace@example.com' })).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Invite by e-mail' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete organization' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Manage in the project' }).getAttribute('href')).toBe('/projects/p_1?tab=organizations&org=org_1');
+
+    await user.click(screen.getByRole('button', { name: 'All organizations' }));
+    expect(await screen.findByRole('list', { name: 'Organizations' })).toBeTruthy();
+  });
+
+  it('is a project tab only: the admin area has none', async () => {
+    renderOrganizations('/monitoring?project=p_1', { handlers: monitoring });
+    expect(await screen.findByRole('tab', { name: 'Organizations' })).toBeTruthy();
+    cleanup();
+    renderApp('/admin?tab=organizations', {
+      user: { ...sampleUser, role: 'admin' },
+      handlers: { 'admin.stats': monitoring['projects.monitor.stats'] },
+    });
+    expect(await screen.findByRole('tab', { name: 'Overview' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByRole('tab', { name: 'Organizations' })).toBeNull();
   });
 });
 

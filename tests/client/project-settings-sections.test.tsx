@@ -41,6 +41,7 @@ describe('Project settings sections', () => {
       'Branding & hosted pages',
       'Mails',
       'Webhooks',
+      'Machine clients',
       'End-user rules',
       'Team',
       'Danger zone',

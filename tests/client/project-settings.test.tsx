@@ -12,7 +12,7 @@ const defaults: ProjectSettings = {
   password_check_breached: true,
   access_token_ttl_s: 86_400,
   refresh_token_ttl_s: 604_800,
-  captcha_provider: 'none',
+  captcha_provider: 'platform',
   captcha_site_key: null,
   captcha_secret_set: false,
   vpn_policy: 'allow',
@@ -21,7 +21,8 @@ const defaults: ProjectSettings = {
   mail_product_name: null,
   mail_accent_color: null,
   mail_secured_by: true,
-  mail_templates: { verification: null, password_reset: null, password_changed: null },
+  mail_templates: { verification: null, password_reset: null, password_changed: null, magic_link: null, email_code: null },
+  sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true, connections: {} },
   string_overrides: {},
   updated_at: null,
 };
@@ -120,6 +121,19 @@ describe('Project end-user settings', () => {
     expect(await screen.findByText('A captcha provider needs its site key and secret')).toBeTruthy();
   });
 
+  it("follows the platform's captcha until None is chosen, which asks for no key and is saved as none", async () => {
+    const { user, calls } = renderSettings();
+    const card = await rulesCard();
+    const captcha = card.getByRole('textbox', { name: /^Captcha/ }) as HTMLInputElement;
+    expect(captcha.value).toBe("The platform's");
+    expect(card.queryByRole('textbox', { name: /^Site key/ })).toBeNull();
+    await user.click(captcha);
+    await user.click(await screen.findByRole('option', { name: 'None', hidden: true }));
+    expect(card.queryByRole('textbox', { name: /^Site key/ })).toBeNull();
+    await user.click(card.getByRole('button', { name: 'Save end-user rules' }));
+    await waitFor(() => expect(callsTo(calls, 'projectSettings.update')[0]?.input).toEqual({ id: 'p_1', captcha_provider: 'none' }));
+  });
+
   it('never prefills a stored captcha secret, and keeps it when left empty', async () => {
     const { user, calls } = renderSettings({ settings: { ...defaults, captcha_provider: 'hcaptcha', captcha_site_key: 'site-1', captcha_secret_set: true } });
     const card = await rulesCard();
@@ -152,7 +166,7 @@ describe('Project end-user settings', () => {
     expect(await card.findByText('subject is required')).toBeTruthy();
     await user.type(subject, 'Your {{{{name}}}} reset');
     await user.click(card.getByRole('button', { name: 'Save template' }));
-    expect(await card.findByText('Templates may use only {{product_name}}, {{email}}, {{link}}')).toBeTruthy();
+    expect(await card.findByText('Templates may use only {{product_name}}, {{email}}, {{link}}, {{code}}')).toBeTruthy();
     await user.clear(subject);
     await user.type(subject, 'New password for {{{{product_name}}');
     await user.click(card.getByRole('button', { name: 'Save template' }));

@@ -38,10 +38,13 @@ function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
 
 function analytics(projectId: string, days = 30, fill: (index: number) => Partial<Analytics['days'][number]> = () => ({})): Analytics {
   const start = Date.UTC(2025, 5, 1);
+  const dayOf = (index: number) => new Date(start + index * 86_400_000).toISOString().slice(0, 10);
   return {
     project_id: projectId,
+    from: dayOf(0),
+    to: dayOf(days - 1),
     days: Array.from({ length: days }, (_, index) => ({
-      day: new Date(start + index * 86_400_000).toISOString().slice(0, 10),
+      day: dayOf(index),
       signups: 0,
       logins: 0,
       failed_logins: 0,
@@ -50,6 +53,9 @@ function analytics(projectId: string, days = 30, fill: (index: number) => Partia
       ...fill(index),
     })),
     monthly_active_users: 0,
+    sign_ins_by_method: [],
+    sign_ins_by_country: [],
+    failures_by_reason: [],
   };
 }
 
@@ -88,6 +94,8 @@ describe('ProjectsPage', () => {
           return { ...created, input };
         },
         'projects.dashboardStats': () => ({}),
+        'projects.get': () => list[0],
+        'projects.analytics': () => analytics('p_new'),
       },
     });
     expect(await screen.findByText('No projects yet')).toBeTruthy();
@@ -113,9 +121,10 @@ describe('ProjectsPage', () => {
       website_url: 'https://rocket.example',
       environment: 'development',
     });
-    const card = await screen.findByRole('article', { name: 'Rocket' });
-    expect(within(card).getByText('development')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create project' })).toBeNull());
+    // The new project opens on its Overview, with the quickstart first.
+    await waitFor(() => expect(currentPath()).toBe('/projects/p_new'));
+    expect(await screen.findByRole('region', { name: 'Quickstart' })).toBeTruthy();
   });
 
   it('a refused create says "Failed to create project" with the server detail', async () => {
@@ -134,6 +143,8 @@ describe('ProjectsPage', () => {
     expect(await screen.findByText('Failed to create project')).toBeTruthy();
     expect(screen.getByText('A developer account can have at most 50 projects')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Create project' })).toBeTruthy();
+    // Every dialog's close button has a name (the theme's default), not only those that set one.
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeTruthy();
   });
 
   it('deletes only after the confirmation, then reloads the list', async () => {
@@ -339,6 +350,8 @@ describe('ProjectDetailPage', () => {
     expect(screen.getByRole('link', { name: 'Audit log' }).getAttribute('href')).toBe('/monitoring?project=p_1&tab=audit');
     expect(screen.getByRole('link', { name: 'API keys' }).getAttribute('href')).toBe('/api-keys?project=p_1');
     expect(screen.getByRole('link', { name: 'Open analytics' }).getAttribute('href')).toBe('/analytics?project=p_1');
+    const actions = screen.getAllByRole('link', { name: 'Analytics' }).map((link) => link.getAttribute('href'));
+    expect(actions).toContain('/analytics?project=p_1');
     const mau = await screen.findByRole('region', { name: 'Monthly active users' });
     expect(within(mau).getByText('2')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'API requests' })).getByText('9')).toBeTruthy();
@@ -475,7 +488,7 @@ describe('AnalyticsPage', () => {
       user: sampleUser,
       handlers: { 'projects.list': () => ({ projects: [project()] }), 'projects.analytics': () => analytics('p_1') },
     });
-    expect(await screen.findByText('No activity in the last 30 days')).toBeTruthy();
+    expect(await screen.findByText('No activity in this period')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Get an API key' }).getAttribute('href')).toBe('/api-keys?project=p_1');
   });
 

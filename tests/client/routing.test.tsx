@@ -145,7 +145,6 @@ describe('header', () => {
           total_project_users: 0,
           total_api_requests_today: 0,
           total_api_requests_month: 0,
-          monthly_request_limit: 100_000,
           api_requests_last_7_days: [],
         }),
         'projects.list': () => ({ projects: [] }),

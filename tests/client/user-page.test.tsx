@@ -21,9 +21,25 @@ const detail: UserDetail = {
       ip_address: '203.0.113.7',
       user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
       device_label: 'Chrome on Linux',
+      client: 'hosted',
+      client_label: 'Hosted pages',
       created_at: '2025-06-01T09:30:00.000Z',
       last_used_at: '2025-06-01T10:00:00.000Z',
       expires_at: '2025-06-08T09:30:00.000Z',
+    },
+    {
+      id: 's_2',
+      user_id: 'u_1',
+      user_email: 'ada@example.com',
+      device_id: 'd_1',
+      ip_address: '203.0.113.7',
+      user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+      device_label: 'Chrome on Linux',
+      client: 'oidc',
+      client_label: 'OpenID Connect: Shop',
+      created_at: '2025-06-01T09:31:00.000Z',
+      last_used_at: '2025-06-01T10:00:00.000Z',
+      expires_at: '2025-06-08T09:31:00.000Z',
     },
   ],
   devices: [
@@ -89,9 +105,14 @@ describe('the user page in the admin area', () => {
     const status = screen.getByRole('group', { name: 'Status' });
     for (const badge of ['Active', 'Unverified', 'MFA', '2 passkeys', 'GitHub', 'Mail bounced']) expect(within(status).getByText(badge)).toBeTruthy();
 
+    // Two sessions of one browser tell apart by the client they signed in through.
     const sessions = screen.getByRole('table', { name: 'Sessions' });
-    expect(within(sessions).getByText('Chrome on Linux')).toBeTruthy();
-    expect(within(sessions).getByText('203.0.113.7')).toBeTruthy();
+    expect(within(sessions).getByRole('columnheader', { name: 'Client' })).toBeTruthy();
+    const rows = within(sessions).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 3).map((cell) => cell.textContent))).toEqual([
+      ['Chrome on Linux', 'Hosted pages', '203.0.113.7'],
+      ['Chrome on Linux', 'OpenID Connect: Shop', '203.0.113.7'],
+    ]);
     const devices = screen.getByRole('table', { name: 'Devices' });
     expect(within(devices).getByText('Chrome on Linux')).toBeTruthy();
     expect(within(devices).getByText('0123456789ab')).toBeTruthy();
@@ -136,7 +157,7 @@ describe('the user page in the admin area', () => {
     expect(await screen.findByText('Signed out everywhere')).toBeTruthy();
     expect(callsTo(calls, 'admin.signOutUserEverywhere')[0]?.input).toEqual({ id: 'u_1' });
 
-    await user.click(within(screen.getByRole('table', { name: 'Sessions' })).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(screen.getByRole('table', { name: 'Sessions' })).getAllByRole('button', { name: 'Revoke' })[0]!);
     expect(await screen.findByText('Session revoked')).toBeTruthy();
     expect(callsTo(calls, 'admin.revokeSession')[0]?.input).toEqual({ id: 's_1' });
     const devices = screen.getByRole('table', { name: 'Devices' });
@@ -184,7 +205,7 @@ describe("the user page in a project's monitoring", () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Actions' })).toBeNull();
-    expect(within(screen.getByRole('table', { name: 'Sessions' })).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(within(screen.getByRole('table', { name: 'Sessions' })).queryAllByRole('button', { name: 'Revoke' })).toEqual([]);
     expect(screen.getByRole('link', { name: 'Users' }).getAttribute('href')).toBe('/monitoring?project=p_1&tab=users');
     expect(screen.queryByRole('table', { name: 'Organizations' })).toBeNull();
   });

@@ -127,7 +127,7 @@ export const sampleEndUserSettings: ProjectSettings = {
   password_check_breached: true,
   access_token_ttl_s: 86_400,
   refresh_token_ttl_s: 604_800,
-  captcha_provider: 'none',
+  captcha_provider: 'platform',
   captcha_site_key: null,
   captcha_secret_set: false,
   vpn_policy: 'allow',
@@ -136,7 +136,8 @@ export const sampleEndUserSettings: ProjectSettings = {
   mail_product_name: null,
   mail_accent_color: null,
   mail_secured_by: true,
-  mail_templates: { verification: null, password_reset: null, password_changed: null },
+  mail_templates: { verification: null, password_reset: null, password_changed: null, magic_link: null, email_code: null },
+  sign_in_methods: { password: true, magic_link: false, email_code: false, passkey: true, connections: {} },
   string_overrides: {},
   updated_at: null,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Webhook, WebhookDelivery } from '../../shared/schemas/webhooks';
+import type { Webhook, WebhookDelivery, WebhookDeliveryDetail } from '../../shared/schemas/webhooks';
 import { WEBHOOK_DELIVERY_ERRORS, WEBHOOK_EVENT_TYPES, type WebhookDeliveryError } from '../../shared/schemas/webhooks';
 import { callsTo, renderApp, sampleProject, sampleUser } from './utils';
 
@@ -284,5 +284,101 @@ describe('Project webhooks', () => {
       url: `${BASE}/wh_1`,
       body: { url: hook.url, description: null, event_types: hook.event_types, enabled: true },
     });
+  });
+});
+
+describe('A delivery', () => {
+  const sentBody = JSON.stringify({ type: 'webhook.test', timestamp: '2025-03-02T10:00:00.000Z', data: { message: 'A test event', webhook_id: 'wh_1' } });
+  const detailOf = (overrides: Partial<WebhookDeliveryDetail> & Pick<WebhookDeliveryDetail, 'id' | 'status'>): WebhookDeliveryDetail => ({
+    ...delivery(overrides),
+    request: {
+      headers: [
+        { name: 'content-type', value: 'application/json' },
+        { name: 'webhook-id', value: 'msg_1' },
+        { name: 'webhook-signature', value: 'v1,c2lnbmF0dXJl' },
+      ],
+      body: sentBody,
+    },
+    response: { status_code: 200, headers: [{ name: 'x-receiver', value: 'crm-7' }], body: '<img src=x onerror="alert(1)">ok', body_truncated: true },
+    ...overrides,
+  });
+
+  /** The deliveries dialog over a server answering `details` by id; resend of d_1 makes d_2. */
+  async function openDeliveries(details: WebhookDeliveryDetail[], as = project) {
+    const calls = webhookServer([hook], (call) => {
+      if (call.url.startsWith(`${BASE}/wh_1/deliveries?`)) return { status: 200, body: { deliveries: details, total: details.length, page: 1, per_page: 10 } };
+      if (call.url === `${BASE}/wh_1/deliveries/d_1/resend`) return { status: 201, body: delivery({ id: 'd_2', status: 'pending' }) };
+      const one = details.find((detail) => call.url === `${BASE}/wh_1/deliveries/${detail.id}`);
+      return one ? { status: 200, body: one } : undefined;
+    });
+    const rendered = renderApp('/projects/p_1/settings/webhooks', { user: sampleUser, handlers: { 'projects.get': () => as, 'social.connections': () => ({ connections: [] }) } });
+    await rendered.user.click((await endpoints()).getByRole('button', { name: 'Deliveries' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deliveries' });
+    return { calls, user: rendered.user, dialog: within(dialog) };
+  }
+
+  it('opens to the request sent (the JSON pretty-printed) and the answer, whose HTML stays text', async () => {
+    const { user, dialog, calls } = await openDeliveries([detailOf({ id: 'd_1', status: 'succeeded' }), detailOf({ id: 'd_2', status: 'pending', attempts: 0, response: null })]);
+    await user.click((await dialog.findAllByRole('button', { name: /^Open webhook\.test/ }))[0]!);
+    const detail = within(await screen.findByRole('dialog', { name: 'Delivery' }));
+    const sentHeaders = within(await detail.findByRole('table', { name: 'Request headers' }));
+    expect(sentHeaders.getByRole('row', { name: /webhook-signature/ }).textContent).toContain('v1,c2lnbmF0dXJl');
+    expect(detail.getByLabelText('Request body').textContent).toBe(JSON.stringify(JSON.parse(sentBody), null, 2));
+    expect(detail.getByText('HTTP 200')).toBeTruthy();
+    expect(within(detail.getByRole('table', { name: 'Response headers' })).getByRole('row', { name: /x-receiver/ }).textContent).toContain('crm-7');
+    const body = detail.getByLabelText('Response body');
+    expect(body.textContent).toBe('<img src=x onerror="alert(1)">ok');
+    expect(body.querySelector('img')).toBeNull();
+    expect(detail.getByText('Only the first 4 KB of the body is kept.')).toBeTruthy();
+    expect(calls.some((call) => call.url === `${BASE}/wh_1/deliveries/d_1` && call.method === 'GET')).toBe(true);
+
+    // Resend: the new delivery opens in its place.
+    await user.click(detail.getByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('Event queued to be sent again')).toBeTruthy();
+    expect(await detail.findByText('Not sent yet.')).toBeTruthy();
+    expect(calls.find((call) => call.url === `${BASE}/wh_1/deliveries/d_1/resend`)?.method).toBe('POST');
+    await user.click(detail.getByRole('button', { name: 'All deliveries' }));
+    expect(await screen.findByRole('table', { name: 'Deliveries' })).toBeTruthy();
+  });
+
+  it('says what was not recorded (a delivery from before) and why no answer came', async () => {
+    const old = detailOf({ id: 'd_1', status: 'failed', last_status_code: 500, last_error: 'http_status', request: { headers: null, body: sentBody }, response: { status_code: 500, headers: null, body: null, body_truncated: false } });
+    const refused = detailOf({ id: 'd_3', status: 'pending', last_status_code: null, last_error: 'connect_refused', response: null });
+    const { user, dialog } = await openDeliveries([old, refused]);
+    await user.click(dialog.getAllByRole('button', { name: /^Open webhook\.test/ })[0]!);
+    let detail = within(await screen.findByRole('dialog', { name: 'Delivery' }));
+    expect((await detail.findAllByText(/^Not recorded/)).length).toBe(3);
+    expect(detail.getByText('HTTP 500')).toBeTruthy();
+    await user.click(detail.getByRole('button', { name: 'All deliveries' }));
+    await user.click((await screen.findAllByRole('button', { name: /^Open webhook\.test/ }))[1]!);
+    detail = within(await screen.findByRole('dialog', { name: 'Delivery' }));
+    expect(await detail.findByText('No answer: The connection was refused.')).toBeTruthy();
+    expect(detail.getByRole('table', { name: 'Request headers' })).toBeTruthy();
+  });
+
+  it('lets a viewer read the deliveries and change nothing: no Resend, the endpoint’s controls disabled', async () => {
+    const { user, dialog } = await openDeliveries([detailOf({ id: 'd_1', status: 'succeeded' })], sampleProject({ id: 'p_1', name: 'Acme Storefront', role: 'viewer' }));
+    expect(screen.getByText(/You are a viewer on this project/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add webhook', hidden: true }).matches(':disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Send test event', hidden: true }).matches(':disabled')).toBe(true);
+    expect(screen.getByRole('switch', { name: `Disable ${hook.url}`, hidden: true }).matches(':disabled')).toBe(true);
+    expect(await dialog.findByRole('table', { name: 'Deliveries' })).toBeTruthy();
+    expect(dialog.queryByRole('button', { name: /^Resend/ })).toBeNull();
+    await user.click(dialog.getByRole('button', { name: /^Open webhook\.test/ }));
+    const detail = within(await screen.findByRole('dialog', { name: 'Delivery' }));
+    expect(await detail.findByRole('table', { name: 'Request headers' })).toBeTruthy();
+    expect(detail.queryByRole('button', { name: 'Resend' })).toBeNull();
+  });
+});
+
+describe('The event catalogue', () => {
+  it('lists every event type a webhook can subscribe to, each with a sample body', async () => {
+    webhookServer();
+    const { user } = render();
+    const catalogue = within(await screen.findByRole('region', { name: 'Event catalogue' }));
+    for (const type of WEBHOOK_EVENT_TYPES) expect(catalogue.getByRole('button', { name: type })).toBeTruthy();
+    await user.click(catalogue.getByRole('button', { name: 'login.failed' }));
+    const sample = await catalogue.findByLabelText('Sample body of login.failed');
+    expect(JSON.parse(sample.textContent!)).toMatchObject({ type: 'login.failed', data: { reason: 'invalid_credentials' } });
   });
 });

@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, linkIn, seriousAxeViolations, signUpViaApi, uniqueEmail, waitForMail } from './support';
 
 /**
  * axe-core on every screen, in both themes: no serious or critical violation of WCAG 2.1 A and AA
@@ -35,24 +34,12 @@ async function useTheme(page: Page, theme: (typeof THEMES)[number]) {
   await page.addInitScript((value) => window.localStorage.setItem('color-theme', value), theme);
 }
 
-/** The serious and critical violations on the page as it is now, one line each (rule, impact, where). */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const lines: string[] = [];
-  for (const violation of results.violations) {
-    const where = violation.nodes.map((node) => `${node.target.join(' ')}${node.failureSummary ? ` (${node.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`);
-    const line = `${violation.impact} ${violation.id}: ${violation.help} at ${where.slice(0, 5).join('; ')}`;
-    if (violation.impact === 'serious' || violation.impact === 'critical') lines.push(line);
-    else console.log(`axe (${page.url()}): ${line}`);
-  }
-  return lines;
-}
 
 async function scan(page: Page, path: string, heading: string | RegExp) {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(await violations(page), `${path} in ${await page.locator('html').getAttribute('data-mantine-color-scheme')}`).toEqual([]);
+  expect(await seriousAxeViolations(page), `${path} in ${await page.locator('html').getAttribute('data-mantine-color-scheme')}`).toEqual([]);
 }
 
 for (const theme of THEMES) {
@@ -81,7 +68,7 @@ for (const theme of THEMES) {
     // A project's screens, with a key and its settings.
     const project = await trpc<{ id: string; name: string }>(page, 'projects.create', { name: `Axe ${theme}`, environment: 'development' });
     await trpc(page, 'projects.createApiKey', { id: project.id, name: 'backend' });
-    for (const tab of ['', '/settings/general', '/settings/sign-in', '/settings/branding', '/settings/mails', '/settings/webhooks', '/settings/rules', '/settings/team', '/settings/danger']) await scan(page, `/projects/${project.id}${tab}`, project.name);
+    for (const tab of ['', '/settings/general', '/settings/sign-in', '/settings/branding', '/settings/mails', '/settings/webhooks', '/settings/rules', '/settings/team', '/settings/danger', '?tab=organizations', '?tab=roles']) await scan(page, `/projects/${project.id}${tab}`, project.name);
     await scan(page, '/api-keys', 'API keys');
     await scan(page, '/analytics', 'Analytics');
     await scan(page, `/monitoring?project=${project.id}`, 'Monitoring');
@@ -92,6 +79,29 @@ for (const theme of THEMES) {
     await useTheme(page, theme);
     expect((await page.request.post('/trpc/auth.logIn', { data: { email: E2E.adminEmail, password: PASSWORD, captcha_token: '', device_fingerprint: null } })).ok()).toBe(true);
     for (const tab of ['', '?tab=users', '?tab=attempts', '?tab=devices', '?tab=sessions', '?tab=audit']) await scan(page, `/admin${tab}`, 'Admin');
+  });
+}
+
+for (const theme of THEMES) {
+  test(`a project's hosted pages have no serious accessibility violations (${theme})`, async ({ page }) => {
+    test.slow();
+    await useTheme(page, theme);
+    // A branded project (its accent on the buttons and links), as its end users see it.
+    const developer = uniqueEmail(`axe-hosted-dev-${theme}`);
+    await signUpViaApi(page.request, { email: developer, firstName: 'Dana' });
+    const token = linkIn(await waitForMail(developer, /verif/i), '/verify-email').searchParams.get('token');
+    await trpc(page, 'auth.verifyEmail', { token });
+    await trpc(page, 'auth.logIn', { email: developer, password: PASSWORD, captcha_token: '', device_fingerprint: null });
+    const project = await trpc<{ project_key: string }>(page, 'projects.create', { name: `Axe Notes ${theme}`, environment: 'development', accent_color: '#0ca678' });
+    const hosted = `/hosted/${project.project_key}`;
+
+    await scan(page, `${hosted}/sign-in`, /Sign in/);
+    await scan(page, `${hosted}/sign-up`, /Create your account|Sign up/);
+    await scan(page, `${hosted}/forgot-password`, /password/i);
+    const endUser = uniqueEmail(`axe-hosted-user-${theme}`);
+    expect((await page.request.post(`${hosted}/api/v1/auth/signup`, { data: { email: endUser, password: PASSWORD, first_name: 'Ada' } })).ok()).toBe(true);
+    expect((await page.request.post(`${hosted}/api/v1/auth/login`, { data: { email: endUser, password: PASSWORD } })).ok()).toBe(true);
+    await scan(page, `${hosted}/account`, /Ada|account/i);
   });
 }
 

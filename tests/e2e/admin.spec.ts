@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, expectTableFits, field, logInViaUi, signUpViaApi, toast, uniqueEmail, visuallySettled } from './support';
+import { PASSWORD, expectTableFits, field, logInViaUi, signUpViaApi, toast, uniqueEmail, captureScreen } from './support';
 
 /**
  * The admin area on real data: an admin deactivates a user, blocks a device and revokes a session through
@@ -181,8 +180,7 @@ test.describe('screenshots', () => {
   async function capture(page: Page, file: string) {
     await expect(page.getByRole('heading', { level: 1, name: 'Admin' })).toBeVisible();
     await page.waitForLoadState('networkidle');
-    await visuallySettled(page);
-    await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
+    await captureScreen(page, file);
   }
 
   for (const theme of ['light', 'dark'] as const) {

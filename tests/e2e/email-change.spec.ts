@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, field, linkIn, logInViaUi, signedInUser, toast, uniqueEmail, waitForMail, visuallySettled } from './support';
+import { PASSWORD, field, linkIn, logInViaUi, signedInUser, toast, uniqueEmail, waitForMail, captureScreen } from './support';
 
 async function askForChange(page: Page, newEmail: string) {
   await page.goto('/profile');
@@ -75,8 +74,7 @@ test('the link opened in a browser that is not signed in changes the address and
 const THEMES = ['light', 'dark'] as const;
 
 async function shoot(page: Page, file: string) {
-  await visuallySettled(page);
-  await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
+  await captureScreen(page, file);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${file} scrolls sideways`).toBeLessThanOrEqual(0);
 }
 

@@ -50,6 +50,12 @@ export const E2E = {
     clientSecret: 'e2e-github-secret',
     user: { id: 4242, login: 'e2e-octocat', name: 'Octo Cat', email: 'e2e-octocat@example.com' },
   },
+  /**
+   * Whether the run writes screenshots (captureScreen in support.ts): on a developer's machine, for review; not in CI
+   * (CI=true), which skips encoding the PNGs of the other specs and leaves out screenshots.spec.ts (playwright.config.ts), unless
+   * SCREENSHOTS=1 or UPDATE_SCREENSHOTS=1.
+   */
+  captureScreenshots: Boolean(process.env.UPDATE_SCREENSHOTS || process.env.SCREENSHOTS === '1' || !process.env.CI),
   /** Screenshots of every main screen, for review; `UPDATE_SCREENSHOTS=1` writes them into the README's docs/screenshots/ instead. */
   screenshotDir: process.env.UPDATE_SCREENSHOTS
     ? path.resolve(import.meta.dirname, '../../docs/screenshots')

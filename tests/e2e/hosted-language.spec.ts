@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E } from './env';
 import { expect, test } from './fixtures';
-import { PASSWORD, field, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, field, linkIn, signUpViaApi, uniqueEmail, waitForMail, captureScreen } from './support';
 
 /**
  * Issue 25, "in the user's language": a browser that asks for German (Accept-Language: de-DE,
@@ -29,8 +27,7 @@ async function developerProject(request: APIRequestContext): Promise<string> {
 }
 
 async function shoot(page: Page, name: string) {
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: path.join(E2E.screenshotDir, `hosted-de-${name}.png`), fullPage: true });
+  await captureScreen(page, `hosted-de-${name}`);
 }
 
 test('a German browser signs up on the hosted pages in German, gets the German mail, and its link opens a German page', async ({ page, request }) => {

@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E } from './env';
 import { expect, test } from './fixtures';
-import { PASSWORD, field, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, field, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail, captureScreen } from './support';
 
 /**
  * A project's hosted pages against the real server: a developer makes a project (branded, with an app's
@@ -55,8 +54,7 @@ async function leftTheHostedPages(page: Page) {
 }
 
 async function shoot(page: Page, name: string) {
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: path.join(E2E.screenshotDir, `hosted-${name}.png`), fullPage: true });
+  await captureScreen(page, `hosted-${name}`);
 }
 
 /** Light, dark (through the page's own toggle) and 375 px wide; leaves the page light at 1280 px. */

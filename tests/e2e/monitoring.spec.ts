@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { E2E } from './env';
-import { PASSWORD, expectTableFits, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail, visuallySettled } from './support';
+import { PASSWORD, expectTableFits, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail, captureScreen } from './support';
 
 /**
  * Per-project monitoring: a developer watches (and acts on) the end users their app signs up through the
@@ -163,8 +161,7 @@ test.describe('screenshots', () => {
   async function capture(page: Page, file: string) {
     await expect(page.getByRole('heading', { level: 1, name: 'Monitoring' })).toBeVisible();
     await page.waitForLoadState('networkidle');
-    await visuallySettled(page);
-    await page.screenshot({ path: path.join(E2E.screenshotDir, `${file}.png`), fullPage: true });
+    await captureScreen(page, file);
   }
 
   for (const theme of ['light', 'dark'] as const) {

@@ -1,12 +1,13 @@
 import type { APIRequestContext } from '@playwright/test';
 import { screenshots, trpc } from './screenshots-support';
 import { expect, test } from './fixtures';
-import { PASSWORD, field, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, field, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail, seriousAxeViolations } from './support';
 
 /**
  * Organizations (issue 28), end to end: a developer creates a role, an organization and an invitation
  * from Project → Roles & permissions and Project → Organizations; an end user opens the mailed link on
- * the hosted pages, signs in, accepts, and switches between their organizations on the account page.
+ * the hosted pages, signs in, accepts, and switches between their organizations on the account page;
+ * inside an organization there, a manager invites and a member leaves. Monitoring shows the organizations.
  */
 
 const { shoot, shootThemes } = screenshots('organizations');
@@ -94,6 +95,15 @@ test('a developer creates a role and an organization, and invites someone into i
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(toast(page, 'Organization settings saved')).toBeVisible();
   await shootThemes(page, 'list');
+
+  // Monitoring → Organizations: the same list with member counts, and the organization's people.
+  await page.goto(`/monitoring?project=${project.id}&tab=organizations`);
+  await expect(page.getByRole('tab', { name: 'Organizations' })).toHaveAttribute('aria-selected', 'true', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Open Acme Inc.' }).click();
+  await expect(page.getByRole('heading', { name: 'Acme Inc.' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Invitations' }).getByRole('listitem', { name: invitee })).toContainText('Pending');
+  await expect(page.getByRole('link', { name: 'Manage in the project' })).toBeVisible();
+  await shootThemes(page, 'monitoring');
 });
 
 test('an end user accepts an invitation on the hosted pages and switches organization', async ({ page, request }) => {
@@ -137,4 +147,83 @@ test('an end user accepts an invitation on the hosted pages and switches organiz
   await expect(list.getByRole('listitem', { name: 'Initech' })).toHaveAttribute('aria-current', 'true');
   const mine = await page.request.get(`/hosted/${key}/api/v1/me/organizations`);
   expect(((await mine.json()) as { active_organization_id: string }).active_organization_id).toBe(first.id);
+});
+
+test('inside an organization on the hosted pages: a manager invites, a member leaves, the last admin is told why not', async ({ page, request }) => {
+  test.setTimeout(150_000);
+  const project = await developerProject(request, 'Acme Team Pages');
+  const key = project.project_key;
+  const email = uniqueEmail('org-manager');
+  await endUser(request, key, email);
+  const found = await request.get(`/api/v1/projects/${project.id}/users?q=${encodeURIComponent(email)}`);
+  const userId = ((await found.json()) as { users: { id: string }[] }).users[0]!.id;
+  await trpc(request, 'organizations.createRole', { id: project.id, key: 'org:manager', name: 'Manager', permissions: ['members:manage'] });
+  await trpc(request, 'organizations.createRole', { id: project.id, key: 'org:billing', name: 'Billing', permissions: ['invoices:pay'] });
+  const team = await trpc<{ id: string }>(request, 'organizations.create', { id: project.id, name: 'Initech' });
+  await trpc(request, 'organizations.addMember', { id: project.id, organization_id: team.id, user_id: userId, role: 'org:manager' });
+  const solo = await trpc<{ id: string }>(request, 'organizations.create', { id: project.id, name: 'Solo Ventures' });
+  await trpc(request, 'organizations.addMember', { id: project.id, organization_id: solo.id, user_id: userId, role: 'org:admin' });
+
+  await page.goto(`/hosted/${key}/sign-in`);
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/hosted/${key}/account$`));
+
+  // Initech's members, and an invitation with a role no more powerful than a manager's own.
+  const dialog = page.getByRole('dialog', { name: 'Members of Initech' });
+  const openTeam = async () => {
+    await page.getByRole('button', { name: 'Members of Initech' }).click();
+    await expect(dialog.getByRole('listitem', { name: email })).toContainText('org:manager');
+  };
+  await openTeam();
+  await expect(dialog.getByRole('listitem', { name: email })).toContainText('You');
+  await dialog.getByRole('textbox', { name: 'Role' }).click();
+  await expect(page.getByRole('option', { name: 'Manager · org:manager' })).toBeVisible();
+  await expect(page.getByRole('option', { name: /org:admin|org:billing/ })).toHaveCount(0);
+  await page.getByRole('option', { name: 'Manager · org:manager' }).click();
+  const invitee = uniqueEmail('org-colleague');
+  await dialog.getByRole('textbox', { name: 'E-mail address' }).fill(invitee);
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(toast(page, `Invitation sent to ${invitee}`)).toBeVisible();
+  await waitForMail(invitee, /invited to join Initech/);
+  const invitations = (await (await request.get(`/api/v1/projects/${project.id}/organizations/${team.id}/invitations`)).json()) as { invitations: unknown[] };
+  expect(invitations.invitations).toEqual([expect.objectContaining({ email: invitee, role: 'org:manager', status: 'pending' })]);
+
+  // Screenshots of the dialog and its accessibility: light and dark (toggled with the dialog closed), 1280 and 375 px.
+  await page.keyboard.press('Escape');
+  for (const [scheme, width] of [['light', 1280], ['dark', 1280], ['dark', 375], ['light', 375]] as const) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+    const toggle = page.getByRole('button', { name: `Switch to ${scheme} mode` }).first();
+    if (await toggle.isVisible()) await toggle.click();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await openTeam();
+    await shoot(page, `hosted-members-${width === 375 ? '375-' : ''}${scheme}`, dialog);
+    expect(await seriousAxeViolations(page, '[role="dialog"]'), `${scheme} ${width} px`).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The last org:admin of Solo Ventures cannot leave: the server's 409, in words.
+  await page.getByRole('button', { name: 'Members of Solo Ventures' }).click();
+  const soloDialog = page.getByRole('dialog', { name: 'Members of Solo Ventures' });
+  await soloDialog.getByRole('button', { name: 'Leave organization' }).click();
+  await expect(soloDialog.getByText('Leave Solo Ventures?')).toBeVisible();
+  await soloDialog.getByRole('button', { name: 'Leave organization' }).click();
+  await expect(soloDialog.getByRole('alert')).toContainText('An organization needs at least one org:admin: make someone else an admin first');
+  await shoot(page, 'hosted-leave-last-admin', soloDialog);
+  await soloDialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Escape');
+
+  // Leaving Initech, after the confirmation: gone from the list and from the organization.
+  await page.getByRole('button', { name: 'Members of Initech' }).click();
+  await dialog.getByRole('button', { name: 'Leave organization' }).click();
+  await dialog.getByRole('button', { name: 'Leave organization' }).click();
+  await expect(toast(page, 'You left Initech')).toBeVisible();
+  const list = page.getByRole('list', { name: 'Organizations' });
+  await expect(list.getByRole('listitem', { name: 'Initech' })).toHaveCount(0);
+  await expect(list.getByRole('listitem', { name: 'Solo Ventures' })).toBeVisible();
+  const members = (await (await request.get(`/api/v1/projects/${project.id}/organizations/${team.id}/members`)).json()) as { members: unknown[] };
+  expect(members.members).toEqual([]);
 });

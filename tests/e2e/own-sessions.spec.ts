@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { logInViaUi, signUpViaApi, toast, uniqueEmail } from './support';
+import { logInViaUi, signUpViaApi, toast, uniqueEmail, captureScreen } from './support';
 
 /** One account signed in from two browsers (separate contexts: separate cookies, separate sessions). */
 async function signedInTwice(page: Page, browser: Browser, tag: string) {
@@ -92,7 +92,7 @@ test.describe('at 375 px in the dark theme', () => {
     const box = await button.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await page.getByRole('heading', { name: 'Your sessions' }).locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]').screenshot({ path: test.info().outputPath('sessions-375-dark.png') });
+    await captureScreen(page, 'own-sessions-375-dark', { target: page.getByRole('heading', { name: 'Your sessions' }).locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]') });
     await otherContext.close();
   });
 });

@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { E2E } from './env';
 import { expect } from './fixtures';
-import { visuallySettled } from './support';
+import { captureScreen } from './support';
 
 /** Helpers of the specs that set things up over tRPC and take their own screenshots (social sign-in, webhooks). */
 
@@ -16,10 +14,7 @@ export async function trpc<T>(request: APIRequestContext, procedure: string, dat
 /** Screenshots named `<prefix>-<name>.png` in E2E.screenshotDir. */
 export function screenshots(prefix: string) {
   const shoot = async (page: Page, name: string, target?: Locator) => {
-    await visuallySettled(page);
-    const file = path.join(E2E.screenshotDir, `${prefix}-${name}.png`);
-    if (target) await target.screenshot({ path: file });
-    else await page.screenshot({ path: file, fullPage: true });
+    await captureScreen(page, `${prefix}-${name}`, { target });
   };
 
   /** Light, dark (through the page's own toggle) and 375 px wide; leaves the page light at 1280 px. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { E2E } from './env';
 import type { CaughtMail } from './mail-catcher';
 
@@ -133,6 +134,22 @@ export async function keepFocused(page: Page) {
  * finished (a modal fading in, a menu sliding open, a theme switch) and a frame painted after them. What a
  * screenshot waits for, instead of a fixed pause that a loaded machine outruns.
  */
+/**
+ * `<file>.png` in E2E.screenshotDir, once the page has visually settled: the whole page, the viewport
+ * (`fullPage: false`) or one element (`target`). No file when the run takes no screenshots (E2E.captureScreenshots).
+ */
+export async function captureScreen(page: Page, file: string, options: { fullPage?: boolean; target?: Locator } = {}): Promise<void> {
+  // Settled either way: the steps after a capture (an axe scan's colours, a click on what faded in) see the page as it was shot.
+  await visuallySettled(page);
+  if (!E2E.captureScreenshots) return;
+  const to = path.join(E2E.screenshotDir, `${file}.png`);
+  if (options.target) return void (await options.target.screenshot({ path: to }));
+  const fullPage = options.fullPage ?? true;
+  // A page scrolled down would show its sticky header halfway down the full-page picture.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: to, fullPage });
+}
+
 export async function visuallySettled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.ready;
@@ -140,4 +157,23 @@ export async function visuallySettled(page: Page): Promise<void> {
     await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   });
+}
+
+/**
+ * axe-core's serious and critical violations of WCAG 2.1 A and AA on the page as it is now (or only in
+ * `include`, a selector), one line each: rule, help and where. Minor and moderate findings are printed, not answered.
+ */
+export async function seriousAxeViolations(page: Page, include?: string): Promise<string[]> {
+  // Mid-transition (a dialog fading in) every colour is blended with what is behind it: scan the page at rest.
+  await visuallySettled(page);
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const results = await (include ? builder.include(include) : builder).analyze();
+  const lines: string[] = [];
+  for (const violation of results.violations) {
+    const where = violation.nodes.map((node) => `${node.target.join(' ')}${node.failureSummary ? ` (${node.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`);
+    const line = `${violation.impact} ${violation.id}: ${violation.help} at ${where.slice(0, 5).join('; ')}`;
+    if (violation.impact === 'serious' || violation.impact === 'critical') lines.push(line);
+    else console.log(`axe (${page.url()}): ${line}`);
+  }
+  return lines;
 }

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, linkIn, signUpViaApi, toast, uniqueEmail, visuallySettled, waitForMail } from './support';
+import { PASSWORD, linkIn, seriousAxeViolations, signUpViaApi, toast, uniqueEmail, captureScreen, waitForMail } from './support';
 
 /**
  * A page for each user (issue 32): opened from Admin → Users and from a project's Monitoring → Users,
@@ -40,8 +39,7 @@ const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHT
 test.describe.configure({ timeout: 90_000 });
 
 async function shoot(page: Page, name: string) {
-  await visuallySettled(page);
-  await page.screenshot({ path: path.join(E2E.screenshotDir, `${name}.png`), fullPage: true });
+  await captureScreen(page, name);
 }
 
 test('an admin opens a developer from Admin → Users and mails them a password reset', async ({ browser }) => {
@@ -95,6 +93,9 @@ test("a developer opens an end user from Monitoring → Users, signs them out ev
     await page.evaluate((value) => window.localStorage.setItem('color-theme', value), theme);
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Eve Enduser' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // The user page (the admin area's is the same screen) with its sessions, devices and attempts.
+    expect(await seriousAxeViolations(page), theme).toEqual([]);
     await shoot(page, `user-page-${theme}`);
   }
   await page.setViewportSize({ width: 375, height: 800 });

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
@@ -11,9 +12,11 @@ import { PASSWORD, linkIn, signUpViaApi, toast, uniqueEmail, waitForMail } from 
  * loopback receiver started here (the main e2e server runs with WEBHOOKS_ALLOW_PRIVATE=on).
  */
 
+const RECEIVER_BODY = '<b id="receiver-markup">received</b>';
+
 type Received = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 
-/** An HTTP receiver on 127.0.0.1 (a free port) that answers 204 and records every request. */
+/** An HTTP receiver on 127.0.0.1 (a free port) that records every request and answers 200 with a header and some HTML (which the dashboard must show as text). */
 async function startReceiver() {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
@@ -21,7 +24,7 @@ async function startReceiver() {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(204).end();
+      response.writeHead(200, { 'content-type': 'text/html', 'x-receiver': 'e2e-crm' }).end(RECEIVER_BODY);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,7 +54,42 @@ async function shootDialogThemes(page: Page, name: string, open: () => Promise<L
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('a webhook added in Settings receives a signed test event, and its deliveries show it succeeded', async ({ page }) => {
+/** The table fits its dialog at 1280 px: nothing scrolls sideways, and no cell's text breaks over lines. */
+async function expectFitsWithoutScrolling(table: Locator) {
+  const scrolled = await table.evaluate((element) => {
+    const found: string[] = [];
+    for (let el: Element | null = element; el && el.getAttribute('role') !== 'dialog'; el = el.parentElement) {
+      if (el.scrollWidth > el.clientWidth + 1) found.push(`${el.tagName}.${el.className} ${el.scrollWidth}>${el.clientWidth}`);
+    }
+    return found;
+  });
+  expect(scrolled, 'the deliveries table scrolls sideways at 1280 px').toEqual([]);
+  // A word broken over two lines is drawn as two boxes.
+  const broken = await table.evaluate((element) => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (const match of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        if (range.getClientRects().length > 1) found.push(match[0]);
+      }
+    }
+    return found;
+  });
+  expect(broken, 'words broken over lines in the deliveries table').toEqual([]);
+}
+
+/** axe-core on the page as it is (an open dialog included): no serious or critical violation. */
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('a webhook added in Settings receives a signed test event; its deliveries show it succeeded, open to the request and answer, and resend', async ({ page }) => {
   const receiver = await startReceiver();
   try {
     // A verified developer, signed in in this browser (page.request shares its cookies), with a project.
@@ -116,7 +154,8 @@ test('a webhook added in Settings receives a signed test event, and its deliveri
       await deliveries.getByRole('button', { name: 'Refresh' }).click();
       await expect(table.getByRole('row').filter({ hasText: 'webhook.test' }).first()).toContainText('Succeeded', { timeout: 1000 });
     }).toPass({ timeout: 15_000 });
-    await expect(table.getByRole('row').filter({ hasText: 'webhook.test' }).first()).toContainText('HTTP 204');
+    await expect(table.getByRole('row').filter({ hasText: 'webhook.test' }).first()).toContainText('HTTP 200');
+    await expectFitsWithoutScrolling(table);
     await shootDialogThemes(page, 'deliveries', openDeliveries);
     await openDeliveries();
 
@@ -125,6 +164,48 @@ test('a webhook added in Settings receives a signed test event, and its deliveri
     await expect(toast(page, 'Event queued to be sent again')).toBeVisible();
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThan(1);
     await expect(table.getByRole('row').filter({ hasText: 'webhook.test' })).toHaveCount(2);
+
+    // A delivery opens to show the request sent and the answer, the receiver's HTML as text.
+    const detail = page.getByRole('dialog', { name: 'Delivery' });
+    const openDetail = async () => {
+      if (!(await detail.isVisible())) {
+        await openDeliveries();
+        await deliveries.getByRole('button', { name: /^(Open|Details of) webhook\.test/ }).last().click();
+      }
+      await expect(detail.getByRole('table', { name: 'Response headers' })).toBeVisible();
+      return detail;
+    };
+    await openDetail();
+    const sent = receiver.received[0]!;
+    const requestHeaders = detail.getByRole('table', { name: 'Request headers' });
+    await expect(requestHeaders.getByRole('row', { name: /webhook-signature/ })).toContainText(String(sent.headers['webhook-signature']));
+    await expect(requestHeaders.getByRole('row', { name: /webhook-id/ })).toContainText(String(sent.headers['webhook-id']));
+    await expect(detail.getByLabel('Request body')).toContainText(JSON.stringify(JSON.parse(sent.body), null, 2).split('\n')[1]!.trim());
+    await expect(detail.getByText('HTTP 200')).toBeVisible();
+    await expect(detail.getByRole('table', { name: 'Response headers' }).getByRole('row', { name: /x-receiver/ })).toContainText('e2e-crm');
+    await expect(detail.getByLabel('Response body')).toHaveText(RECEIVER_BODY);
+    await expect(page.locator('#receiver-markup')).toHaveCount(0);
+    await expectNoSeriousViolations(page);
+    await shootDialogThemes(page, 'delivery', openDetail);
+    await openDetail();
+
+    // Resend from the delivery: the new delivery opens in its place once sent.
+    const before = receiver.received.length;
+    await detail.getByRole('button', { name: 'Resend' }).click();
+    await expect(toast(page, 'Event queued to be sent again')).toBeVisible();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThan(before);
+    await expect(detail.getByText('Succeeded')).toBeVisible({ timeout: 15_000 });
+    await expect(detail.getByRole('table', { name: 'Request headers' }).getByRole('row', { name: /webhook-id/ })).toContainText(String(sent.headers['webhook-id']));
+    await detail.getByRole('button', { name: 'All deliveries' }).click();
+    await expect(table.getByRole('row').filter({ hasText: 'webhook.test' })).toHaveCount(3);
+    await page.keyboard.press('Escape');
+
+    // The event catalogue: every type, each with a sample body.
+    const catalogue = page.getByRole('region', { name: 'Event catalogue' });
+    await catalogue.getByRole('button', { name: 'user.created' }).click();
+    await expect(catalogue.getByLabel('Sample body of user.created')).toContainText('"is_verified": false');
+    await catalogue.scrollIntoViewIfNeeded();
+    await shootThemes(page, 'catalogue', () => catalogue);
   } finally {
     await receiver.close();
   }

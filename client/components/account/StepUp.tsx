@@ -1,8 +1,8 @@
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { IconFingerprint } from '@tabler/icons-react';
+import { IconFingerprint, IconMail } from '@tabler/icons-react';
 import type { WebAuthnOptions } from '../../../shared/schemas/passkeys';
-import type { StepUpInput, StepUpMethod, StepUpStatus } from '../../../shared/schemas/step-up';
+import type { StepUpEmailCodeAnswer, StepUpInput, StepUpMethod, StepUpStatus } from '../../../shared/schemas/step-up';
 import { answerWithPasskey, PasskeyCancelled } from '../../lib/passkeys';
 import { StepUpCancelled, stepUpMethodsOf } from '../../lib/step-up';
 import { PasswordField } from '../PasswordField';
@@ -14,6 +14,8 @@ export interface StepUpSource {
   status(): Promise<StepUpStatus>;
   confirm(proof: StepUpInput): Promise<unknown>;
   passkeyOptions(): Promise<WebAuthnOptions>;
+  /** Mails a code to an account whose only proof is its address (it signs in with a provider only). */
+  sendEmailCode(): Promise<StepUpEmailCodeAnswer>;
   errorMessage(failure: unknown, fallback: string): string;
   /** For an account with no proof to give here (it signs in with a provider only): sign in again. */
   signInAgain(): void;
@@ -43,7 +45,8 @@ interface Pending {
 /**
  * Adding a way into the account or changing its address needs a proof of who the user is within a few
  * minutes (the server's step-up). The cards run those changes through `useStepUp().guard`; this provider
- * shows the dialog that asks for the password, a code or a passkey when the server asks, then retries.
+ * shows the dialog that asks for the password, a code, a passkey or a code mailed to an account without
+ * any of those when the server asks, then retries.
  */
 export function StepUpProvider({ source, children }: { source: StepUpSource; children: ReactNode }) {
   const [pending, setPending] = useState<Pending | null>(null);
@@ -91,7 +94,7 @@ export function StepUpProvider({ source, children }: { source: StepUpSource; chi
   );
 }
 
-const LABELS: Record<StepUpMethod, HostedKey> = { password: 'stepUp.usePassword', totp: 'secondFactor.useApp', passkey: 'secondFactor.usePasskey' };
+const LABELS: Record<StepUpMethod, HostedKey> = { password: 'stepUp.usePassword', totp: 'secondFactor.useApp', passkey: 'secondFactor.usePasskey', email: 'stepUp.sendCode' };
 
 function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSource }) {
   const { methods } = pending;
@@ -120,7 +123,7 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
   };
 
   return (
-    <Modal opened onClose={pending.cancelled} title={t('stepUp.title')} centered>
+    <Modal opened onClose={pending.cancelled} title={t('stepUp.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack gap="md">
         <Text size="sm">{t('stepUp.why')}</Text>
         {method === undefined ? (
@@ -133,6 +136,8 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
               <Button onClick={source.signInAgain}>{t('stepUp.signInAgain')}</Button>
             </Group>
           </>
+        ) : method === 'email' ? (
+          <EmailCodeStep source={source} busy={busy} onCancel={pending.cancelled} onCode={(emailCode) => prove(async () => ({ email_code: emailCode }))} onError={setError} />
         ) : method === 'passkey' ? (
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={pending.cancelled}>
@@ -196,5 +201,98 @@ function StepUpDialog({ pending, source }: { pending: Pending; source: StepUpSou
         )}
       </Stack>
     </Modal>
+  );
+}
+
+/**
+ * An account that signs in with a provider only: a code mailed to its address on request (not on
+ * opening, so a dialog shown twice sends nothing twice), or signing in again with the provider.
+ */
+function EmailCodeStep({
+  source,
+  busy,
+  onCancel,
+  onCode,
+  onError,
+}: {
+  source: StepUpSource;
+  busy: boolean;
+  onCancel: () => void;
+  onCode: (code: string) => Promise<void>;
+  onError: (message: string | null) => void;
+}) {
+  const { t, known } = useHostedT();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [code, setCode] = useState('');
+
+  const send = async () => {
+    onError(null);
+    setSending(true);
+    try {
+      setSentTo((await source.sendEmailCode()).sent_to);
+      setCode('');
+    } catch (failure) {
+      onError(known(source.errorMessage(failure, t('stepUp.failed'))));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (sentTo === null) {
+    return (
+      <Stack gap="md">
+        <Text size="sm">{t('stepUp.emailIntro')}</Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button leftSection={<IconMail size={18} />} loading={sending} onClick={() => void send()}>
+            {t('stepUp.sendCode')}
+          </Button>
+        </Group>
+        <Anchor component="button" type="button" size="sm" onClick={source.signInAgain} style={{ alignSelf: 'flex-start' }}>
+          {t('stepUp.orSignInAgain')}
+        </Anchor>
+      </Stack>
+    );
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onCode(code);
+      }}
+    >
+      <Stack gap="md">
+        <Text size="sm" role="status" style={{ overflowWrap: 'anywhere' }}>
+          {t('stepUp.codeSent', { email: sentTo })}
+        </Text>
+        <TextInput
+          label={t('stepUp.emailCode')}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={7}
+          value={code}
+          onChange={(event) => setCode(event.currentTarget.value)}
+          data-autofocus
+        />
+        <Group justify="space-between" gap="sm">
+          <Anchor component="button" type="button" size="sm" onClick={() => void send()} disabled={sending}>
+            {t('stepUp.sendAnother')}
+          </Anchor>
+          <Group gap="sm">
+            <Button variant="default" onClick={onCancel}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={busy} disabled={code.trim() === ''}>
+              {t('stepUp.confirm')}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </form>
   );
 }

@@ -1,7 +1,6 @@
-import { Badge, Card, Group, Progress, Skeleton, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import { Card, Group, Skeleton, Text, Title } from '@mantine/core';
 import type { DashboardStats } from '../../../shared/schemas/projects';
-import { formatNumber, shortDateOf, usageLevel, usageOf, weekdayOf } from '../../lib/format';
+import { formatNumber, shortDateOf, weekdayOf } from '../../lib/format';
 import { UsageBars, type UsagePoint } from './UsageBars';
 
 /** The dashboard stats' last seven UTC days of API requests (summed over the projects by the server) as bars. */
@@ -14,11 +13,9 @@ function weekBars(stats: DashboardStats): UsagePoint[] {
   }));
 }
 
-/** Today's and this month's requests, the last seven days as bars, and the monthly rate limit. */
+/** Today's and this month's requests and the last seven days as bars (there is no monthly allowance to measure them against). */
 export function ApiUsage({ stats }: { stats: DashboardStats | undefined }) {
   const week = stats ? weekBars(stats) : undefined;
-  const usage = stats ? usageOf(stats.total_api_requests_month, stats.monthly_request_limit) : undefined;
-  const level = usage ? usageLevel(usage.percent) : undefined;
   const weekTotal = week?.reduce((sum, point) => sum + point.requests, 0);
 
   return (
@@ -50,37 +47,6 @@ export function ApiUsage({ stats }: { stats: DashboardStats | undefined }) {
         )}
       </Group>
       {week ? <UsageBars data={week} label="API requests over the last 7 days" /> : <Skeleton h={106} radius="md" />}
-
-      <Group justify="space-between" mt="lg" mb={6}>
-        <Text size="sm" fw={600}>
-          Rate limit
-        </Text>
-        {level ? (
-          <Badge
-            color={level.color}
-            variant="light"
-            leftSection={level.color === 'teal' ? <IconCircleCheck size={12} /> : <IconAlertTriangle size={12} />}
-          >
-            {level.label}
-          </Badge>
-        ) : (
-          <Skeleton h={20} w={70} radius="xl" />
-        )}
-      </Group>
-      <Progress
-        value={usage ? Math.min(100, usage.percent) : 0}
-        color={level?.color ?? 'gray'}
-        size="md"
-        radius="xl"
-        aria-label="Rate limit used"
-        // Even a little use shows as a sliver.
-        styles={usage && usage.percent > 0 && usage.percent < 1 ? { section: { minWidth: 4 } } : undefined}
-      />
-      <Text size="xs" c="dimmed" mt={6} data-testid="rate-limit-text">
-        {stats && usage
-          ? `${usage.label} of your monthly limit used (${formatNumber(stats.total_api_requests_month)} of ${formatNumber(stats.monthly_request_limit)} requests)`
-          : '\u00a0'}
-      </Text>
     </Card>
   );
 }

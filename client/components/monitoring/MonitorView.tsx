@@ -2,6 +2,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { Card, Group, Progress, SimpleGrid, Skeleton, Stack, Tabs, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconActivity,
+  IconBuilding,
   IconAlertTriangle,
   IconDevices,
   IconHistory,
@@ -17,18 +18,20 @@ import {
 import { ADMIN_LIST_DEFAULT_PAGE, ADMIN_LIST_DEFAULT_PER_PAGE } from '../../../shared/constants';
 import type { AdminStats } from '../../../shared/schemas/admin';
 import { formatNumber, successRate } from '../../lib/format';
+import { ScrollableTabsList } from '../ScrollableTabsList';
 import { AuditLogTab } from './AuditLogTab';
 import { MonitorProvider, useLoadErrorToast, useMonitor } from './context';
 import { DevicesTab } from './DevicesTab';
 import { LoginAttemptsTab } from './LoginAttemptsTab';
 import { MailTab } from './MailTab';
+import { OrganizationsTab } from './OrganizationsTab';
 import { SessionsTab } from './SessionsTab';
 import type { ListFilters, MonitorSource } from './source';
 import { UsersTab } from './UsersTab';
 
-export const MONITOR_TABS = ['overview', 'users', 'attempts', 'devices', 'sessions', 'mail', 'audit'] as const;
+export const MONITOR_TABS = ['overview', 'users', 'organizations', 'attempts', 'devices', 'sessions', 'mail', 'audit'] as const;
 export type MonitorTab = (typeof MONITOR_TABS)[number];
-type ListTab = Exclude<MonitorTab, 'overview'>;
+type ListTab = Exclude<MonitorTab, 'overview' | 'organizations'>;
 
 /** A list's page and filters, kept while switching tabs. */
 interface ListState {
@@ -44,6 +47,7 @@ export function toMonitorTab(value: string | null | undefined): MonitorTab {
 const TAB_LABELS: Record<MonitorTab, { label: string; icon: Icon }> = {
   overview: { label: 'Overview', icon: IconLayoutDashboard },
   users: { label: 'Users', icon: IconUsers },
+  organizations: { label: 'Organizations', icon: IconBuilding },
   attempts: { label: 'Login Attempts', icon: IconLogin },
   devices: { label: 'Devices', icon: IconDevices },
   sessions: { label: 'Sessions', icon: IconKey },
@@ -174,26 +178,35 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
     [lists],
   );
 
+  // Organizations are a project's: the admin area has no such tab (and shows the overview for it).
+  const tabs = MONITOR_TABS.filter((value) => value !== 'organizations' || source.projectId);
+  const shown = tabs.includes(tab) ? tab : 'overview';
+
   return (
     <Stack gap="lg">
       <StatCards stats={stats.data} />
-      <Tabs value={tab} onChange={(value) => onTabChange(toMonitorTab(value))} keepMounted={false}>
-        <Tabs.List mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
-          {MONITOR_TABS.map((value) => {
+      <Tabs value={shown} onChange={(value) => onTabChange(toMonitorTab(value))} keepMounted={false}>
+        <ScrollableTabsList mb="md">
+          {tabs.map((value) => {
             const { label, icon: TabIcon } = TAB_LABELS[value];
             return (
-              <Tabs.Tab key={value} value={value} leftSection={<TabIcon size={16} stroke={1.7} />} style={{ flexShrink: 0 }}>
+              <Tabs.Tab key={value} value={value} leftSection={<TabIcon size={16} stroke={1.7} />}>
                 {label}
               </Tabs.Tab>
             );
           })}
-        </Tabs.List>
+        </ScrollableTabsList>
         <Tabs.Panel value="overview">
           <OverviewTab stats={stats.data} />
         </Tabs.Panel>
         <Tabs.Panel value="users">
           <UsersTab {...pageProps('users')} />
         </Tabs.Panel>
+        {source.projectId && (
+          <Tabs.Panel value="organizations">
+            <OrganizationsTab projectId={source.projectId} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="attempts">
           <LoginAttemptsTab {...pageProps('attempts')} />
         </Tabs.Panel>
@@ -216,7 +229,7 @@ function Monitor({ tab, onTabChange }: { tab: MonitorTab; onTabChange: (tab: Mon
 
 /**
  * Stats and the Overview, Users, Login Attempts, Devices, Sessions, Mail and Audit Log tabs over one data source: the
- * admin area (platform accounts) and the per-project monitoring (a project's end users) both use it.
+ * admin area (platform accounts) and the per-project monitoring (a project's end users, with an Organizations tab) both use it.
  */
 export function MonitorView({ source, tab, onTabChange }: { source: MonitorSource; tab: MonitorTab; onTabChange: (tab: MonitorTab) => void }) {
   return (

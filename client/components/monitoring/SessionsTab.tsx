@@ -40,6 +40,15 @@ const columns: Column<Session>[] = [
     ),
   },
   {
+    header: 'Client',
+    // Where the sign-in came through, so two sessions of one user on one browser tell apart.
+    cell: (session) => (
+      <Text size="sm" className={NOWRAP}>
+        {session.client_label}
+      </Text>
+    ),
+  },
+  {
     header: 'IP address',
     cell: (session) => (
       <Text size="sm" ff="monospace" className={NOWRAP}>

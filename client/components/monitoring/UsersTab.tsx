@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconUserPlus } from '@tabler/icons-react';
+import { IconFileExport, IconUserPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { MonitoredUser as User } from '../../../shared/schemas/admin';
 import { useAuth } from '../../auth/AuthProvider';
@@ -8,6 +8,7 @@ import { formatDate, formatDateTime, nameOrEmail } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { MONITOR_TEXTS, USER_PAGE_TEXTS } from '../../messages';
 import { CreateUserModal } from './CreateUserModal';
+import { ExportUsersModal } from './ExportUsersModal';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
@@ -94,6 +95,7 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
   const query = source.useUsers({ page, per_page: perPage, q, status, from, to });
   const [resetting, setResetting] = useState<User | null>(null);
   const [creating, setCreating] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const navigate = useNavigate();
   const columns = useMemo(() => columnsFor(source.userPath), [source]);
   const canCreate = actions.createUser !== undefined && !source.readOnly;
@@ -114,6 +116,11 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
             {canCreate && (
               <Button size="sm" leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)}>
                 Create user
+              </Button>
+            )}
+            {source.projectId && !source.readOnly && (
+              <Button size="sm" variant="default" leftSection={<IconFileExport size={16} />} onClick={() => setExporting(true)}>
+                Export users
               </Button>
             )}
             <ExportLink href={source.exportUrl('users', { q, status, from, to })} />
@@ -189,6 +196,7 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
           }}
         />
       )}
+      {source.projectId && <ExportUsersModal projectId={source.projectId} opened={exporting} onClose={() => setExporting(false)} />}
       <Modal opened={resetting !== null} onClose={() => setResetting(null)} title="Reset two-factor authentication" centered>
         <Stack gap="md">
           <Text size="sm">

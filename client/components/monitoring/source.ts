@@ -19,6 +19,8 @@ export interface MonitorSource {
   loadFailedText: string;
   /** The caller may only look (a project's viewer): the lists show no action buttons. */
   readOnly: boolean;
+  /** The project being monitored (its end users' organizations have a tab); absent in the admin area. */
+  projectId?: string;
   useStats(): MonitorQuery<AdminStats>;
   useUsers(q: PageInput & UserFilters): MonitorQuery<UserPage>;
   useLoginAttempts(q: PageInput & AttemptFilters): MonitorQuery<AttemptPage>;
@@ -162,6 +164,7 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
   return useMemo<MonitorSource>(
     () => ({
       scope: `project:${projectId}`,
+      projectId,
       loadFailedText: MONITOR_TEXTS.monitoringLoadFailed,
       readOnly,
       useStats: () => trpc.projects.monitor.stats.useQuery({ id: projectId }),
@@ -171,7 +174,8 @@ export function useProjectSource(projectId: string, readOnly = false): MonitorSo
       useSessions: (q) => trpc.projects.monitor.sessions.useQuery({ id: projectId, ...q }, listOptions),
       useAuditLog: (q) => trpc.projects.auditLog.useQuery({ id: projectId, ...q }, listOptions),
       useMail: (q) => trpc.projects.mail.useQuery({ id: projectId, ...q }, listOptions),
-      exportUrl: (list, filters) => `/api/v1/projects/${encodeURIComponent(projectId)}/${list}/export${exportQuery(filters)}`,
+      // A project's users export is NDJSON (a move) unless asked for the CSV of the list.
+      exportUrl: (list, filters) => `/api/v1/projects/${encodeURIComponent(projectId)}/${list}/export${exportQuery(list === 'users' ? { ...filters, format: 'csv' } : filters)}`,
       userPath: (userId) => projectUserPath(projectId, userId),
       useActions: () => {
         const utils = trpc.useUtils();

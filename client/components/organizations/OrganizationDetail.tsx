@@ -1,10 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Avatar, Button, Card, Group, JsonInput, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconArrowLeft, IconTrash } from '@tabler/icons-react';
 import { ORGANIZATION_MESSAGES, type Organization } from '../../../shared/schemas/organizations';
-import type { Project } from '../../../shared/schemas/projects';
-import { roleAllows } from '../../../shared/schemas/teams';
 import { errorCode, errorMessage } from '../../lib/errors';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
@@ -16,10 +14,27 @@ import { OrganizationInvitations } from './OrganizationInvitations';
 import { OrganizationMembers } from './OrganizationMembers';
 import { ConfirmModal } from '../ConfirmModal';
 
-/** One organization: its details and metadata, members, invitations, and deleting it. */
-export function OrganizationDetail({ project, organizationId, onBack }: { project: Project; organizationId: string; onBack: () => void }) {
-  const organization = trpc.organizations.get.useQuery({ id: project.id, organization_id: organizationId });
-  const manages = roleAllows(project.role, 'admin');
+/**
+ * One organization: its details and metadata, members, invitations, and deleting it (for those who manage
+ * the project's organizations). `people` shows only who is in it and who is invited (monitoring), with
+ * `actions` beside its name.
+ */
+export function OrganizationDetail({
+  projectId,
+  manages,
+  organizationId,
+  onBack,
+  people = false,
+  actions,
+}: {
+  projectId: string;
+  manages: boolean;
+  organizationId: string;
+  onBack: () => void;
+  people?: boolean;
+  actions?: ReactNode;
+}) {
+  const organization = trpc.organizations.get.useQuery({ id: projectId, organization_id: organizationId });
 
   const back = (
     <Anchor component="button" type="button" size="sm" onClick={onBack}>
@@ -49,26 +64,29 @@ export function OrganizationDetail({ project, organizationId, onBack }: { projec
   return (
     <Stack gap="lg">
       {back}
-      <Group gap="sm" wrap="nowrap">
-        <Avatar src={data.logo_url} radius="md" size="lg" color="initials" name={data.name} alt="" />
-        <div style={{ minWidth: 0 }}>
-          <Title order={2} fz="lg" style={{ overflowWrap: 'anywhere' }}>
-            {data.name}
-          </Title>
-          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {data.slug} · {data.id} · created {formatDate(data.created_at)}
-          </Text>
-        </div>
+      <Group justify="space-between" gap="sm">
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 260px' }}>
+          <Avatar src={data.logo_url} radius="md" size="lg" color="initials" name={data.name} alt="" />
+          <div style={{ minWidth: 0 }}>
+            <Title order={2} fz="lg" style={{ overflowWrap: 'anywhere' }}>
+              {data.name}
+            </Title>
+            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {data.slug} · {data.id} · created {formatDate(data.created_at)}
+            </Text>
+          </div>
+        </Group>
+        {actions}
       </Group>
-      <OrganizationDetailsCard project={project} organization={data} manages={manages} />
-      <OrganizationMembers project={project} organization={data} manages={manages} />
-      <OrganizationInvitations project={project} organization={data} manages={manages} />
-      {manages && <DeleteOrganizationCard project={project} organization={data} onDeleted={onBack} />}
+      {!people && <OrganizationDetailsCard projectId={projectId} organization={data} manages={manages} />}
+      <OrganizationMembers projectId={projectId} organization={data} manages={manages} />
+      <OrganizationInvitations projectId={projectId} organization={data} manages={manages} />
+      {manages && !people && <DeleteOrganizationCard projectId={projectId} organization={data} onDeleted={onBack} />}
     </Stack>
   );
 }
 
-function OrganizationDetailsCard({ project, organization, manages }: { project: Project; organization: Organization; manages: boolean }) {
+function OrganizationDetailsCard({ projectId, organization, manages }: { projectId: string; organization: Organization; manages: boolean }) {
   const update = trpc.organizations.update.useMutation();
   const utils = trpc.useUtils();
   const [error, setError] = useState<string | null>(null);
@@ -100,7 +118,7 @@ function OrganizationDetailsCard({ project, organization, manages }: { project: 
     setError(null);
     try {
       await update.mutateAsync({
-        id: project.id,
+        id: projectId,
         organization_id: organization.id,
         name: values.name.trim(),
         slug: values.slug.trim().toLowerCase(),
@@ -109,7 +127,7 @@ function OrganizationDetailsCard({ project, organization, manages }: { project: 
         private_metadata: parseJsonObject(values.private_metadata, { name: 'private_metadata' }).value ?? {},
       });
       notify.success('Organization saved');
-      await Promise.all([utils.organizations.get.invalidate({ id: project.id, organization_id: organization.id }), utils.organizations.list.invalidate({ id: project.id })]);
+      await Promise.all([utils.organizations.get.invalidate({ id: projectId, organization_id: organization.id }), utils.organizations.list.invalidate({ id: projectId })]);
     } catch (failure) {
       const detail = errorMessage(failure, 'Could not save the organization');
       if (detail === ORGANIZATION_MESSAGES.slugTaken) form.setFieldError('slug', detail);
@@ -167,7 +185,7 @@ function OrganizationDetailsCard({ project, organization, manages }: { project: 
   );
 }
 
-function DeleteOrganizationCard({ project, organization, onDeleted }: { project: Project; organization: Organization; onDeleted: () => void }) {
+function DeleteOrganizationCard({ projectId, organization, onDeleted }: { projectId: string; organization: Organization; onDeleted: () => void }) {
   const remove = trpc.organizations.delete.useMutation();
   const utils = trpc.useUtils();
   const [opened, setOpened] = useState(false);
@@ -176,10 +194,10 @@ function DeleteOrganizationCard({ project, organization, onDeleted }: { project:
   const onConfirm = async () => {
     setError(null);
     try {
-      await remove.mutateAsync({ id: project.id, organization_id: organization.id });
+      await remove.mutateAsync({ id: projectId, organization_id: organization.id });
       notify.success(`Organization ${organization.name} deleted`);
       setOpened(false);
-      await utils.organizations.list.invalidate({ id: project.id });
+      await utils.organizations.list.invalidate({ id: projectId });
       onDeleted();
     } catch (failure) {
       setError(errorMessage(failure, 'Could not delete the organization'));

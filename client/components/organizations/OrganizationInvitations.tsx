@@ -2,7 +2,6 @@ import { ActionIcon, Badge, Button, Card, Group, Loader, Paper, Select, Stack, T
 import { useForm } from '@mantine/form';
 import { IconMailForward, IconSend, IconTrash } from '@tabler/icons-react';
 import { ORG_MEMBER_ROLE, ORGANIZATION_INVITATION_TTL_DAYS, type Organization, type OrganizationInvitation } from '../../../shared/schemas/organizations';
-import type { Project } from '../../../shared/schemas/projects';
 import { errorMessage } from '../../lib/errors';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
@@ -23,11 +22,11 @@ function statusLine(invitation: OrganizationInvitation) {
 }
 
 /** Invitations by e-mail into an organization: send one with a role, see each one's status, revoke a pending one. */
-export function OrganizationInvitations({ project, organization, manages }: { project: Project; organization: Organization; manages: boolean }) {
-  const scope = { id: project.id, organization_id: organization.id };
+export function OrganizationInvitations({ projectId, organization, manages }: { projectId: string; organization: Organization; manages: boolean }) {
+  const scope = { id: projectId, organization_id: organization.id };
   const invitations = trpc.organizations.invitations.useQuery(scope);
   const utils = trpc.useUtils();
-  const roles = useRoleOptions(project.id);
+  const roles = useRoleOptions(projectId);
   const invite = trpc.organizations.invite.useMutation();
   const revoke = trpc.organizations.revokeInvitation.useMutation();
   const form = useForm({

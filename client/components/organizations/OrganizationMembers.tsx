@@ -1,32 +1,33 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Card, Group, Loader, Paper, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Loader, Paper, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useForm } from '@mantine/form';
 import { IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { ORG_MEMBER_ROLE, type Organization, type OrganizationMember } from '../../../shared/schemas/organizations';
-import type { Project } from '../../../shared/schemas/projects';
 import { errorMessage } from '../../lib/errors';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { ConfirmModal } from '../ConfirmModal';
 import { SEARCH_DEBOUNCE_MS } from '../monitoring/ListToolbar';
+import { projectUserPath } from '../user-page/source';
 import { notifyFailure } from '../projects/states';
 import { useRoleOptions } from './useRoleOptions';
 
 const nameOf = (member: OrganizationMember) => [member.first_name, member.last_name].filter(Boolean).join(' ');
 
-/** An organization's members: their roles (changed in place), removing one, adding an end user of the project. */
-export function OrganizationMembers({ project, organization, manages }: { project: Project; organization: Organization; manages: boolean }) {
-  const scope = { id: project.id, organization_id: organization.id };
+/** An organization's members (each linked to their user page): their roles (changed in place), removing one, adding an end user of the project. */
+export function OrganizationMembers({ projectId, organization, manages }: { projectId: string; organization: Organization; manages: boolean }) {
+  const scope = { id: projectId, organization_id: organization.id };
   const members = trpc.organizations.members.useQuery(scope);
   const utils = trpc.useUtils();
-  const roles = useRoleOptions(project.id);
+  const roles = useRoleOptions(projectId);
   const updateMember = trpc.organizations.updateMember.useMutation();
   const removeMember = trpc.organizations.removeMember.useMutation();
   const [removing, setRemoving] = useState<OrganizationMember | null>(null);
   const [removeError, setRemoveError] = useState<string | null>(null);
-  const refresh = () => Promise.all([utils.organizations.members.invalidate(scope), utils.organizations.get.invalidate(scope), utils.organizations.list.invalidate({ id: project.id })]);
+  const refresh = () => Promise.all([utils.organizations.members.invalidate(scope), utils.organizations.get.invalidate(scope), utils.organizations.list.invalidate({ id: projectId })]);
 
   const onChangeRole = async (member: OrganizationMember, role: string) => {
     try {
@@ -64,7 +65,7 @@ export function OrganizationMembers({ project, organization, manages }: { projec
         </Text>
       ) : members.data.members.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No members yet. Add one of the project&rsquo;s users below, or invite someone by e-mail.
+          {manages ? 'No members yet. Add one of the project’s users below, or invite someone by e-mail.' : 'No members yet.'}
         </Text>
       ) : (
         <Stack gap="xs" role="list" aria-label="Members">
@@ -72,9 +73,9 @@ export function OrganizationMembers({ project, organization, manages }: { projec
             <Paper key={member.user_id} withBorder p="sm" radius="md" role="listitem" aria-label={member.email}>
               <Group justify="space-between" gap="sm" wrap="wrap">
                 <div style={{ minWidth: 0, flex: '1 1 200px' }}>
-                  <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  <Anchor component={Link} to={projectUserPath(projectId, member.user_id)} fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
                     {member.email}
-                  </Text>
+                  </Anchor>
                   <Text size="xs" c="dimmed">
                     {nameOf(member) ? `${nameOf(member)} · ` : ''}joined {formatDate(member.joined_at)}
                   </Text>
@@ -107,7 +108,7 @@ export function OrganizationMembers({ project, organization, manages }: { projec
           ))}
         </Stack>
       )}
-      {manages && <AddMemberForm project={project} organization={organization} roleOptions={roles.options} onAdded={refresh} />}
+      {manages && <AddMemberForm projectId={projectId} organization={organization} roleOptions={roles.options} onAdded={refresh} />}
       <ConfirmModal
         opened={removing !== null}
         title="Remove this member?"
@@ -129,12 +130,12 @@ export function OrganizationMembers({ project, organization, manages }: { projec
 }
 
 function AddMemberForm({
-  project,
+  projectId,
   organization,
   roleOptions,
   onAdded,
 }: {
-  project: Project;
+  projectId: string;
   organization: Organization;
   roleOptions: { value: string; label: string }[];
   onAdded: () => Promise<unknown>;
@@ -142,7 +143,7 @@ function AddMemberForm({
   const add = trpc.organizations.addMember.useMutation();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const users = trpc.projects.monitor.users.useQuery({ id: project.id, page: 1, per_page: 20, ...(q ? { q } : {}) }, { placeholderData: (previous) => previous });
+  const users = trpc.projects.monitor.users.useQuery({ id: projectId, page: 1, per_page: 20, ...(q ? { q } : {}) }, { placeholderData: (previous) => previous });
   const form = useForm({
     mode: 'controlled',
     initialValues: { user_id: '', role: ORG_MEMBER_ROLE },
@@ -152,7 +153,7 @@ function AddMemberForm({
 
   const onSubmit = form.onSubmit(async (values) => {
     try {
-      const member = await add.mutateAsync({ id: project.id, organization_id: organization.id, user_id: values.user_id.trim(), role: values.role });
+      const member = await add.mutateAsync({ id: projectId, organization_id: organization.id, user_id: values.user_id.trim(), role: values.role });
       notify.success(`${member.email} was added to ${organization.name}`);
       form.reset();
       setSearch('');

@@ -32,23 +32,24 @@ export function ProjectOrganizations({ project }: { project: Project }) {
       { replace: false },
     );
 
-  if (open) return <OrganizationDetail project={project} organizationId={open} onBack={() => setOpen(null)} />;
+  const manages = roleAllows(project.role, 'admin');
+  if (open) return <OrganizationDetail projectId={project.id} manages={manages} organizationId={open} onBack={() => setOpen(null)} />;
   return (
     <Stack gap="lg">
-      <OrganizationList project={project} onOpen={setOpen} />
+      <OrganizationList projectId={project.id} manages={manages} onOpen={setOpen} />
       <OrganizationSettingsCard project={project} />
     </Stack>
   );
 }
 
-function OrganizationList({ project, onOpen }: { project: Project; onOpen: (id: string) => void }) {
+/** The project's organizations with their member counts, searched by name or slug; `manages` adds "New organization". */
+export function OrganizationList({ projectId, manages, onOpen }: { projectId: string; manages: boolean; onOpen: (id: string) => void }) {
   const [text, setText] = useState('');
   const [q] = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const manages = roleAllows(project.role, 'admin');
   const list = trpc.organizations.list.useQuery(
-    { id: project.id, ...(q ? { q } : {}), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+    { id: projectId, ...(q ? { q } : {}), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
     { placeholderData: (previous) => previous },
   );
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
@@ -119,7 +120,7 @@ function OrganizationList({ project, onOpen }: { project: Project; onOpen: (id: 
         </Stack>
       )}
       <CreateOrganizationModal
-        projectId={project.id}
+        projectId={projectId}
         opened={creating}
         onClose={() => setCreating(false)}
         onCreated={(organization) => {

@@ -1,10 +1,10 @@
-import { AreaChart, BarChart, LineChart } from '@mantine/charts';
+import { BarChart, LineChart } from '@mantine/charts';
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconActivity, IconAlertTriangle, IconLogin, IconUserPlus, IconUsers, type Icon } from '@tabler/icons-react';
 import type { Analytics } from '../../../shared/schemas/projects';
 import { formatNumber, shortDateOf } from '../../lib/format';
 
-/** The analytics screens look back this many days (the server allows 1–90). */
+/** The project overview's activity looks back this many days (the analytics screen picks its own period). */
 export const ANALYTICS_DAYS = 30;
 
 export type AnalyticsDay = Analytics['days'][number];
@@ -60,11 +60,19 @@ export function MetricCard({ label, value, hint, icon: IconComponent, color }: {
 }
 
 /** The headline figures of a period: monthly active users and the period's totals. */
-export function AnalyticsSummary({ analytics, cols = { base: 2, sm: 3, lg: 5 } }: { analytics: Analytics; cols?: Record<string, number> }) {
+export function AnalyticsSummary({
+  analytics,
+  period = `Last ${analytics.days.length} days`,
+  cols = { base: 2, sm: 3, lg: 5 },
+}: {
+  analytics: Analytics;
+  /** The period in words, under each total. */
+  period?: string;
+  cols?: Record<string, number>;
+}) {
   const totals = totalsOf(analytics.days);
   const attempts = totals.logins + totals.failed_logins;
   const failureRate = attempts ? Math.round((totals.failed_logins / attempts) * 100) : 0;
-  const period = `Last ${analytics.days.length} days`;
   return (
     <SimpleGrid cols={cols} spacing="md">
       <MetricCard label="Monthly active users" value={analytics.monthly_active_users} hint="Signed in, last 30 days" icon={IconUsers} color="grape" />
@@ -106,12 +114,21 @@ const axis = {
   valueFormatter: formatNumber,
 };
 
+/**
+ * Logins as a solid line and signups dashed on top of it: on the days the two counts are
+ * equal both stay visible (filled areas would hide the one below).
+ */
+const SIGNUPS_AND_LOGINS = [
+  { name: 'logins', label: 'Logins', color: 'indigo.5' },
+  { name: 'signups', label: 'Signups', color: 'teal.5', strokeDasharray: '6 4' },
+];
+
 /** A small chart of signups and logins per day, for the project's overview. */
 export function ActivityChart({ analytics, height = 180 }: { analytics: Analytics; height?: number }) {
   const data = analytics.days.map((day) => ({ ...day, date: shortDateOf(day.day) }));
   return (
     <div aria-hidden>
-      <AreaChart
+      <LineChart
         h={height}
         data={data}
         dataKey="date"
@@ -119,10 +136,7 @@ export function ActivityChart({ analytics, height = 180 }: { analytics: Analytic
         withLegend
         legendProps={{ verticalAlign: 'bottom', height: 32 }}
         withDots={false}
-        series={[
-          { name: 'logins', label: 'Logins', color: 'indigo.5' },
-          { name: 'signups', label: 'Signups', color: 'teal.5' },
-        ]}
+        series={SIGNUPS_AND_LOGINS}
         {...axis}
       />
     </div>
@@ -142,7 +156,7 @@ export function AnalyticsCharts({ analytics }: { analytics: Analytics }) {
         total={`${formatNumber(totals.signups)} signups · ${formatNumber(totals.logins)} logins`}
         summary={`${describe('signups', 'Signups')} ${describe('logins', 'Logins')}`}
       >
-        <AreaChart
+        <LineChart
           h={220}
           data={data}
           dataKey="date"
@@ -150,10 +164,7 @@ export function AnalyticsCharts({ analytics }: { analytics: Analytics }) {
           withLegend
           legendProps={{ verticalAlign: 'bottom', height: 36 }}
           withDots={false}
-          series={[
-            { name: 'logins', label: 'Logins', color: 'indigo.5' },
-            { name: 'signups', label: 'Signups', color: 'teal.5' },
-          ]}
+          series={SIGNUPS_AND_LOGINS}
           {...axis}
         />
       </ChartCard>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Group, Paper, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Badge, Box, Button, Group, Paper, SegmentedControl, Select, Stack, Text, Textarea, TextInput, useMatches } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEye, IconSend } from '@tabler/icons-react';
 import { builtInMailTemplate } from '../../../shared/mail-templates';
@@ -15,6 +15,8 @@ const KINDS: { value: MailTemplateKind; label: string }[] = [
   { value: 'verification', label: 'Verification' },
   { value: 'password_reset', label: 'Password reset' },
   { value: 'password_changed', label: 'Password changed' },
+  { value: 'magic_link', label: 'Magic link' },
+  { value: 'email_code', label: 'Sign-in code' },
 ];
 
 
@@ -31,6 +33,8 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
   const previewMail = trpc.projectSettings.previewMail.useMutation();
   const sendTestMail = trpc.projectSettings.sendTestMail.useMutation();
   const [kind, setKind] = useState<MailTemplateKind>('verification');
+  // Side by side the three kinds need about 420 px; a phone stacks them rather than cut one off.
+  const kindsOrientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', xs: 'horizontal' });
   const [preview, setPreview] = useState<MailPreview | null>(null);
   // The recipient's language: the built-in text the editor starts from, and the preview's layout.
   const [locale, setLocale] = useState<Locale>('en');
@@ -81,7 +85,14 @@ export function MailTemplateEditor({ projectId, settings, brand, readOnly }: { p
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
-        <SegmentedControl aria-label="Mail" data={KINDS} value={kind} onChange={(value) => setKind(value as MailTemplateKind)} w={{ base: '100%', sm: 'auto' }} />
+        <SegmentedControl
+          aria-label="Mail"
+          data={KINDS}
+          value={kind}
+          onChange={(value) => setKind(value as MailTemplateKind)}
+          orientation={kindsOrientation}
+          w={{ base: '100%', sm: 'auto' }}
+        />
         <Group gap="sm">
           <Select
             aria-label="Recipient's language"

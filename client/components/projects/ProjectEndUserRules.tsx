@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Button, Card, Fieldset, Group, NumberInput, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ProjectSettings } from '../../../shared/schemas/project-settings';
-import { PROJECT_PASSWORD_MIN_LENGTH_MAX } from '../../../shared/schemas/project-settings';
+import { isOwnCaptcha, PROJECT_PASSWORD_MIN_LENGTH_MAX } from '../../../shared/schemas/project-settings';
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
 import { resolver } from '../../forms';
 import { notify } from '../../lib/notify';
@@ -14,7 +14,8 @@ import { formatMinutes, rulesChanges, rulesOf, RulesFormSchema, type RulesValues
 import { notifyFailure } from './states';
 
 const CAPTCHA_OPTIONS = [
-  { value: 'none', label: 'None of its own' },
+  { value: 'platform', label: "The platform's" },
+  { value: 'none', label: 'None' },
   { value: 'turnstile', label: 'Cloudflare Turnstile' },
   { value: 'hcaptcha', label: 'hCaptcha' },
   { value: 'recaptcha', label: 'Google reCAPTCHA' },
@@ -114,12 +115,12 @@ export function ProjectEndUserRules({ projectId, settings, readOnly }: { project
             <Stack gap="sm">
               <Select
                 label="Captcha"
-                description="Asked on sign-up, sign-in and the forms that send mail, on the hosted pages and the public API (your backend passes the widget's token). Without one, the public API asks for none and the hosted pages show the platform's, if it has one."
+                description="Asked on sign-up, sign-in and the forms that send mail, on the hosted pages and the public API (your backend passes the widget's token). The platform's is shown on the hosted pages only, if it has one; None asks for no captcha anywhere."
                 data={CAPTCHA_OPTIONS}
                 allowDeselect={false}
                 {...form.getInputProps('captchaProvider')}
               />
-              {values.captchaProvider !== 'none' && (
+              {isOwnCaptcha(values.captchaProvider) && (
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
                   <TextInput label="Site key" description="Public: the widget shows it." {...form.getInputProps('captchaSiteKey')} />
                   <PasswordInput

@@ -89,7 +89,11 @@ export function ProjectSignInSettings({ project, onSaved }: { project: Project; 
           <Stack gap="md">
             <Textarea
               label="Redirect URIs"
-              description="Where users return with a code, one per line, compared exactly (https://app.example/callback, or an app scheme like com.example.app:/callback)."
+              description={
+                project.environment === 'development'
+                  ? 'Where users return with a code, one per line, compared exactly (https://app.example/callback, or an app scheme like com.example.app:/callback). In development, http://localhost:*/callback accepts any local port.'
+                  : 'Where users return with a code, one per line, compared exactly (https://app.example/callback, or an app scheme like com.example.app:/callback).'
+              }
               autosize
               minRows={2}
               {...form.getInputProps('redirectUris')}

@@ -11,6 +11,7 @@ import { ApiError } from '../../lib/api-client';
 import { CopyField } from '../CopyField';
 import { notifyFailure } from './states';
 import { WebhookDeliveriesModal } from './WebhookDeliveries';
+import { WebhookEventCatalogue } from './WebhookEventCatalogue';
 import { WebhookForm, webhookFieldOfDetail, type WebhookFormValues } from './WebhookForm';
 import { useWebhooksApi, webhookKeys, type WebhookInput } from './webhooksApi';
 
@@ -57,66 +58,78 @@ export function ProjectWebhooks({ project }: { project: Project }) {
   };
 
   const webhooks = list.data?.webhooks ?? [];
+  // A viewer reads the endpoints, their deliveries and the catalogue, and changes nothing.
+  const readOnly = project.role === 'viewer';
   return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="webhooks-heading">
-      <Group justify="space-between" align="flex-start" gap="sm" mb="md">
-        <div style={{ flex: '1 1 260px' }}>
-          <Title order={3} fz="md" id="webhooks-heading">
-            Webhooks
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Get an HTTP POST when something happens in this project. Each request is signed (Standard Webhooks) with the endpoint&rsquo;s secret and retried for about a day
-            when it fails.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={list.isLoading || list.isError}>
-          Add webhook
-        </Button>
-      </Group>
-      {list.isLoading ? (
-        <Loader size="sm" aria-label="Loading webhooks" />
-      ) : list.isError ? (
-        <Group gap="sm">
-          <Text size="sm" c="red" role="alert">
-            Could not load the webhooks.
-          </Text>
-          <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-            Try again
+    <Stack gap="lg">
+      {readOnly && (
+        <Alert variant="light" color="gray" title="Read-only access">
+          You are a viewer on this project: you can read its webhooks and their deliveries, and an admin or owner changes them.
+        </Alert>
+      )}
+      <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="webhooks-heading">
+        <Group justify="space-between" align="flex-start" gap="sm" mb="md">
+          <div style={{ flex: '1 1 260px' }}>
+            <Title order={3} fz="md" id="webhooks-heading">
+              Webhooks
+            </Title>
+            <Text size="sm" c="dimmed" mt={4}>
+              Get an HTTP POST when something happens in this project. Each request is signed (Standard Webhooks) with the endpoint&rsquo;s secret and retried for about a day
+              when it fails.
+            </Text>
+          </div>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={readOnly || list.isLoading || list.isError}>
+            Add webhook
           </Button>
         </Group>
-      ) : webhooks.length === 0 ? (
-        <Paper withBorder radius="md" p="md" style={{ borderStyle: 'dashed' }}>
-          <Text size="sm" c="dimmed" ta="center">
-            No webhooks yet. Add an endpoint to receive events such as <code>user.created</code>.
-          </Text>
-        </Paper>
-      ) : (
-        <Stack gap="xs" role="list" aria-label="Webhook endpoints">
-          {webhooks.map((webhook) => (
-            <WebhookRow
-              key={webhook.id}
-              webhook={webhook}
-              toggling={toggle.isPending && toggle.variables?.id === webhook.id}
-              testing={test.isPending && test.variables?.id === webhook.id}
-              onToggle={() => void onToggle(webhook)}
-              onTest={() => void onTest(webhook)}
-              onDeliveries={() => setViewing(webhook)}
-              onEdit={() => setEditing(webhook)}
-              onRemove={() => setRemoving(webhook)}
-            />
-          ))}
-        </Stack>
-      )}
-      <EditWebhookModal projectId={project.id} editing={editing} onClose={() => setEditing(null)} onCreated={setCreated} />
-      <RemoveWebhookModal projectId={project.id} webhook={removing} onClose={() => setRemoving(null)} />
-      <WebhookDeliveriesModal projectId={project.id} webhook={viewing} onClose={() => setViewing(null)} />
-      <WebhookSecretModal created={created} onClose={() => setCreated(null)} />
-    </Card>
+        {list.isLoading ? (
+          <Loader size="sm" aria-label="Loading webhooks" />
+        ) : list.isError ? (
+          <Group gap="sm">
+            <Text size="sm" c="red" role="alert">
+              Could not load the webhooks.
+            </Text>
+            <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </Group>
+        ) : webhooks.length === 0 ? (
+          <Paper withBorder radius="md" p="md" style={{ borderStyle: 'dashed' }}>
+            <Text size="sm" c="dimmed" ta="center">
+              No webhooks yet. Add an endpoint to receive events such as <code>user.created</code>.
+            </Text>
+          </Paper>
+        ) : (
+          <Stack gap="xs" role="list" aria-label="Webhook endpoints">
+            {webhooks.map((webhook) => (
+              <WebhookRow
+                key={webhook.id}
+                webhook={webhook}
+                readOnly={readOnly}
+                toggling={toggle.isPending && toggle.variables?.id === webhook.id}
+                testing={test.isPending && test.variables?.id === webhook.id}
+                onToggle={() => void onToggle(webhook)}
+                onTest={() => void onTest(webhook)}
+                onDeliveries={() => setViewing(webhook)}
+                onEdit={() => setEditing(webhook)}
+                onRemove={() => setRemoving(webhook)}
+              />
+            ))}
+          </Stack>
+        )}
+        <EditWebhookModal projectId={project.id} editing={editing} onClose={() => setEditing(null)} onCreated={setCreated} />
+        <RemoveWebhookModal projectId={project.id} webhook={removing} onClose={() => setRemoving(null)} />
+        <WebhookDeliveriesModal projectId={project.id} webhook={viewing} canResend={!readOnly} onClose={() => setViewing(null)} />
+        <WebhookSecretModal created={created} onClose={() => setCreated(null)} />
+      </Card>
+      <WebhookEventCatalogue />
+    </Stack>
   );
 }
 
 interface WebhookRowProps {
   webhook: Webhook;
+  readOnly: boolean;
   toggling: boolean;
   testing: boolean;
   onToggle(): void;
@@ -126,7 +139,7 @@ interface WebhookRowProps {
   onRemove(): void;
 }
 
-function WebhookRow({ webhook, toggling, testing, onToggle, onTest, onDeliveries, onEdit, onRemove }: WebhookRowProps) {
+function WebhookRow({ webhook, readOnly, toggling, testing, onToggle, onTest, onDeliveries, onEdit, onRemove }: WebhookRowProps) {
   return (
     <Paper withBorder p="sm" radius="md" role="listitem" aria-label={webhook.url}>
       <Stack gap={8}>
@@ -144,14 +157,14 @@ function WebhookRow({ webhook, toggling, testing, onToggle, onTest, onDeliveries
               size="sm"
               checked={webhook.enabled}
               onChange={onToggle}
-              disabled={toggling}
+              disabled={readOnly || toggling}
               aria-label={`${webhook.enabled ? 'Disable' : 'Enable'} ${webhook.url}`}
               label={webhook.enabled ? 'On' : 'Off'}
               labelPosition="left"
             />
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
-                <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${webhook.url}`}>
+                <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${webhook.url}`} disabled={readOnly}>
                   <IconDots size={18} />
                 </ActionIcon>
               </Menu.Target>
@@ -177,7 +190,7 @@ function WebhookRow({ webhook, toggling, testing, onToggle, onTest, onDeliveries
           <Tooltip label="Turn the webhook on to send it a test event" disabled={webhook.enabled}>
             {/* A disabled button gets no pointer events: the wrapper shows the tooltip. */}
             <span>
-              <Button size="xs" variant="light" leftSection={<IconSend size={14} />} onClick={onTest} loading={testing} disabled={!webhook.enabled}>
+              <Button size="xs" variant="light" leftSection={<IconSend size={14} />} onClick={onTest} loading={testing} disabled={readOnly || !webhook.enabled}>
                 Send test event
               </Button>
             </span>

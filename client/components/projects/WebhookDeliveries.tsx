@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconRefresh, IconSend } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,26 +7,29 @@ import { WEBHOOK_DELIVERY_ERRORS, type Webhook, type WebhookDelivery } from '../
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { notifyFailure } from './states';
+import { DELIVERY_STATUS, WebhookDeliveryDetailView } from './WebhookDeliveryDetail';
 import { useWebhooksApi, webhookKeys } from './webhooksApi';
 
 export const DELIVERIES_PER_PAGE = 10;
 
-const STATUS: Record<WebhookDelivery['status'], { label: string; color: string }> = {
-  pending: { label: 'Pending', color: 'yellow' },
-  succeeded: { label: 'Succeeded', color: 'teal' },
-  failed: { label: 'Failed', color: 'red' },
-};
-
-/** One endpoint's deliveries, newest first: when, what, how it went, and a resend. */
-export function WebhookDeliveriesModal({ projectId, webhook, onClose }: { projectId: string; webhook: Webhook | null; onClose(): void }) {
+/**
+ * One endpoint's deliveries, newest first: when, what, how it went, and a resend; a delivery opens in
+ * place to show its request and answer. A viewer reads them and resends nothing.
+ */
+export function WebhookDeliveriesModal({ projectId, webhook, canResend, onClose }: { projectId: string; webhook: Webhook | null; canResend: boolean; onClose(): void }) {
+  const [openId, setOpenId] = useState<string | null>(null);
+  const close = () => {
+    setOpenId(null);
+    onClose();
+  };
   return (
-    <Modal opened={webhook !== null} onClose={onClose} title="Deliveries" centered size="56rem">
-      {webhook && <DeliveriesTable key={webhook.id} projectId={projectId} webhook={webhook} />}
+    <Modal opened={webhook !== null} onClose={close} title={openId ? 'Delivery' : 'Deliveries'} centered size="56rem" closeButtonProps={{ 'aria-label': 'Close' }}>
+      {webhook && <Deliveries key={webhook.id} projectId={projectId} webhook={webhook} canResend={canResend} openId={openId} onOpen={setOpenId} />}
     </Modal>
   );
 }
 
-function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: Webhook }) {
+function Deliveries({ projectId, webhook, canResend, openId, onOpen }: { projectId: string; webhook: Webhook; canResend: boolean; openId: string | null; onOpen(id: string | null): void }) {
   const api = useWebhooksApi(projectId);
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
@@ -39,11 +42,13 @@ function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: W
   });
   const resend = useMutation({ mutationFn: (deliveryId: string) => api.resend(webhook.id, deliveryId) });
 
-  const onResend = async (delivery: WebhookDelivery) => {
+  const onResend = async (deliveryId: string) => {
     try {
-      await resend.mutateAsync(delivery.id);
+      const resent = await resend.mutateAsync(deliveryId);
       notify.success('Event queued to be sent again');
       setPage(1);
+      // From a delivery's page, the new delivery opens in its place.
+      if (openId) onOpen(resent.id);
       await queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(projectId, webhook.id) });
     } catch (error) {
       notifyFailure('Could not resend the event', error);
@@ -51,9 +56,24 @@ function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: W
   };
 
   const data = deliveries.data;
-  // A phone gets one card per delivery rather than a table to scroll sideways.
-  const narrow = useMediaQuery('(max-width: 36em)') ?? false;
+  // Below a tablet's width, one card per delivery rather than a table to scroll sideways.
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const pages = data ? Math.max(1, Math.ceil(data.total / DELIVERIES_PER_PAGE)) : 1;
+
+  if (openId) {
+    return (
+      <WebhookDeliveryDetailView
+        key={openId}
+        projectId={projectId}
+        webhook={webhook}
+        deliveryId={openId}
+        canResend={canResend}
+        resending={resend.isPending}
+        onResend={() => void onResend(openId)}
+        onBack={() => onOpen(null)}
+      />
+    );
+  }
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="nowrap" gap="sm">
@@ -86,11 +106,18 @@ function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: W
           {narrow ? (
             <Stack gap="xs" role="list" aria-label="Deliveries">
               {data.deliveries.map((delivery) => (
-                <DeliveryCard key={delivery.id} delivery={delivery} resending={resend.isPending && resend.variables === delivery.id} onResend={() => void onResend(delivery)} />
+                <DeliveryCard
+                  key={delivery.id}
+                  delivery={delivery}
+                  canResend={canResend}
+                  resending={resend.isPending && resend.variables === delivery.id}
+                  onOpen={() => onOpen(delivery.id)}
+                  onResend={() => void onResend(delivery.id)}
+                />
               ))}
             </Stack>
           ) : (
-            <Table.ScrollContainer minWidth={820}>
+            <Table.ScrollContainer minWidth={680}>
               <Table striped highlightOnHover verticalSpacing="xs" fz="sm" aria-label="Deliveries">
                 <Table.Thead style={{ whiteSpace: 'nowrap' }}>
                   <Table.Tr>
@@ -99,7 +126,6 @@ function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: W
                     <Table.Th>Status</Table.Th>
                     <Table.Th>Attempts</Table.Th>
                     <Table.Th>Last answer</Table.Th>
-                    <Table.Th>Next attempt</Table.Th>
                     <Table.Th>
                       <VisuallyHidden>Actions</VisuallyHidden>
                     </Table.Th>
@@ -107,7 +133,14 @@ function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: W
                 </Table.Thead>
                 <Table.Tbody>
                   {data.deliveries.map((delivery) => (
-                    <DeliveryRow key={delivery.id} delivery={delivery} resending={resend.isPending && resend.variables === delivery.id} onResend={() => void onResend(delivery)} />
+                    <DeliveryRow
+                      key={delivery.id}
+                      delivery={delivery}
+                      canResend={canResend}
+                      resending={resend.isPending && resend.variables === delivery.id}
+                      onOpen={() => onOpen(delivery.id)}
+                      onResend={() => void onResend(delivery.id)}
+                    />
                   ))}
                 </Table.Tbody>
               </Table>
@@ -124,22 +157,43 @@ function DeliveriesTable({ projectId, webhook }: { projectId: string; webhook: W
   );
 }
 
-function DeliveryRow({ delivery, resending, onResend }: { delivery: WebhookDelivery; resending: boolean; onResend(): void }) {
-  const status = STATUS[delivery.status];
+interface DeliveryProps {
+  delivery: WebhookDelivery;
+  canResend: boolean;
+  resending: boolean;
+  onOpen(): void;
+  onResend(): void;
+}
+
+const labelOf = (delivery: WebhookDelivery) => `${delivery.event_type} from ${formatDateTime(delivery.created_at)}`;
+
+/** The event's name, as the link that opens the delivery. */
+function OpenLink({ delivery, onOpen, truncate }: { delivery: WebhookDelivery; onOpen(): void; truncate?: boolean }) {
+  return (
+    <Anchor component="button" type="button" size="sm" ff="monospace" ta="left" onClick={onOpen} aria-label={`Open ${labelOf(delivery)}`} truncate={truncate} maw="100%">
+      {delivery.event_type}
+    </Anchor>
+  );
+}
+
+function DeliveryRow({ delivery, canResend, resending, onOpen, onResend }: DeliveryProps) {
+  const status = DELIVERY_STATUS[delivery.status];
   const answer = answerOf(delivery);
-  const resendLabel = `Resend ${delivery.event_type} from ${formatDateTime(delivery.created_at)}`;
   return (
     <Table.Tr>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(delivery.created_at)}</Table.Td>
       <Table.Td>
-        <Text size="sm" ff="monospace">
-          {delivery.event_type}
-        </Text>
+        <OpenLink delivery={delivery} onOpen={onOpen} />
       </Table.Td>
       <Table.Td style={{ minWidth: 104 }}>
         <Badge size="sm" variant="light" color={status.color} styles={{ label: { overflow: 'visible' } }}>
           {status.label}
         </Badge>
+        {delivery.status === 'pending' && delivery.next_attempt_at && (
+          <Text size="xs" c="dimmed" mt={2}>
+            Next: {formatDateTime(delivery.next_attempt_at)}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>{delivery.attempts}</Table.Td>
       <Table.Td style={{ minWidth: 120, maxWidth: 240 }}>
@@ -155,11 +209,12 @@ function DeliveryRow({ delivery, resending, onResend }: { delivery: WebhookDeliv
           </Text>
         )}
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{delivery.status === 'pending' ? formatDateTime(delivery.next_attempt_at, '—') : '—'}</Table.Td>
       <Table.Td>
-        <Button size="xs" variant="subtle" leftSection={<IconSend size={14} />} onClick={onResend} loading={resending} aria-label={resendLabel}>
-          Resend
-        </Button>
+        {canResend && (
+          <Button size="xs" variant="subtle" leftSection={<IconSend size={14} />} onClick={onResend} loading={resending} aria-label={`Resend ${labelOf(delivery)}`}>
+            Resend
+          </Button>
+        )}
       </Table.Td>
     </Table.Tr>
   );
@@ -173,15 +228,13 @@ function answerOf(delivery: WebhookDelivery): string {
 }
 
 /** A delivery on a narrow screen: the same facts as a table row, stacked. */
-function DeliveryCard({ delivery, resending, onResend }: { delivery: WebhookDelivery; resending: boolean; onResend(): void }) {
-  const status = STATUS[delivery.status];
+function DeliveryCard({ delivery, canResend, resending, onOpen, onResend }: DeliveryProps) {
+  const status = DELIVERY_STATUS[delivery.status];
   const answer = answerOf(delivery);
   return (
     <Paper withBorder radius="md" p="sm" role="listitem" aria-label={`${delivery.event_type} ${status.label}`}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text size="sm" ff="monospace" truncate>
-          {delivery.event_type}
-        </Text>
+        <OpenLink delivery={delivery} onOpen={onOpen} truncate />
         <Badge size="sm" variant="light" color={status.color} style={{ flexShrink: 0 }} styles={{ label: { overflow: 'visible' } }}>
           {status.label}
         </Badge>
@@ -196,9 +249,14 @@ function DeliveryCard({ delivery, resending, onResend }: { delivery: WebhookDeli
         </Text>
       )}
       <Group justify="flex-end" mt={4}>
-        <Button size="xs" variant="subtle" leftSection={<IconSend size={14} />} onClick={onResend} loading={resending} aria-label={`Resend ${delivery.event_type} from ${formatDateTime(delivery.created_at)}`}>
-          Resend
+        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={`Details of ${labelOf(delivery)}`}>
+          Details
         </Button>
+        {canResend && (
+          <Button size="xs" variant="subtle" leftSection={<IconSend size={14} />} onClick={onResend} loading={resending} aria-label={`Resend ${labelOf(delivery)}`}>
+            Resend
+          </Button>
+        )}
       </Group>
     </Paper>
   );

@@ -3,6 +3,7 @@ import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
 import {
   ACCESS_TOKEN_TTL_RANGE_S,
   PROJECT_CAPTCHA_PROVIDERS,
+  isOwnCaptcha,
   PROJECT_PASSWORD_MIN_LENGTH_MAX,
   REFRESH_TOKEN_TTL_RANGE_S,
   SETTINGS_MESSAGES,
@@ -39,8 +40,8 @@ export const RulesFormSchema = z
     allowUnverified: z.boolean(),
   })
   .refine((values) => values.refreshMinutes >= values.accessMinutes, { error: SETTINGS_MESSAGES.refreshShorterThanAccess, path: ['refreshMinutes'] })
-  .refine((values) => values.captchaProvider === 'none' || values.captchaSiteKey !== '', { error: 'The site key is required', path: ['captchaSiteKey'] })
-  .refine((values) => values.captchaProvider === 'none' || values.captchaSecretSet || values.captchaSecret !== '', { error: 'The secret is required', path: ['captchaSecret'] });
+  .refine((values) => !isOwnCaptcha(values.captchaProvider) || values.captchaSiteKey !== '', { error: 'The site key is required', path: ['captchaSiteKey'] })
+  .refine((values) => !isOwnCaptcha(values.captchaProvider) || values.captchaSecretSet || values.captchaSecret !== '', { error: 'The secret is required', path: ['captchaSecret'] });
 
 export type RulesValues = z.input<typeof RulesFormSchema>;
 

@@ -10,6 +10,7 @@ export function PlatformStepUp({ children }: { children: ReactNode }) {
   const utils = trpc.useUtils();
   const stepUp = trpc.auth.stepUp.useMutation();
   const passkeyOptions = trpc.auth.stepUpPasskeyOptions.useMutation();
+  const emailCode = trpc.auth.stepUpEmailCode.useMutation();
   const logOut = trpc.auth.logOut.useMutation();
   const { endSession } = useAuth();
   const location = useLocation();
@@ -17,6 +18,7 @@ export function PlatformStepUp({ children }: { children: ReactNode }) {
     status: () => utils.client.auth.stepUpStatus.query(),
     confirm: (proof) => stepUp.mutateAsync(proof),
     passkeyOptions: () => passkeyOptions.mutateAsync(),
+    sendEmailCode: () => emailCode.mutateAsync(),
     // The server's detail, or the browser's own words for a passkey dialog that failed.
     errorMessage: passkeyErrorMessage,
     // Back to this page once signed in: the login page takes `from` and shows `message`.

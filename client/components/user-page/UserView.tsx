@@ -300,13 +300,16 @@ function UserBody({ source, user, actions }: { source: UserPageSource; user: Use
         {user.sessions.length === 0 ? (
           <Empty>No live sessions.</Empty>
         ) : (
-          <ScrollTable label="Sessions" minWidth={620} head={['Device', 'IP address', 'Started', 'Last used', ...(readOnly ? [] : [''])]}>
+          <ScrollTable label="Sessions" minWidth={620} head={['Device', 'Client', 'IP address', 'Started', 'Last used', ...(readOnly ? [] : [''])]}>
             {user.sessions.map((session) => (
               <Table.Tr key={session.id}>
                 <Table.Td>
                   <Text size="sm" fw={500}>
                     {session.device_label}
                   </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{session.client_label}</Text>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace">

@@ -16,6 +16,7 @@ export function HostedStepUp({ children }: { children: ReactNode }) {
     status: api.stepUpStatus,
     confirm: api.stepUp,
     passkeyOptions: api.stepUpPasskeyOptions,
+    sendEmailCode: api.stepUpEmailCode,
     errorMessage: passkeyFailureMessage,
     // Signing in again is the proof; the sign-in page comes back to the account page.
     signInAgain: () => {

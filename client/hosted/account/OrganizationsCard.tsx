@@ -10,10 +10,12 @@ import { FormAlert } from '../components/FormAlert';
 import { ORGANIZATIONS_KEY, PROFILE_KEY, useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { AccountSection } from './AccountSection';
+import { OrganizationMembersModal } from './OrganizationMembersModal';
 
 /**
  * The organization switcher: the end user's organizations with their role in each, the one their
- * session is in (its tokens carry it), switching, and "Create organization" when the project allows it.
+ * session is in (its tokens carry it), switching, each one's members (inviting and leaving there), and
+ * "Create organization" when the project allows it.
  */
 export function OrganizationsCard() {
   const { api } = useHosted();
@@ -22,6 +24,7 @@ export function OrganizationsCard() {
   const organizations = useQuery({ queryKey: ORGANIZATIONS_KEY, queryFn: api.myOrganizations });
   const [switching, setSwitching] = useState<string | null | undefined>(undefined);
   const [creating, setCreating] = useState(false);
+  const [opened, setOpened] = useState<MyOrganization | null>(null);
   const data = organizations.data;
 
   // Hide the card for a project whose users have no organization and may not create one.
@@ -66,8 +69,8 @@ export function OrganizationsCard() {
                 const active = organization.id === data.active_organization_id;
                 return (
                   <Paper key={organization.id} withBorder p="sm" radius="md" role="listitem" aria-label={organization.name} aria-current={active ? 'true' : undefined}>
-                    <Group justify="space-between" gap="sm" wrap="nowrap">
-                      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+                    <Group justify="space-between" gap="sm" wrap="wrap">
+                      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 180px' }}>
                         <Avatar src={organization.logo_url} radius="md" color="initials" name={organization.name} alt="" />
                         <div style={{ minWidth: 0 }}>
                           <Text fw={600} size="sm" truncate>
@@ -78,22 +81,27 @@ export function OrganizationsCard() {
                           </Text>
                         </div>
                       </Group>
-                      {active ? (
-                        <Badge variant="light" color="teal" style={{ flexShrink: 0 }}>
-                          {t('org.active')}
-                        </Badge>
-                      ) : (
-                        <Button
-                          size="xs"
-                          variant="default"
-                          aria-label={t('org.switchTo', { name: organization.name })}
-                          loading={switching === organization.id}
-                          disabled={switching !== undefined}
-                          onClick={() => void switchTo(organization)}
-                        >
-                          {t('org.switch')}
+                      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+                        {active ? (
+                          <Badge variant="light" color="teal">
+                            {t('org.active')}
+                          </Badge>
+                        ) : (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            aria-label={t('org.switchTo', { name: organization.name })}
+                            loading={switching === organization.id}
+                            disabled={switching !== undefined}
+                            onClick={() => void switchTo(organization)}
+                          >
+                            {t('org.switch')}
+                          </Button>
+                        )}
+                        <Button size="xs" variant="light" aria-label={t('org.membersOf', { name: organization.name })} onClick={() => setOpened(organization)}>
+                          {t('org.members')}
                         </Button>
-                      )}
+                      </Group>
                     </Group>
                   </Paper>
                 );
@@ -115,6 +123,7 @@ export function OrganizationsCard() {
         </Stack>
       )}
       <CreateOrganizationModal opened={creating} onClose={() => setCreating(false)} />
+      <OrganizationMembersModal organization={opened} onClose={() => setOpened(null)} />
     </AccountSection>
   );
 }
@@ -147,7 +156,7 @@ function CreateOrganizationModal({ opened, onClose }: { opened: boolean; onClose
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={t('org.createTitle')} centered>
+    <Modal opened={opened} onClose={close} title={t('org.createTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {error && <FormAlert>{error}</FormAlert>}

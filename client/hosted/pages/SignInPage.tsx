@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { MfaChallenge } from '../../../shared/schemas/mfa';
 import { Anchor, Button, Divider, Group, Stack } from '@mantine/core';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { navigationMessage, safeReturnTo } from '../../auth/redirect';
@@ -14,6 +15,7 @@ import { hostedErrorMessage } from '../api';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { HostedPasskeySignIn } from '../components/HostedPasskeySignIn';
+import { HostedEmailSignIn } from '../components/HostedEmailSignIn';
 import { HostedSecondFactor } from '../components/HostedSecondFactor';
 import { HostedCaptcha } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
@@ -40,6 +42,11 @@ export function SignInPage() {
   const socialError = socialErrorMessage(params.get('social_error'));
   const providers = useHostedSignInProviders();
   const [returnedChallenge, dropReturnedChallenge] = useFragmentChallenge();
+  // The first factors the project offers; with a password and a mailed code or link both on, the password form comes first.
+  const methods = project.sign_in_methods;
+  const byEmail = methods.email_code || methods.magic_link;
+  const [emailMode, setEmailMode] = useState(!methods.password);
+  const [emailChallenge, setEmailChallenge] = useState<MfaChallenge | null>(null);
 
   const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
     initialEmail: params.get('login_hint') ?? '',
@@ -53,7 +60,7 @@ export function SignInPage() {
   const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: returnTo ?? paths.afterSignIn(interaction), ...proof }));
 
-  const secondStep = challenge ?? returnedChallenge;
+  const secondStep = challenge ?? returnedChallenge ?? emailChallenge;
   if (secondStep) {
     return (
       <HostedPage documentTitle={t('signIn.twoFactorTitle')} title={t('signIn.twoFactorTitle')} subtitle={t('signIn.twoFactorSubtitle')}>
@@ -63,6 +70,7 @@ export function SignInPage() {
           onCancel={() => {
             dropReturnedChallenge();
             cancelChallenge();
+            setEmailChallenge(null);
           }}
         />
       </HostedPage>
@@ -77,44 +85,81 @@ export function SignInPage() {
       title={t('signIn.title')}
       subtitle={t('common.continueTo', { app: project.name })}
       footer={
-        <>
-          {t('signIn.noAccount')}{' '}
-          <Anchor component={Link} to={paths.page('sign-up', keep)} fw={600}>
-            {t('common.signUp')}
-          </Anchor>
-        </>
+        // Sign-up asks for a password; without one, a mailed code or link makes the account.
+        methods.password && (
+          <>
+            {t('signIn.noAccount')}{' '}
+            <Anchor component={Link} to={paths.page('sign-up', keep)} fw={600}>
+              {t('common.signUp')}
+            </Anchor>
+          </>
+        )
       }
     >
       <Stack gap="md">
         {banner && <FormAlert kind="success">{banner}</FormAlert>}
         {error ? <FormAlert>{error}</FormAlert> : socialError && <FormAlert>{socialError}</FormAlert>}
-        <form onSubmit={onSubmit} noValidate>
-          <Stack gap="md">
-            <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} error={errorText(form.errors.email, known)} />
-            <PasswordField
-              label={t('common.password')}
-              placeholder={t('common.passwordPlaceholder')}
-              autoComplete="current-password"
-              required
-              {...form.getInputProps('password')}
-              error={errorText(form.errors.password, known)}
+        {methods.password && !emailMode && (
+          <>
+            <form onSubmit={onSubmit} noValidate>
+              <Stack gap="md">
+                <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} error={errorText(form.errors.email, known)} />
+                <PasswordField
+                  label={t('common.password')}
+                  placeholder={t('common.passwordPlaceholder')}
+                  autoComplete="current-password"
+                  required
+                  {...form.getInputProps('password')}
+                  error={errorText(form.errors.password, known)}
+                />
+                <Group justify="flex-end" mt={-8}>
+                  <Anchor component={Link} to={paths.page('forgot-password', keep)} size="sm">
+                    {t('signIn.forgot')}
+                  </Anchor>
+                </Group>
+                <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
+                <Button type="submit" fullWidth loading={submitting}>
+                  {t('signIn.submit')}
+                </Button>
+              </Stack>
+            </form>
+            {byEmail && (
+              <Button variant="subtle" fullWidth onClick={() => setEmailMode(true)}>
+                {t('passwordless.useEmail')}
+              </Button>
+            )}
+          </>
+        )}
+        {byEmail && (emailMode || !methods.password) && (
+          <>
+            <HostedEmailSignIn
+              codes={methods.email_code}
+              links={methods.magic_link}
+              initialEmail={params.get('login_hint') ?? ''}
+              continuation={keep}
+              onSignedIn={signedIn}
+              onChallenge={setEmailChallenge}
             />
-            <Group justify="flex-end" mt={-8}>
-              <Anchor component={Link} to={paths.page('forgot-password', keep)} size="sm">
-                {t('signIn.forgot')}
-              </Anchor>
-            </Group>
-            <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
-            <Button type="submit" fullWidth loading={submitting}>
-              {t('signIn.submit')}
-            </Button>
-          </Stack>
-        </form>
-        <HostedPasskeySignIn onSignedIn={signedIn} onError={setError}>
-          <Divider label={t('common.or')} labelPosition="center" />
-        </HostedPasskeySignIn>
+            {methods.password && (
+              <Button variant="subtle" fullWidth onClick={() => setEmailMode(false)}>
+                {t('passwordless.usePassword')}
+              </Button>
+            )}
+          </>
+        )}
+        {methods.passkey && (
+          <HostedPasskeySignIn onSignedIn={signedIn} onError={setError}>
+            <Divider label={t('common.or')} labelPosition="center" />
+          </HostedPasskeySignIn>
+        )}
         {/* Below the passkey button, the "or" above it serves both. */}
-        <SocialButtons providers={providers} label={passkeysSupported() ? null : t('common.or')} pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+        <SocialButtons
+          providers={providers}
+          label={methods.passkey && passkeysSupported() ? null : t('common.or')}
+          pending={social.pending}
+          onSelect={social.start}
+          waitingForCaptcha={!captchaReady}
+        />
       </Stack>
     </HostedPage>
   );

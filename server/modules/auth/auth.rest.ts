@@ -349,7 +349,7 @@ export const platformAuthRoutes = [
   }),
 ];
 
-/** Changing the password with the current one, one declaration for every realm. */
+/** Changing the password with the current one (or setting the first one after a step-up), one declaration for every realm. */
 export function passwordChangeRoutes(mount: AccountMount) {
   const { prefix, signedIn, doc, procedure } = accountMountOf(mount);
   return [
@@ -361,8 +361,19 @@ export function passwordChangeRoutes(mount: AccountMount) {
       body: ChangePasswordInputSchema,
       response: { 200: MessageSchema },
       doc: doc(
-        { operationId: 'changePassword', tag: 'Auth', summary: 'Change the password', description: 'Signs out the other sessions of the account.', errors: [400] },
-        { operationId: 'publicChangePassword', summary: "Change an end user's password", description: 'Needs the current password (400 otherwise). Signs out the other sessions of the account.', errors: [400] },
+        {
+          operationId: 'changePassword',
+          tag: 'Auth',
+          summary: 'Change the password',
+          description: 'Needs the current password (400 when wrong, 422 when left out). An account without one (provider or passkey only) leaves it out and sets its first password after a recent step-up (401 with `step_up_required` otherwise). Signs out the other sessions of the account.',
+          errors: [400, 401],
+        },
+        {
+          operationId: 'publicChangePassword',
+          summary: "Change an end user's password",
+          description: 'Needs the current password (400 when wrong, 422 when left out). An account without one (provider or passkey only) leaves it out and sets its first password after a recent step-up (401 with `step_up_required` otherwise). Signs out the other sessions of the account.',
+          errors: [400, 401],
+        },
       ),
       handler: ({ deps, caller, body }) => changePassword(deps, caller.realm, caller.session, body, caller.info),
     }),

@@ -46,17 +46,18 @@ import { changeEmailIfFree, findUserByEmail, findUserById, insertUserIfNew, upda
 import { aboutAccount, appLink, MAIL_LINK_PATHS, queueAccountMail, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
 import { listAttachments, removeAllAttachments, removePasskeysAndIdentities, type Attachments } from './attachments.repo.js';
 import { requireCaptcha } from './captcha-check.js';
-import { checkCurrentPassword } from '../users/current-password.js';
+import { checkCurrentPassword } from '../passwords/current-password.js';
 import { continuationColumns, continuationOfRow, NO_CONTINUATION, type LinkContinuation, type ProvenLink } from './link-continuation.js';
 import { consumeOneTimeToken, expireOneTimeTokens, findLatestAttemptPassword, findOneTimeToken, insertOneTimeToken } from './one-time-tokens.repo.js';
 import { clearSignInFailures } from './sign-in.service.js';
+import { requireSignInMethod } from '../realms/sign-in-methods.js';
 import { requestLocale } from '../../mail/locale.js';
 import { brandFor } from '../../mail/mail-brand.js';
 import type { TFunction } from 'i18next';
 import { PLATFORM_BRAND } from '../../mail/branding.js';
 import { mailTranslator } from '../../mail/mail-i18n.js';
 
-export { clearSignInFailures, logIn, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
+export { clearSignInFailures, logIn, logInWithMailbox, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
 const LINK_USED = { verify: 'This verification link has already been used', reset: 'This reset link has already been used' };
 
@@ -163,6 +164,8 @@ export async function signUp(
   request: RequestInfo,
   continuation = NO_CONTINUATION,
 ): Promise<{ message: string }> {
+  // A project without passwords makes its accounts by a mailed code or link, or a provider.
+  requireSignInMethod(realm, 'password');
   await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
@@ -195,7 +198,7 @@ export async function signUp(
       updated_at: now,
       last_login: null,
     });
-    if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: normalizeEmail(input.email), is_verified: false });
+    if (inserted && realm.projectId) await emitUserEvent(tx, realm.projectId, 'user.created', { id, email: input.email, is_verified: false });
     // The link (or the notice) commits with the account, or not at all. An account verified meanwhile gets no mail of the other kind.
     const user = inserted ? await findUserById(tx.db, id) : await findUserByEmail(tx.db, realm.projectId, input.email);
     if (mayMail && user?.is_verified === 0 && kind === 'verification') await queueVerification(tx, realm, user, passwordHash, request, continuation);
@@ -337,7 +340,7 @@ export async function resendVerification(
   await deps.limiters.resendPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectVerificationResends.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
-  await deps.limiters.resendPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
+  await deps.limiters.resendPerAccount.consume(realmKey(realm, input.email));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_verified === 0 && user.is_active === 1 && (await withinMailCap(deps, 'verification', user.email))) {
     const ownPassword = user.password_set === 1 ? user.password_hash : null;
@@ -358,7 +361,7 @@ export async function forgotPassword(
   await deps.limiters.forgotPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectPasswordResets.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
-  await deps.limiters.forgotPerAccount.consume(realmKey(realm, normalizeEmail(input.email)));
+  await deps.limiters.forgotPerAccount.consume(realmKey(realm, input.email));
   const user = await findUserByEmail(deps.db, realm.projectId, input.email);
   if (user && user.is_active === 1 && (await withinMailCap(deps, 'password_reset', user.email))) {
     const brand = brandFor(realm.projectId, realm.policy.mail, user, request);
@@ -435,12 +438,19 @@ export async function changePassword(
   input: z.output<typeof ChangePasswordInputSchema>,
   request: RequestInfo,
 ): Promise<{ message: string }> {
-  await checkCurrentPassword(deps, auth.user, input.current_password, request, new AppError('BAD_REQUEST', 'Current password is incorrect'));
+  if (auth.user.password_set === 1) {
+    // An account with a password always gives it: a recent sign-in alone (a stolen session) never replaces it.
+    if (input.current_password === undefined) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.currentPasswordRequired);
+    await checkCurrentPassword(deps, auth.user, input.current_password, request, new AppError('BAD_REQUEST', 'Current password is incorrect'));
+  } else {
+    // Its first password: the account has none to give, so a recent step-up (a provider, a passkey or a mailed code) is the proof.
+    await requireRecentProof(deps, auth);
+  }
   rejectWeakPassword(realm, input.new_password);
   const passwordHash = await deps.passwords.hash(input.new_password);
   const now = isoNow(deps.clock);
   await withTransaction(deps, async (tx) => {
-    await updateUser(tx.db, auth.user.id, { password_hash: passwordHash, updated_at: now });
+    await updateUser(tx.db, auth.user.id, { password_hash: passwordHash, password_set: 1, updated_at: now });
     await expireOneTimeTokens(tx.db, auth.user.id, 'reset_password', now);
     await revokeSessionsByUserId(tx.db, auth.user.id, now, 'password_changed', auth.sessionId);
     await queueAccountMail(tx, auth.user, 'passwordChangedMail', passwordChangedNotice(realm, auth.user, request));
@@ -463,7 +473,7 @@ export async function requestEmailChange(
   request: RequestInfo,
 ): Promise<{ message: string }> {
   const { user } = auth;
-  const newEmail = normalizeEmail(input.new_email);
+  const newEmail = input.new_email;
   if (newEmail === normalizeEmail(user.email)) throw new AppError('UNPROCESSABLE_CONTENT', VALIDATION.emailUnchanged);
   // The password given with the request is its proof; without one, a recent step-up.
   if (input.password === undefined) await requireRecentProof(deps, auth);

@@ -71,3 +71,16 @@ export async function expireOneTimeTokens(db: Db, userId: string, purpose: Token
     .where('expires_at', '>', now)
     .execute();
 }
+
+/** A user's session's latest tokens of one purpose (`binding`: SHA-256 of the session it is bound to), used or not, newest first. */
+export async function listBoundTokens(db: Db, userId: string, purpose: TokenPurpose, binding: string, limit = 20) {
+  return db
+    .selectFrom('one_time_tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('flow_binding', '=', binding)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -13,11 +13,13 @@ import { isoNow } from '../../lib/clock.js';
 import { fitsBcrypt } from '../../lib/passwords.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
+import { deviceLabel } from '../../lib/user-agent.js';
 import { newSignInMail } from '../../mail/templates.js';
 import { recordLoginFailed, recordLoginSucceeded } from '../analytics/analytics.service.js';
 import { recordDeviceSeen } from '../devices/devices.repo.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { networkOf } from '../ip-intel/ip-address.js';
+import { requirePasswordAllowed } from '../sso-routing/sso-routing.js';
 import { hasSecondFactor, MFA_SIGN_IN_EXPIRED, openMfaChallenge, requireSecondFactor, takeMfaChallenge } from '../mfa/mfa.service.js';
 import { checkPasskey, PASSKEY_NOT_VERIFIED } from '../passkeys/passkeys.service.js';
 import { listFailedAttemptAddresses } from '../login-attempts/login-attempts.repo.js';
@@ -26,11 +28,13 @@ import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByDeviceId } from '../sessions/sessions.repo.js';
 import { startSession, type IssuedTokens } from '../sessions/sessions.service.js';
 import { toUser } from '../users/user.mapper.js';
+import { verifyAccountPassword } from '../passwords/password-check.js';
 import { normalizeEmail } from '../../lib/email.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
 import { queueAccountMail } from '../../mail/account-mail.js';
 import { requireCaptcha } from './captcha-check.js';
 import { brandFor } from '../../mail/mail-brand.js';
+import { requireSignInMethod } from '../realms/sign-in-methods.js';
 
 export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
 export const ACCOUNT_INACTIVE = 'This account has been deactivated';
@@ -115,7 +119,8 @@ function attemptOf(deps: Deps, realm: Realm, email: string, deviceFingerprint: s
  * challenge for the second step instead of a session.
  */
 export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof LogInInputSchema>, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
-  const email = normalizeEmail(input.email);
+  requireSignInMethod(realm, 'password');
+  const { email } = input;
   const attempt: Attempt = { ...attemptOf(deps, realm, email, input.device_fingerprint, request), method: PASSWORD_METHOD };
   const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
   /** Runs a check whose refusal is also recorded as a failed attempt. */
@@ -135,13 +140,15 @@ export async function logIn(deps: Deps, realm: Realm, input: z.output<typeof Log
     return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
   }
   await guard('captcha_failed', () => requireCaptcha(deps, realm, input.captcha_token, request));
+  // Whether the password is right or the account exists is not the question: the domain's IdP signs its people in.
+  await guard('sso_required', () => requirePasswordAllowed(deps.db, realm.projectId, email));
   const budgets = failureBudgets(deps, realm, email, request.network);
   await guard('rate_limited', budgets.charge);
 
   const user = await findUserByEmail(deps.db, realm.projectId, email);
   let passwordOk = false;
   if (fitsBcrypt(input.password)) {
-    passwordOk = user ? await deps.passwords.verify(input.password, user.password_hash) : await deps.passwords.verifyAgainstDummy(input.password);
+    passwordOk = user ? await verifyAccountPassword(deps, user, input.password) : await deps.passwords.verifyAgainstDummy(input.password);
   }
   if (!user || !passwordOk) {
     return fail(user ? 'invalid_credentials' : 'unknown_email', user?.id ?? null, new AppError('UNAUTHORIZED', INCORRECT_CREDENTIALS));
@@ -192,6 +199,7 @@ export async function verifyMfaSignIn(deps: Deps, realm: Realm, input: z.output<
  * whose answer fails is a failed attempt with reason `passkey_failed`.
  */
 export async function logInWithPasskey(deps: Deps, realm: Realm, input: z.output<typeof PasskeyLoginInputSchema>, request: RequestInfo): Promise<LogInResult> {
+  requireSignInMethod(realm, 'passkey');
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectLogins.consume(realm.projectId);
   const { user, verified } = await checkPasskey(deps, realm, input.response, { purpose: 'login' });
@@ -236,15 +244,51 @@ export async function logInWithMailedLink(deps: Deps, realm: Realm, userId: stri
   return startSignedInSession(deps, realm, user, attempt, request, [MAILED_LINK_FACTOR]);
 }
 
-/** The `amr` value of a waiting second step's first factor: the password, a mailed link, or a provider. */
+/** The `amr` value of a waiting second step's first factor: the password, a mailed link or code, or a provider. */
 function firstFactorAmr(firstFactor: string | null): string {
   if (firstFactor === null) return 'pwd';
-  return firstFactor === MAILED_LINK_FACTOR ? MAILED_LINK_FACTOR : 'fed';
+  return firstFactor === MAILED_LINK_FACTOR || firstFactor === EMAIL_CODE_METHOD || firstFactor === MAGIC_LINK_METHOD ? MAILED_LINK_FACTOR : 'fed';
+}
+
+/** Passwordless first factors, as the login attempt (and a waiting second step) names them. */
+export const EMAIL_CODE_METHOD = 'email_code';
+export const MAGIC_LINK_METHOD = 'magic_link';
+
+/** A sign-in by proof of the mailbox (modules/passwordless). */
+export interface MailboxSignIn {
+  method: typeof EMAIL_CODE_METHOD | typeof MAGIC_LINK_METHOD;
+  email: string;
+  deviceFingerprint: string | null;
+  /** Checks the code or link and answers the address's account, made when it has none (refusals are AppErrors). */
+  prove(): Promise<UserRow>;
+}
+
+/**
+ * Signs in with a mailed code or magic link: the VPN policy, deactivation, blocked devices and attempt
+ * record of a password (the attempt names the method; a wrong or spent code is a failed attempt with
+ * reason `invalid_credentials`), and two factors still asked (the mailbox is one factor). The caller
+ * charges the request limits first (a code's guesses must cost before they are checked).
+ */
+export async function logInWithMailbox(deps: Deps, realm: Realm, signIn: MailboxSignIn, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
+  const attempt: Attempt = { ...attemptOf(deps, realm, signIn.email, signIn.deviceFingerprint, request), method: signIn.method };
+  const fail = (reason: FailureReason, userId: string | null, error: AppError) => refuse(deps, realm, attempt, request, reason, userId, error);
+  if (realm.policy.blockVpn && (attempt.verdict.is_vpn || attempt.verdict.is_proxy)) return fail('vpn_blocked', null, new AppError('FORBIDDEN', VPN_BLOCKED));
+  let user: UserRow;
+  try {
+    user = await signIn.prove();
+  } catch (error) {
+    if (error instanceof AppError && error.code !== 'TOO_MANY_REQUESTS') await fail('invalid_credentials', null, error);
+    throw error;
+  }
+  if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
+  if (hasSecondFactor(user)) return openMfaChallenge(deps, user, signIn.deviceFingerprint, signIn.method);
+  return startSignedInSession(deps, realm, user, attempt, request, [MAILED_LINK_FACTOR]);
 }
 
 /** What a provider vouched for, to sign in with (social sign-in). */
 export interface ProviderSignIn {
-  provider: SocialProvider;
+  /** A social provider, or 'saml' for an enterprise SAML connection (enterprise OpenID Connect is 'oidc'). */
+  provider: SocialProvider | 'saml';
   /** The provider's e-mail, for the attempt's record. */
   email: string;
   /** The provider asserted a second factor (`amr` has `mfa`): ours is not asked again. */
@@ -252,6 +296,11 @@ export interface ProviderSignIn {
   deviceFingerprint: string | null;
   /** The account the provider's identity belongs to, found or made (refusals are AppErrors). */
   findOrCreateUser(): Promise<UserRow>;
+  /**
+   * An enterprise connection: the session starts in its organization, and the organization's IdP,
+   * which owns the address's domain, decides how strongly its people sign in (ours is not asked).
+   */
+  enterprise?: { organizationId: string };
 }
 
 /**
@@ -277,15 +326,23 @@ export async function logInWithProvider(deps: Deps, realm: Realm, signIn: Provid
   }
   if (user.is_active !== 1) return fail('account_inactive', user.id, new AppError('FORBIDDEN', ACCOUNT_INACTIVE));
   if (!mayStartUnverified(realm, user)) return fail('email_unverified', user.id, new AppError('FORBIDDEN', EMAIL_NOT_VERIFIED));
-  if (hasSecondFactor(user) && !signIn.providerMfa) return openMfaChallenge(deps, user, signIn.deviceFingerprint, signIn.provider);
-  return startSignedInSession(deps, realm, user, attempt, request, signIn.providerMfa ? ['fed', 'mfa'] : ['fed']);
+  if (hasSecondFactor(user) && !signIn.providerMfa && !signIn.enterprise) return openMfaChallenge(deps, user, signIn.deviceFingerprint, signIn.provider);
+  return startSignedInSession(deps, realm, user, attempt, request, signIn.providerMfa ? ['fed', 'mfa'] : ['fed'], signIn.enterprise?.organizationId ?? null);
 }
 
 /**
  * Both factors are in (`authMethods`, as OIDC `amr` values): the device, the session, the last login,
  * the attempt and analytics commit together.
  */
-async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, attempt: Attempt, request: RequestInfo, authMethods: string[]): Promise<LogInResult> {
+async function startSignedInSession(
+  deps: Deps,
+  realm: Realm,
+  user: UserRow,
+  attempt: Attempt,
+  request: RequestInfo,
+  authMethods: string[],
+  organizationId: string | null = null,
+): Promise<LogInResult> {
   const now = isoNow(deps.clock);
   const fingerprint = attempt.deviceFingerprint;
   const signIn = await withTransaction(deps, async (tx) => {
@@ -293,7 +350,7 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
       ? await recordDeviceSeen(tx.db, { id: newId(), user_id: user.id, fingerprint, user_agent: request.userAgent, ip: request.ip, now })
       : null;
     if (seen?.device.is_blocked === 1) return { blocked: true, deviceId: seen.device.id } as const;
-    const { sessionId, tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request, { authMethods });
+    const { sessionId, tokens } = await startSession(tx, realm, user.id, seen?.device.id ?? null, request, { authMethods }, organizationId);
     const signedIn = (await updateUser(tx.db, user.id, { last_login: now }))!;
     if (realm.projectId) {
       const data = { session_id: sessionId, user: { id: user.id, email: user.email }, auth_methods: authMethods, ip_address: request.ip, device_id: fingerprint };
@@ -303,7 +360,7 @@ async function startSignedInSession(deps: Deps, realm: Realm, user: UserRow, att
     await recordLoginSucceeded(tx, realm, user.id);
     // The first sign-in of an account is not news; a later one from an unseen device is.
     if (seen?.isNew && user.last_login) {
-      const where = { device: request.userAgent ?? 'Unknown device', ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
+      const where = { device: deviceLabel(request.userAgent), ip: request.ip, country: attempt.verdict.country_code ?? 'Unknown', time: now };
       await queueAccountMail(tx, user, 'newSignInMail', newSignInMail(user.email, where, brandFor(realm.projectId, realm.policy.mail, user, request)));
     }
     return { blocked: false, tokens, signedIn } as const;

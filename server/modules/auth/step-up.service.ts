@@ -9,15 +9,17 @@ import { checkPasskey, PASSKEY_NOT_VERIFIED, passkeyStepUpOptions } from '../pas
 import type { Realm } from '../realms/realm.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
 import { recordProof } from '../sessions/step-up.js';
-import { checkCurrentPassword } from '../users/current-password.js';
+import { checkCurrentPassword } from '../passwords/current-password.js';
+import { checkStepUpEmailCode } from './step-up-email-code.js';
 
 const INCORRECT_PASSWORD = 'Incorrect password';
 
 /**
  * The signed-in user proves who they are again, with one proof the account has: the password (the
- * current-password limits apply), a second-factor code (the wrong-code budgets apply) or one of its
- * passkeys with the user verified. The session may then add a way in or change its address for
- * STEP_UP_WINDOW_S. A wrong proof is a 400, so a browser never takes it for an expired session.
+ * current-password limits apply), a second-factor code (the wrong-code budgets apply), one of its
+ * passkeys with the user verified, or for an account with none of those a code mailed to it. The
+ * session may then add a way in, change its address or delete itself for STEP_UP_WINDOW_S. A wrong
+ * proof is a 400, so a browser never takes it for an expired session.
  */
 export async function stepUp(deps: Deps, realm: Realm, auth: Authenticated, input: z.output<typeof StepUpInputSchema>, request: RequestInfo): Promise<StepUpAnswer> {
   const { user } = auth;
@@ -29,6 +31,8 @@ export async function stepUp(deps: Deps, realm: Realm, auth: Authenticated, inpu
   } else if (input.passkey_response !== undefined) {
     const { verified } = await checkPasskey(deps, realm, input.passkey_response, { purpose: 'step_up', userId: user.id });
     if (!verified) throw new AppError('BAD_REQUEST', PASSKEY_NOT_VERIFIED);
+  } else if (input.email_code !== undefined) {
+    await checkStepUpEmailCode(deps, realm, auth, input.email_code);
   }
   return { message: MESSAGES.stepUpConfirmed, expires_at: await recordProof(deps, auth) };
 }

@@ -3,6 +3,7 @@ import { HostedProjectSchema } from '../../../shared/schemas/hosted.js';
 import { defineRoute, HOSTED } from '../../rest/route.js';
 import { appHomeOf } from '../projects/projects.service.js';
 import { hostedOverridesOf } from '../../../shared/i18n/overrides.js';
+import { effectiveSignInMethods } from '../realms/sign-in-methods.js';
 
 /** What the hosted pages need of their project before anyone signs in: its name and branding (404 unknown, 403 inactive). */
 export const hostedProjectRoutes = [
@@ -22,6 +23,7 @@ export const hostedProjectRoutes = [
         website_url,
         app_url: appHomeOf(caller.project),
         string_overrides: hostedOverridesOf(caller.realm.policy.mail.stringOverrides),
+        sign_in_methods: effectiveSignInMethods(caller.realm.policy.signInMethods, []),
       };
     },
   }),
@@ -34,7 +36,7 @@ export const hostedProjectRoutes = [
       operationId: 'hostedGetCaptchaConfig',
       tag: 'Hosted pages',
       summary: 'Which captcha the hosted forms must show',
-      description: "The project's own captcha when it set one in its settings, else the platform's.",
+      description: "The project's own captcha when it set one in its settings; none when it chose `none`; else the platform's.",
     },
     handler: async ({ caller }) => caller.realm.policy.captcha.config(),
   }),

@@ -22,7 +22,9 @@ export type FailureReason =
   /** A provider's identity whose e-mail belongs to another account: linking needs the owner's proof. */
   | 'link_required'
   /** A right password for an address not verified yet, in a project that lets only verified end users in. */
-  | 'email_unverified';
+  | 'email_unverified'
+  /** A password for an address whose organization's connection enforces single sign-on. */
+  | 'sso_required';
 
 /** Every sign-in attempt, good or bad, is written down with where it came from. */
 export async function recordLoginAttempt(

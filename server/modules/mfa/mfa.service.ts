@@ -8,7 +8,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
 import { withTransaction } from '../../db/transaction.js';
 import { queueAccountMail } from '../../mail/account-mail.js';
-import { checkCurrentPassword } from '../users/current-password.js';
+import { checkCurrentPassword } from '../passwords/current-password.js';
 import { deletePasskeysOf } from '../passkeys/passkeys.repo.js';
 import { passkeyMfaOptions } from '../passkeys/passkeys.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';

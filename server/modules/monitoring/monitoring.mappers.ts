@@ -2,6 +2,7 @@ import type { Device, LoginAttempt } from '../../../shared/schemas/admin.js';
 import type { Session } from '../../../shared/schemas/admin.js';
 import type { DeviceRow, LoginAttemptRow } from '../../db/schema.js';
 import { deviceLabel } from '../../lib/user-agent.js';
+import { sessionClientLabel } from '../sessions/session-client.js';
 
 export function toLoginAttempt(row: LoginAttemptRow): LoginAttempt {
   return {
@@ -37,7 +38,9 @@ export function toDevice(row: DeviceRow & { user_email: string }): Device {
   };
 }
 
-/** A live session with its label for people ('Chrome on Linux'). */
-export function toSession(row: Omit<Session, 'device_label'>): Session {
-  return { ...row, device_label: deviceLabel(row.user_agent) };
+type SessionRowOf = Omit<Session, 'device_label' | 'client_label'> & { client_name: string | null };
+
+/** A live session with its labels for people ('Chrome on Linux', 'Hosted pages'). */
+export function toSession({ client_name, ...row }: SessionRowOf): Session {
+  return { ...row, device_label: deviceLabel(row.user_agent), client_label: sessionClientLabel(row.client, client_name) };
 }

@@ -215,6 +215,8 @@ function liveSessionsQuery(db: Db, projectId: string | null, now: string, cutoff
       'devices.fingerprint as device_id',
       'sessions.ip_address',
       'sessions.user_agent',
+      'sessions.client',
+      'sessions.client_name',
       'sessions.created_at',
       'sessions.last_used_at',
       'sessions.expires_at',

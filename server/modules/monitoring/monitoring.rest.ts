@@ -284,7 +284,8 @@ export function monitoringRoutes(mount: MonitoringMount) {
       doc: doc('revoke', 'Session', ['Revoke a session', "Revoke an end user's session"], found),
       handler: ({ deps, caller, params }) => monitoring.revokeSessionById(deps, caller.scope, actorOf(caller), itemId(params, 'session')),
     }),
-    ...EXPORTS.map(({ list, noun, query, run, summaries }) =>
+    // A project's users export is user-transfer's (NDJSON for a move, this CSV with format=csv).
+    ...EXPORTS.filter(({ list }) => platform || list !== 'users').map(({ list, noun, query, run, summaries }) =>
       defineRoute({
         method: 'GET',
         url: `${prefix}/${list}/export`,

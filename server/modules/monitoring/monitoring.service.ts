@@ -13,6 +13,7 @@ import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { clearSignInFailures, createManagedAccount, mailPasswordResetTo, mailVerificationLinkTo, signInMethodsOf } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
+import { sessionClientLabel } from '../sessions/session-client.js';
 import { revokeAllSessionsOfDevice, revokeAllSessionsOfUser, revokeEverySessionOf, revokeOneSession } from '../sessions/sessions.service.js';
 import { toMonitoredUser, toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
@@ -285,7 +286,7 @@ export async function exportSessions(deps: Deps, scope: MonitorScope, exporter: 
   const asOf = isoNow(deps.clock);
   const cutoffs = await idleCutoffsOf(deps.db, scope.projectId, asOf);
   return streamCsvExport(deps, exporter.id, readLiveSessionsForExport(deps.db, scope.projectId, q, asOf, cutoffs), {
-    columns: ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at'],
-    item: (row) => row,
+    columns: ['id', 'user_email', 'user_id', 'device_id', 'ip_address', 'user_agent', 'created_at', 'last_used_at', 'expires_at', 'client'],
+    item: (row) => ({ ...row, client: sessionClientLabel(row.client, row.client_name) }),
   });
 }

@@ -1,5 +1,7 @@
-import { urlListOf } from '../projects/projects.service.js';
+import type { Config } from '../../config.js';
 import type { ProjectRow } from '../../db/schema.js';
+import { testSignInRedirectOf } from '../projects/project-urls.js';
+import { isRegisteredRedirect } from '../projects/redirect-uris.js';
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
 import { SUPPORTED_LOCALES } from '../../../shared/i18n/locales.js';
 import { matchLocale } from '../../../shared/i18n/resolve-locale.js';
@@ -40,9 +42,11 @@ const PKCE_VALUE = /^[A-Za-z0-9\-._~]{43,128}$/;
 /**
  * Checks who is asking first: an unknown client or an unregistered redirect URI is an error page
  * (AuthorizationPageError), since redirecting would hand the answer to whoever wrote the link. Every
- * later problem is an OAuthError the caller sends back to the (registered) redirect URI.
+ * later problem is an OAuthError the caller sends back to the (registered) redirect URI. Registered
+ * means exactly, or by a development project's loopback pattern (redirect-uris.ts); the dashboard's
+ * own test page (testSignInRedirectOf) is accepted for every project.
  */
-export function checkClientAndRedirect(project: ProjectRow, params: Params): string {
+export function checkClientAndRedirect(config: Pick<Config, 'appUrl'>, project: ProjectRow, params: Params): string {
   let clientId: string | undefined;
   let redirectUri: string | undefined;
   try {
@@ -53,7 +57,7 @@ export function checkClientAndRedirect(project: ProjectRow, params: Params): str
   }
   if (clientId !== project.project_key) throw new AuthorizationPageError('Unknown application', 'The client_id of this sign-in request is not this project.');
   if (!redirectUri) throw new AuthorizationPageError('Invalid sign-in request', 'The sign-in request has no redirect_uri.');
-  if (!urlListOf(project.redirect_uris).includes(redirectUri)) {
+  if (redirectUri !== testSignInRedirectOf(config) && !isRegisteredRedirect(project, project.redirect_uris, redirectUri)) {
     throw new AuthorizationPageError(
       'Redirect URI not registered',
       `${project.name} has not registered ${redirectUri} as a redirect URI. Its developer can add it in the project's settings.`,

@@ -3,14 +3,18 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { HOSTED_COOKIES } from '../../plugins/auth-cookies.js';
 import { readBearer } from '../../lib/bearer.js';
-import { requestInfoOf } from '../../plugins/request-info.js';
-import { urlListOf } from '../projects/projects.service.js';
+import { hostedInfoOf, requestInfoOf } from '../../plugins/request-info.js';
+import { urlListOf } from '../projects/redirect-uris.js';
 import { authenticate, liveSessionDetails, refreshSession, revokeOneSession, type SessionDetails } from '../sessions/sessions.service.js';
 import { singleParam, type Params } from './authorization-request.js';
 import { discoveryDocument } from './discovery.js';
 import { errorPage } from './error-page.js';
 import { AuthorizationPageError, OAuthError } from './oauth-error.js';
 import { authorize, continueAuthorization, exchangeCode, introspect, planLogout, refreshGrant, revokeToken, userInfo, type Provider } from './oidc.service.js';
+import { pollDeviceAuthorization, startDeviceAuthorization } from './device-authorization.service.js';
+import { authenticateMachineClient, chargeClientCredentials, clientCredentialsGrant, MACHINE_CLIENT_ID_PREFIX } from './machine-clients.service.js';
+import type { MachineClientRow } from './machine-clients.repo.js';
+import { issuerOf } from '../projects/project-urls.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,7 +68,7 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
     scope.get(
       '/hosted/:project_key/authorize',
       browserEndpoint(async (provider, request, reply) =>
-        authorize(deps, provider, request.query as Params, await hostedSessionOf(deps, provider, request, reply), requestInfoOf(request)),
+        authorize(deps, provider, request.query as Params, await hostedSessionOf(deps, provider, request, reply), requestInfoOf(request, 'oidc')),
       ),
     );
     scope.get(
@@ -109,9 +113,15 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
                 ? new OAuthError('invalid_client', 'Unknown client', 404)
                 : error instanceof AppError && error.code === 'FORBIDDEN'
                   ? new OAuthError('invalid_client', error.detail, 403)
-                  : null;
+                  : error instanceof AppError && error.code === 'TOO_MANY_REQUESTS'
+                    ? new OAuthError('slow_down', error.detail, 429, error.retryAfterS)
+                    : null;
           if (!oauth) throw error;
           if (oauth.retryAfterS) reply.header('retry-after', String(oauth.retryAfterS));
+          // RFC 6749 §5.2: a 401 for client authentication names the scheme to use.
+          if (oauth.error === 'invalid_client' && oauth.status === 401) {
+            reply.header('www-authenticate', `Basic realm="${issuerOf(deps.config, (request.params as KeyParams).project_key)}", charset="UTF-8"`);
+          }
           return reply.code(oauth.status).send(oauth.body());
         }
       };
@@ -128,13 +138,31 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
       { config },
       oauthEndpoint(async (provider, request) => {
         const form = formOf(request);
-        await authenticateClient(deps, provider, request, form);
         const grantType = singleParam(form, 'grant_type');
+        const info = requestInfoOf(request, 'oidc');
+        const client = await authenticateClient(deps, provider, request, form);
+        if (grantType === CLIENT_CREDENTIALS) {
+          if (!client.machine) throw new OAuthError('unauthorized_client', 'client_credentials is for the project\'s machine clients (client_id mc_…)');
+          return clientCredentialsGrant(deps, provider, client.machine, singleParam(form, 'scope'));
+        }
+        if (client.machine) throw new OAuthError('unauthorized_client', 'A machine client may only use grant_type=client_credentials');
         if (grantType === 'authorization_code') {
           return exchangeCode(deps, provider, { code: singleParam(form, 'code'), redirectUri: singleParam(form, 'redirect_uri'), codeVerifier: singleParam(form, 'code_verifier') });
         }
-        if (grantType === 'refresh_token') return refreshGrant(deps, provider, singleParam(form, 'refresh_token'), requestInfoOf(request));
-        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        if (grantType === 'refresh_token') return refreshGrant(deps, provider, singleParam(form, 'refresh_token'), info);
+        if (grantType === DEVICE_CODE) return pollDeviceAuthorization(deps, provider, singleParam(form, 'device_code'), info);
+        throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${GRANT_TYPES.join(', ')}`);
+      }),
+    );
+
+    scope.post(
+      '/projects/:project_key/oauth/device_authorization',
+      { config },
+      oauthEndpoint(async (provider, request) => {
+        const form = formOf(request);
+        const client = await authenticateClient(deps, provider, request, form);
+        if (client.machine) throw new OAuthError('unauthorized_client', 'A machine client may only use grant_type=client_credentials');
+        return startDeviceAuthorization(deps, provider, form, requestInfoOf(request, 'oidc'));
       }),
     );
 
@@ -156,7 +184,8 @@ export async function registerOidcProvider(app: FastifyInstance, deps: Deps): Pr
       { config },
       oauthEndpoint(async (provider, request, reply) => {
         const form = formOf(request);
-        await authenticateClient(deps, provider, request, form);
+        const client = await authenticateClient(deps, provider, request, form);
+        if (client.machine) throw new OAuthError('unauthorized_client', 'A machine client\'s tokens run out on their own; revoke the client in the project\'s settings');
         await revokeToken(deps, provider, singleParam(form, 'token'));
         return reply.code(200).send();
       }),
@@ -207,12 +236,23 @@ function allowCors(provider: Provider, request: FastifyRequest, reply: FastifyRe
   }
 }
 
+const CLIENT_CREDENTIALS = 'client_credentials';
+const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
+const GRANT_TYPES = ['authorization_code', 'refresh_token', CLIENT_CREDENTIALS, DEVICE_CODE];
+
+interface AuthenticatedClient {
+  /** The project's own client proven with one of its API keys, or a machine client. */
+  confidential: boolean;
+  machine: MachineClientRow | null;
+}
+
 /**
- * The client of a token-side call is the project (client_id = its key). A confidential client proves
- * itself with one of the project's API keys as the secret (client_secret_basic or _post); a public
- * client (browser, mobile) sends only its client_id and relies on PKCE.
+ * The client of a token-side call is the project (client_id = its key) or one of its machine clients
+ * (client_id mc_…, which must prove itself with its secret). The project's confidential client proves
+ * itself with one of its API keys as the secret (client_secret_basic or _post); a public client
+ * (browser, mobile, CLI) sends only its client_id and relies on PKCE or the device flow.
  */
-async function authenticateClient(deps: Deps, provider: Provider, request: FastifyRequest, form: Params): Promise<{ confidential: boolean }> {
+async function authenticateClient(deps: Deps, provider: Provider, request: FastifyRequest, form: Params): Promise<AuthenticatedClient> {
   const { project } = provider;
   const header = request.headers.authorization;
   const basic = header && /^Basic\s+(\S+)$/i.exec(header)?.[1];
@@ -238,8 +278,13 @@ async function authenticateClient(deps: Deps, provider: Provider, request: Fasti
     clientId = postId;
     secret = postSecret;
   }
+  if (clientId?.startsWith(MACHINE_CLIENT_ID_PREFIX)) {
+    // Spent before the secret is checked, whatever the grant: wrong secrets count too.
+    await chargeClientCredentials(deps, provider, requestInfoOf(request, 'oidc').network);
+    return { confidential: true, machine: await authenticateMachineClient(deps, project, clientId, secret) };
+  }
   if (clientId !== project.project_key) throw invalid('Unknown client');
-  if (secret === undefined) return { confidential: false };
+  if (secret === undefined) return { confidential: false, machine: null };
   try {
     const { project: keyProject } = await deps.projectRealms.authenticateApiKey(secret);
     if (keyProject.id !== project.id) throw invalid('Invalid client secret');
@@ -247,7 +292,7 @@ async function authenticateClient(deps: Deps, provider: Provider, request: Fasti
     if (error instanceof AppError) throw invalid('Invalid client secret');
     throw error;
   }
-  return { confidential: true };
+  return { confidential: true, machine: null };
 }
 
 /**
@@ -268,7 +313,7 @@ async function hostedSessionOf(deps: Deps, provider: Provider, request: FastifyR
   const refresh = HOSTED_COOKIES.readRefresh(request);
   if (!refresh) return null;
   try {
-    const tokens = await refreshSession(deps, realm, refresh, requestInfoOf(request));
+    const tokens = await refreshSession(deps, realm, refresh, hostedInfoOf(request));
     HOSTED_COOKIES.set(reply, request, deps.config, tokens, realm.policy);
     return await liveSessionDetails(deps, realm, realm.accessTokens.verify(tokens.access_token)!.sid);
   } catch (error) {

@@ -7,7 +7,8 @@ import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
 import { hostedPagesUrlOf, issuerOf } from '../projects/project-urls.js';
-import { appHomeOf, urlListOf } from '../projects/projects.service.js';
+import { appHomeOf } from '../projects/projects.service.js';
+import { isRegisteredRedirect } from '../projects/redirect-uris.js';
 import type { Realm } from '../realms/realm.js';
 import {
   liveSessionDetails,
@@ -40,7 +41,7 @@ export const CODE_TTL_S = 60;
 /** How long the hosted sign-in may take before the app must start over. */
 export const INTERACTION_TTL_S = 30 * 60;
 export const ID_TOKEN_TTL_S = 60 * 60;
-const DEFAULT_SCOPE = 'openid email profile';
+export const DEFAULT_SCOPE = 'openid email profile';
 const AUTHORIZATION_REQUESTS: PendingKind = { name: 'oauth-interaction', perNetwork: 'authorizePerIp', perProject: 'authorizePerProject', ttlS: INTERACTION_TTL_S };
 
 /** The provider of one project: its realm (signer, limits), its row (client settings) and its addresses. */
@@ -67,7 +68,7 @@ function signedInTooLongAgo(deps: Deps, request: AuthorizationRequest, session: 
  */
 export async function authorize(deps: Deps, provider: Provider, params: Params, session: SessionDetails | null, client: RequestInfo): Promise<string> {
   const { project } = provider;
-  const redirectUri = checkClientAndRedirect(project, params);
+  const redirectUri = checkClientAndRedirect(deps.config, project, params);
   const issuer = issuerOf(deps.config, project.project_key);
   const state = typeof params.state === 'string' && params.state.length <= 2000 ? params.state : null;
   let request: AuthorizationRequest;
@@ -205,7 +206,7 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
     realm,
     user.id,
     hosted.deviceId,
-    { ip: hosted.ipAddress, userAgent: hosted.userAgent },
+    { ip: hosted.ipAddress, userAgent: hosted.userAgent, client: 'oidc', clientName: project.name },
     { authMethods: hosted.authMethods, authenticatedAt: hosted.authenticatedAt, oauthScope: row.scope },
     row.organization_id,
   );
@@ -224,6 +225,8 @@ export async function exchangeCode(deps: Deps, provider: Provider, input: { code
   };
 }
 
+const SESSION_REVOKED = 'The session has been revoked. Please sign in again.';
+
 /** grant_type=refresh_token: the public API's rotation and reuse rules (a spent token revokes the session). */
 export async function refreshGrant(deps: Deps, provider: Provider, refreshToken: string | undefined, request: RequestInfo): Promise<TokenAnswer> {
   const { realm } = provider;
@@ -232,7 +235,11 @@ export async function refreshGrant(deps: Deps, provider: Provider, refreshToken:
   try {
     tokens = await refreshSession(deps, realm, refreshToken, request);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'UNAUTHORIZED') throw new OAuthError('invalid_grant', error.detail);
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
+      // Whether the session was ended or ran out: a browser SDK tells its user which (signed out with reason revoked or expired).
+      const revoked = (await sessionOfRefreshToken(deps, realm, refreshToken))?.revoked;
+      throw new OAuthError('invalid_grant', revoked ? SESSION_REVOKED : error.detail);
+    }
     if (error instanceof AppError && error.code === 'TOO_MANY_REQUESTS') throw new OAuthError('slow_down', error.detail, 429, error.retryAfterS);
     throw error;
   }
@@ -285,6 +292,11 @@ async function idTokenClaims(deps: Deps, user: UserRow, session: Pick<SessionDet
     amr: session.authMethods,
     ...(nonce !== null ? { nonce } : {}),
   };
+}
+
+/** An ID token for a session the provider started without an authorization request (no nonce): the device grant's. */
+export async function idTokenFor(deps: Deps, realm: Realm, user: UserRow, session: Pick<SessionDetails, 'id' | 'authMethods' | 'authenticatedAt'>, scopes: readonly string[]): Promise<string> {
+  return realm.accessTokens.signIdToken(await idTokenClaims(deps, user, session, scopes, null), ID_TOKEN_TTL_S);
 }
 
 /** The userinfo endpoint: the claims of the access token's session's scopes (a token of the public API counts as openid email profile). */
@@ -354,8 +366,7 @@ export function planLogout(deps: Deps, provider: Provider, params: Params): Logo
   const postLogout = one('post_logout_redirect_uri');
   let redirect = `${hostedPagesUrlOf(deps.config, project.project_key)}/signed-out`;
   if (postLogout) {
-    const registered = urlListOf(project.post_logout_redirect_uris);
-    if (!registered.includes(postLogout)) {
+    if (!isRegisteredRedirect(project, project.post_logout_redirect_uris, postLogout)) {
       throw new AuthorizationPageError('Sign-out address not registered', `${project.name} has not registered ${postLogout} as a post-logout redirect URI.`);
     }
     const url = new URL(postLogout);

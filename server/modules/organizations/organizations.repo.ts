@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { ORG_ADMIN_ROLE } from '../../../shared/schemas/organizations.js';
 import type { Db } from '../../db/connect.js';
 import type { OrganizationInvitationRow, OrganizationRoleRow, OrganizationRow } from '../../db/schema.js';
 
@@ -152,14 +153,32 @@ export async function organizationOfMember(db: Db, projectId: string, userId: st
 }
 
 /** One membership with its organization, as a token's claims need it. */
-export async function findMembershipWithOrganization(db: Db, userId: string, organizationId: string) {
+/**
+ * A membership with its organization and what its role holds, in one query for the token's claims:
+ * one row per role of the project for an org:admin (who holds every permission), else one row with
+ * the member's role (`role_permissions` null for a built-in role or one deleted since); none for a non-member.
+ */
+export async function findMembershipWithRolePermissions(db: Db, userId: string, organizationId: string) {
   return db
     .selectFrom('organization_members')
     .innerJoin('organizations', 'organizations.id', 'organization_members.organization_id')
-    .select(['organizations.id', 'organizations.project_id', 'organizations.name', 'organizations.slug', 'organizations.public_metadata', 'organization_members.role'])
+    .leftJoin('organization_roles', (join) =>
+      join
+        .onRef('organization_roles.project_id', '=', 'organizations.project_id')
+        .on((eb) => eb.or([eb('organization_members.role', '=', ORG_ADMIN_ROLE), eb('organization_roles.key', '=', eb.ref('organization_members.role'))])),
+    )
+    .select([
+      'organizations.id',
+      'organizations.project_id',
+      'organizations.name',
+      'organizations.slug',
+      'organizations.public_metadata',
+      'organization_members.role',
+      'organization_roles.permissions as role_permissions',
+    ])
     .where('organization_members.user_id', '=', userId)
     .where('organization_members.organization_id', '=', organizationId)
-    .executeTakeFirst();
+    .execute();
 }
 
 export async function listInvitations(db: Db, organizationId: string): Promise<OrganizationInvitationRow[]> {

@@ -3,6 +3,7 @@ import { MessageSchema } from '../../../shared/schemas/common.js';
 import {
   AcceptInvitationInputSchema,
   AddMemberInputSchema,
+  AssignableRoleListSchema,
   CreateInvitationInputSchema,
   CreateOrganizationInputSchema,
   CreateOwnOrganizationInputSchema,
@@ -431,6 +432,18 @@ export function endUserOrganizationRoutes(mount: AccountMount) {
       response: { 200: OrganizationMemberListSchema },
       doc: endUser('publicListMyOrganizationMembers', "The members of one of the user's organizations", { errors: [404] }),
       handler: ({ deps, caller, params }) => organizations.membersAsMember(deps, caller.realm.projectId!, caller.session.user, params.organization_id),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${prefix}/me/organizations/:organization_id/roles`,
+      access: signedIn,
+      params: MyOrgParams,
+      response: { 200: AssignableRoleListSchema },
+      doc: endUser('publicListMyAssignableRoles', 'The roles the user may invite with in one of their organizations', {
+        description: 'Needs `members:manage` in it (403 otherwise): an org:admin may give every role, anyone else those giving no permission they lack.',
+        errors: [403, 404],
+      }),
+      handler: ({ deps, caller, params }) => organizations.assignableRoles(deps, caller.realm.projectId!, caller.session.user, params.organization_id),
     }),
     defineRoute({
       method: 'POST',

@@ -31,7 +31,7 @@ import { changedFields, recordAudit, type AuditActor } from '../audit/audit.serv
 import type { Realm } from '../realms/realm.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import * as repo from './organizations.repo.js';
-import { permissionsByRole, permissionsOfRole, roleExists } from './roles.js';
+import { permissionsByRole, permissionsOfRole, roleExists, rolesOfProject } from './roles.js';
 import { requireEndUser } from './user-metadata.service.js';
 
 /**
@@ -207,6 +207,17 @@ async function membershipCreated(tx: Tx<Deps>, projectId: string, actor: AuditAc
   await emitWebhookEvent(tx, projectId, 'organization_membership.created', { organization: { id: organization.id, slug: organization.slug }, user_id: userId, role });
 }
 
+async function memberRoleChanged(tx: Tx<Deps>, projectId: string, actor: AuditActor, organization: OrganizationRow, userId: string, previousRole: string, role: string): Promise<void> {
+  await recordAudit(tx, actor, {
+    projectId,
+    action: 'organization_member.role_changed',
+    target: { type: 'organization', id: organization.id, label: organization.name },
+    before: { user_id: userId, role: previousRole },
+    after: { user_id: userId, role },
+  });
+  await emitWebhookEvent(tx, projectId, 'organization_membership.updated', { organization: { id: organization.id, slug: organization.slug }, user_id: userId, role, previous_role: previousRole });
+}
+
 export async function addMember(deps: Deps, realm: Realm & { projectId: string }, actor: AuditActor, organizationId: string, input: z.output<typeof AddMemberInputSchema>): Promise<OrganizationMember> {
   const { projectId } = realm;
   await requireEndUser(deps, projectId, input.user_id);
@@ -229,14 +240,7 @@ export async function changeMemberRole(deps: Deps, projectId: string, actor: Aud
     if (!member) throw new AppError('NOT_FOUND', memberNotFound);
     if (member.role === role) return member;
     await repo.updateMemberRole(tx.db, organization.id, userId, role, isoNow(deps.clock));
-    await recordAudit(tx, actor, {
-      projectId,
-      action: 'organization_member.role_changed',
-      target: { type: 'organization', id: organization.id, label: organization.name },
-      before: { user_id: userId, role: member.role },
-      after: { user_id: userId, role },
-    });
-    await emitWebhookEvent(tx, projectId, 'organization_membership.updated', { organization: { id: organization.id, slug: organization.slug }, user_id: userId, role, previous_role: member.role });
+    await memberRoleChanged(tx, projectId, actor, organization, userId, member.role, role);
     return { ...member, role };
   });
 }
@@ -278,7 +282,7 @@ export async function createInvitation(
   inviter: Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name'> | null,
 ): Promise<OrganizationInvitation> {
   const { projectId } = realm;
-  const email = normalizeEmail(input.email);
+  const { email } = input;
   await requireRole(deps, projectId, input.role);
   const organization = await requireOrganization(deps, projectId, organizationId);
   if (await repo.hasMemberWithEmail(deps.db, organization.id, email)) throw new AppError('CONFLICT', ORGANIZATION_MESSAGES.alreadyMember);
@@ -398,9 +402,21 @@ export async function inviteAsMember(
   const membership = await requirePermission(deps, realm.projectId, organizationId, user.id, MEMBERS_MANAGE);
   await requireRole(deps, realm.projectId, input.role);
   const given = await permissionsOfRole(deps.db, realm.projectId, input.role);
-  const above = membership.role !== ORG_ADMIN_ROLE && (input.role === ORG_ADMIN_ROLE || given.some((permission) => !membership.permissions.includes(permission)));
-  if (above) throw new AppError('FORBIDDEN', ORGANIZATION_MESSAGES.forbidden);
+  if (!mayGive(membership, input.role, given)) throw new AppError('FORBIDDEN', ORGANIZATION_MESSAGES.forbidden);
   return createInvitation(deps, realm, endUserActor(user, info), organizationId, input, user);
+}
+
+/** Whether a member may hand out a role: an org:admin any, anyone else one giving no permission they lack (never org:admin). */
+function mayGive(membership: { role: string; permissions: string[] }, role: string, given: readonly string[]): boolean {
+  if (membership.role === ORG_ADMIN_ROLE) return true;
+  return role !== ORG_ADMIN_ROLE && given.every((permission) => membership.permissions.includes(permission));
+}
+
+/** The roles a member with members:manage may invite with (what the invitation form offers); 403 without the permission. */
+export async function assignableRoles(deps: Pick<Deps, 'db'>, projectId: string, user: Pick<UserRow, 'id'>, organizationId: string) {
+  const membership = await requirePermission(deps, projectId, organizationId, user.id, MEMBERS_MANAGE);
+  const { roles } = await rolesOfProject(deps.db, projectId);
+  return { roles: roles.filter((role) => mayGive(membership, role.key, role.permissions)).map(({ key, name, permissions }) => ({ key, name, permissions })) };
 }
 
 /** A member leaves (their own id), or one with members:manage removes someone; the last org:admin stays. */
@@ -466,4 +482,42 @@ export async function acceptInvitation(deps: Deps, realm: Realm & { projectId: s
     permissions: membership.permissions,
     joined_at: member.joined_at,
   };
+}
+
+/** The organization, or 404 (another area's check that an organization of the project exists). */
+export function organizationOf(deps: Pick<Deps, 'db'>, projectId: string, organizationId: string): Promise<OrganizationRow> {
+  return requireOrganization(deps, projectId, organizationId);
+}
+
+/** 422 unless the role is one of the project's (built in or its own). */
+export function requireProjectRoleKey(deps: Pick<Deps, 'db'>, projectId: string, role: string): Promise<void> {
+  return requireRole(deps, projectId, role);
+}
+
+/**
+ * An enterprise sign-in's membership, in the sign-in's transaction: made with `role` on the first
+ * sign-in, and its role changed when the IdP's groups now map to another one (`fromGroups`); a role
+ * given by hand is left alone when the IdP says nothing of groups. Audited and sent to webhooks like any.
+ */
+export async function provisionMembership(
+  tx: Tx<Deps>,
+  realm: Realm & { projectId: string },
+  actor: AuditActor,
+  organizationId: string,
+  userId: string,
+  role: string,
+  fromGroups: boolean,
+): Promise<void> {
+  const { projectId } = realm;
+  const organization = await requireOrganization(tx, projectId, organizationId);
+  const member = await repo.findMember(tx.db, organization.id, userId);
+  if (!member) {
+    await requireRoomFor(tx, realm, userId);
+    await repo.insertMember(tx.db, { organization_id: organization.id, user_id: userId, role, joined_at: isoNow(tx.clock) });
+    await membershipCreated(tx, projectId, actor, organization, userId, role);
+    return;
+  }
+  if (!fromGroups || member.role === role) return;
+  await repo.updateMemberRole(tx.db, organization.id, userId, role, isoNow(tx.clock));
+  await memberRoleChanged(tx, projectId, actor, organization, userId, member.role, role);
 }

@@ -2,8 +2,9 @@ import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import type { Realm } from '../realms/realm.js';
 import { renderCustomClaims } from './custom-claims.js';
-import { findMembershipWithOrganization } from './organizations.repo.js';
-import { permissionsOfRole } from './roles.js';
+import { ORG_ADMIN_ROLE } from '../../../shared/schemas/organizations.js';
+import { findMembershipWithRolePermissions } from './organizations.repo.js';
+import { permissionsOfRow, projectPermissions } from './roles.js';
 import { parseMetadata } from '../../lib/metadata.js';
 
 /**
@@ -28,14 +29,17 @@ export interface ActiveOrganization {
 /** The session's organization, if the user is still a member of it in this realm's project; null otherwise. */
 export async function activeOrganizationOf(db: Db, projectId: string, userId: string, organizationId: string | null): Promise<ActiveOrganization | null> {
   if (organizationId === null) return null;
-  const membership = await findMembershipWithOrganization(db, userId, organizationId);
+  // One query on every refresh in an organization: the membership, its organization and its role's permissions.
+  const rows = await findMembershipWithRolePermissions(db, userId, organizationId);
+  const membership = rows[0];
   if (!membership || membership.project_id !== projectId) return null;
+  const roles = rows.flatMap((row) => (row.role_permissions === null ? [] : [{ permissions: row.role_permissions }]));
   return {
     id: membership.id,
     slug: membership.slug,
     name: membership.name,
     role: membership.role,
-    permissions: await permissionsOfRole(db, projectId, membership.role),
+    permissions: membership.role === ORG_ADMIN_ROLE ? projectPermissions(roles) : roles[0] ? permissionsOfRow(roles[0]) : [],
     public_metadata: parseMetadata(membership.public_metadata),
   };
 }

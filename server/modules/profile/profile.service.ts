@@ -6,7 +6,8 @@ import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { checkCurrentPassword } from '../users/current-password.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { checkCurrentPassword } from '../passwords/current-password.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
 import { endIdleSessions, type Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';
@@ -43,7 +44,7 @@ export async function updateProfile(deps: Deps, user: UserRow, input: z.output<t
  * recent step-up (a session alone is not enough), in one transaction: the projects it is the only owner of, with their end users, keys and
  * analytics (shared projects pass to another owner), its sessions, devices and tokens (foreign keys),
  * and its login history. A project's end user deleting theirs sends user.deleted to the project's
- * webhooks in the same transaction.
+ * webhooks in the same transaction; the audit log records it with the account as the actor.
  */
 export async function deleteAccount(
   deps: Deps,
@@ -58,6 +59,7 @@ export async function deleteAccount(
     if (user.project_id === null) await leaveAllProjects(tx, user.id);
     await deleteUser(tx, user.id);
     await emitUserDeleted(tx, user, 'user');
+    await recordAudit(tx, { user, info: request }, { projectId: user.project_id, action: 'user.deleted', target: { type: 'user', id: user.id, label: user.email } });
   });
   return { message: MESSAGES.accountDeleted };
 }

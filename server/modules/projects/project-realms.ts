@@ -74,6 +74,8 @@ export function createProjectRealms(
   const noCaptcha = createCaptchaVerifier();
 
   const captchaOf = (row: Awaited<ReturnType<typeof findProjectSettings>>): CaptchaVerifier | null => {
+    // 'none' is the project's choice of no captcha at all: the platform's does not stand in for it.
+    if (row?.captcha_provider === 'none') return noCaptcha;
     if (!row?.captcha_provider || !row.captcha_site_key || !row.captcha_secret) return null;
     return createCaptchaVerifier({
       provider: row.captcha_provider,

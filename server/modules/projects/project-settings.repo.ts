@@ -16,3 +16,8 @@ export async function saveProjectSettings(db: Db, row: ProjectSettingsRow): Prom
     .execute();
   invalidateOnCommit(db, 'project-settings');
 }
+
+/** The project's configured connections (social's project_connections): their ids for sign_in_methods, and which are switched on. */
+export async function listConnectionStates(db: Db, projectId: string): Promise<{ provider: string; enabled: number }[]> {
+  return db.selectFrom('project_connections').select(['provider', 'enabled']).where('project_id', '=', projectId).orderBy('provider').execute();
+}

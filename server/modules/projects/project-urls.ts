@@ -9,3 +9,12 @@ export function issuerOf(config: Pick<Config, 'appUrl'>, projectKey: string): st
 export function hostedPagesUrlOf(config: Pick<Config, 'appUrl'>, projectKey: string): string {
   return `${config.appUrl}/hosted/${projectKey}`;
 }
+
+/**
+ * The dashboard's "Test sign-in" page: a redirect URI every project's provider accepts. It is this
+ * server's own page, so a code sent there stays in the browser that signed in, and only the tab that
+ * started the test (holding its PKCE verifier and state) can exchange it.
+ */
+export function testSignInRedirectOf(config: Pick<Config, 'appUrl'>): string {
+  return `${config.appUrl}/test-sign-in/callback`;
+}

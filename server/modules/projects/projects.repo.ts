@@ -153,27 +153,3 @@ export async function memberTotals(db: Db, userId: string, days: { today: string
   ]);
   return { projects: p, keys: k, users: Number(u.n), requests: r, week };
 }
-
-export async function dailyStats(db: Db, projectId: string, fromDay: string) {
-  const [days, active] = await Promise.all([
-    db.selectFrom('project_daily_stats').selectAll().where('project_id', '=', projectId).where('day', '>=', fromDay).orderBy('day').execute(),
-    db
-      .selectFrom('project_active_users')
-      .select(['day', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('project_id', '=', projectId)
-      .where('day', '>=', fromDay)
-      .groupBy('day')
-      .execute(),
-  ]);
-  return { days, active };
-}
-
-export async function countActiveUsersSince(db: Db, projectId: string, fromDay: string): Promise<number> {
-  const row = await db
-    .selectFrom('project_active_users')
-    .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
-    .where('project_id', '=', projectId)
-    .where('day', '>=', fromDay)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -135,7 +135,14 @@ export const projectsRoutes = [
     params: ProjectParams,
     query: AnalyticsQuerySchema,
     response: { 200: AnalyticsSchema },
-    doc: { operationId: 'getProjectAnalytics', tag: 'Projects', summary: 'Daily sign-ups, logins and API requests', errors: [404] },
-    handler: ({ deps, caller, params, query }) => projects.getAnalytics(deps, caller.session.user, params.id, query.days),
+    doc: {
+      operationId: 'getProjectAnalytics',
+      tag: 'Projects',
+      summary: 'Daily sign-ups, logins and API requests; sign-ins by method and country, failures by reason',
+      description:
+        'The period is the last `days` UTC days (1–366, default 30) or the UTC days `from` to `to` (YYYY-MM-DD, both counted, at most 366 days). Giving both, one of from and to, or from after to is a 422.',
+      errors: [404],
+    },
+    handler: ({ deps, caller, params, query }) => projects.getAnalytics(deps, caller.session.user, params.id, query),
   }),
 ];

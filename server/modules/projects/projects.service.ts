@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type {
   Analytics,
+  AnalyticsQuery,
   ApiKey,
   CreateApiKeyInputSchema,
   CreateProjectInputSchema,
@@ -17,14 +18,15 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import { generateSigningKeyPem } from '../../lib/signing-keys.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { withTransaction } from '../../db/transaction.js';
+import { projectAnalytics } from '../analytics/analytics-report.service.js';
 import { lastDays, utcDay } from '../analytics/analytics.service.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
+import { requirePatternsOnlyInDevelopment, urlListOf } from './redirect-uris.js';
+import { isLoopbackRedirectPattern } from '../../../shared/loopback-redirect.js';
 import {
-  countActiveUsersSince,
   countProjectsByOwner,
-  dailyStats,
   deleteProjectCascade,
   findAnySealedSigningKey,
   findApiKey,
@@ -40,8 +42,6 @@ import { requireProjectRole } from '../realms/project-access.js';
 import type { MemberProject } from '../realms/project-access.repo.js';
 import { leaveEveryTeam } from '../teams/teams.repo.js';
 
-/** The Free plan's allowance, which the dashboard's rate-limit bar measures against. */
-export const MONTHLY_REQUEST_LIMIT = 100_000;
 const MAX_PROJECTS_PER_OWNER = 50;
 const MAX_KEYS_PER_PROJECT = 20;
 
@@ -62,21 +62,14 @@ export function mailLinkBaseOf(config: Pick<Config, 'appUrl'>, project: Pick<Pro
  */
 export function appHomeOf(project: Pick<ProjectRow, 'website_url' | 'redirect_uris'>): string | null {
   if (project.website_url) return project.website_url;
-  const last = urlListOf(project.redirect_uris).at(-1);
+  const last = urlListOf(project.redirect_uris)
+    .filter((uri) => !isLoopbackRedirectPattern(uri))
+    .at(-1);
   if (!last) return null;
   try {
     return `${new URL(last).origin}/`;
   } catch {
     return null;
-  }
-}
-
-export function urlListOf(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-  } catch {
-    return [];
   }
 }
 
@@ -158,6 +151,7 @@ export async function createProject(deps: Deps, owner: UserRow, input: z.output<
   if ((await countProjectsByOwner(deps.db, owner.id)) >= MAX_PROJECTS_PER_OWNER) {
     throw new AppError('CONFLICT', `A developer account can have at most ${MAX_PROJECTS_PER_OWNER} projects`);
   }
+  requirePatternsOnlyInDevelopment(input.environment, [input.redirect_uris, input.post_logout_redirect_uris]);
   const now = isoNow(deps.clock);
   const id = newId();
   const project = await withTransaction(deps, async (tx) => {
@@ -191,6 +185,7 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
   await deps.limiters.projectUpdatesPerUser.consume(owner.id);
   const { is_active, redirect_uris, post_logout_redirect_uris, allowed_origins, ...fields } = input;
   const lists = { redirect_uris, post_logout_redirect_uris, allowed_origins };
+  requirePatternsOnlyInDevelopment(input.environment ?? before.environment, [redirect_uris, post_logout_redirect_uris]);
   const after = await withTransaction(deps, async (tx) => {
     await updateProjectRow(tx.db, id, {
       ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
@@ -294,33 +289,12 @@ export async function getDashboardStats(deps: Deps, owner: UserRow): Promise<Das
     total_project_users: totals.users,
     total_api_requests_today: Number(totals.requests.today),
     total_api_requests_month: Number(totals.requests.month),
-    monthly_request_limit: MONTHLY_REQUEST_LIMIT,
     api_requests_last_7_days: week.map((day) => ({ day, requests: requestsByDay.get(day) ?? 0 })),
   };
 }
 
-/** Per-day signups, logins, failures, active users and API requests, zero-filled, plus 30-day MAU. */
-export async function getAnalytics(deps: Deps, user: UserRow, projectId: string, days: number): Promise<Analytics> {
+/** The project's analytics over the period asked (see analytics-report.service); any member of its team reads them. */
+export async function getAnalytics(deps: Deps, user: UserRow, projectId: string, query: AnalyticsQuery): Promise<Analytics> {
   await requireProjectRole(deps, user, projectId, 'viewer');
-  const now = deps.clock.now();
-  const dayList = lastDays(now, days);
-  const { days: rows, active } = await dailyStats(deps.db, projectId, dayList[0]!);
-  const byDay = new Map(rows.map((r) => [r.day, r]));
-  const activeByDay = new Map(active.map((a) => [a.day, Number(a.n)]));
-  const mauFrom = utcDay(new Date(now.getTime() - 29 * 86_400_000));
-  return {
-    project_id: projectId,
-    days: dayList.map((day) => {
-      const r = byDay.get(day);
-      return {
-        day,
-        signups: Number(r?.signups ?? 0),
-        logins: Number(r?.logins ?? 0),
-        failed_logins: Number(r?.failed_logins ?? 0),
-        api_requests: Number(r?.api_requests ?? 0),
-        active_users: activeByDay.get(day) ?? 0,
-      };
-    }),
-    monthly_active_users: await countActiveUsersSince(deps.db, projectId, mauFrom),
-  };
+  return projectAnalytics(deps, projectId, query);
 }

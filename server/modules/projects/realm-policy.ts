@@ -7,6 +7,7 @@ import type { CaptchaVerifier } from '../captcha/captcha.js';
 import type { RealmPolicy } from '../realms/realm.js';
 import { DEFAULT_MAX_ORGANIZATIONS_PER_USER } from '../../../shared/schemas/organizations.js';
 import { parseStoredOverrides } from '../../../shared/i18n/overrides.js';
+import { NO_CHOICE, parseSignInMethods } from '../realms/sign-in-methods.js';
 
 /** The platform's rules for its own accounts, and every project's until it sets its own: the environment's. */
 export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmPolicy {
@@ -20,6 +21,7 @@ export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmP
     allowUnverifiedSignIn: true,
     mail: PLATFORM_BRAND,
     organizations: { selfService: false, maxPerUser: DEFAULT_MAX_ORGANIZATIONS_PER_USER, customClaims: null },
+    signInMethods: NO_CHOICE,
   });
 }
 
@@ -79,5 +81,6 @@ export function projectPolicy(
       maxPerUser: row?.max_organizations_per_user ?? DEFAULT_MAX_ORGANIZATIONS_PER_USER,
       customClaims: row?.custom_claims ?? null,
     },
+    signInMethods: parseSignInMethods(row?.sign_in_methods),
   });
 }

@@ -1,3 +1,4 @@
+import type { StoredSignInMethods } from './sign-in-methods.js';
 import type { ProjectRow } from '../../db/schema.js';
 import type { MailBrand } from '../../mail/branding.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
@@ -38,6 +39,8 @@ export interface RealmPolicy {
   mail: MailBrand;
   /** Organizations of the realm's accounts: whether they may create them, how many one may belong to, and the custom-claims template (JSON text). */
   organizations: { selfService: boolean; maxPerUser: number; customClaims: string | null };
+  /** The first factors the realm's accounts may sign in with (projects/sign-in-methods.ts reads and checks them). */
+  signInMethods: StoredSignInMethods;
 }
 
 /** A WebAuthn relying party: passkeys are bound to `id` (a host name) and used from `origin`. */

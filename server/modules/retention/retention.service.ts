@@ -2,9 +2,12 @@ import type { Deps } from '../../deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { sweepMails } from '../../mail/outbox.repo.js';
 import { deleteSpentCodesBefore, sweepExpiredOAuthRequests } from '../oidc/oidc.service.js';
+import { sweepExpiredDeviceAuthorizations } from '../oidc/device-authorization.service.js';
 import { deleteExpiredLinkRequests, sweepExpiredSocialSignIns } from '../social/social.service.js';
+import { sweepExpiredAssertions } from '../sso/sso-sign-in.service.js';
 import { deleteExpiredInvitations } from '../teams/teams.repo.js';
 import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
+import { purgeRevocations } from '../revocations/revocations.service.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
@@ -42,6 +45,8 @@ export interface RetentionResult {
   sentMails: number;
   /** Failed mails whose body (the message, its links) was dropped at the same age; the row stays for the lists. */
   failedMailBodies: number;
+  /** Rows of the revocation feed whose sessions' access tokens have all expired. */
+  revocations: number;
 }
 
 /**
@@ -63,6 +68,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     identityLinks: await deleteExpiredLinkRequests(deps, ago(SPENT_LINK_DAYS)),
     webhookEvents: await deleteSettledWebhookEventsBefore(deps, ago(SESSION_HISTORY_DAYS)),
     projectInvitations: await deleteExpiredInvitations(deps.db, ago(SPENT_LINK_DAYS)),
+    revocations: await purgeRevocations(deps),
     ...(await sweepMails(deps.db, ago(deps.config.mailRetentionDays)).then(({ deleted, dropped }) => ({ sentMails: deleted, failedMailBodies: dropped }))),
   };
 }
@@ -71,21 +77,26 @@ export interface SweepResult {
   webauthnChallenges: number;
   /** Authorization requests waiting for the hosted sign-in, and codes never spent. */
   oauthRequests: number;
+  /** Device authorization requests (RFC 8628), ten minutes after their ten minutes. */
+  deviceAuthorizations: number;
   /** Sign-ins sent to a provider. */
   socialSignIns: number;
+  ssoAssertions: number;
 }
 
 /**
  * Deletes the rows requests leave waiting without a session once their lives have ended, rather than
  * a day later: passkey ceremonies (5 minutes), authorization requests (30 minutes) and unspent codes
- * (60 seconds), sign-ins sent to a provider (10 minutes, or their result's minute). Nothing reads
+ * (60 seconds), device requests (10 minutes, kept 10 more), sign-ins sent to a provider (10 minutes, or their result's minute). Nothing reads
  * them once expired; this keeps what a flood leaves behind from piling up. Idempotent by age.
  */
 export async function sweepExpiredWaiting(deps: Pick<Deps, 'db' | 'clock'>): Promise<SweepResult> {
   return {
     webauthnChallenges: await deleteExpiredWebAuthnChallenges(deps.db, isoNow(deps.clock)),
     oauthRequests: await sweepExpiredOAuthRequests(deps),
+    deviceAuthorizations: await sweepExpiredDeviceAuthorizations(deps),
     socialSignIns: await sweepExpiredSocialSignIns(deps),
+    ssoAssertions: await sweepExpiredAssertions(deps),
   };
 }
 

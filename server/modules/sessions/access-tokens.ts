@@ -15,8 +15,8 @@ export interface AccessClaims {
 
 export interface AccessTokens {
   /** `lifetimeS` overrides the signer's lifetime (a project's access_token_ttl_s). */
-  /** `claims` are added to the token's own (sub, sid, iat, exp, aud, iss), which they never replace. */
-  issue(claims: { sub: string; sid: string; claims?: Record<string, unknown> }, lifetimeS?: number): { token: string; expiresIn: number };
+  /** `claims` are added to the token's own (sub, sid, iat, exp, aud, iss), which they never replace. Without `sid` (a machine client's token) the token names no session, and `verify` never accepts it. */
+  issue(claims: { sub: string; sid?: string; claims?: Record<string, unknown> }, lifetimeS?: number): { token: string; expiresIn: number };
   /** Checks type, signature, issuer, audience and expiry; null when any fails. */
   verify(token: string): AccessClaims | null;
   /** An OpenID Connect ID token for the realm's client (audience): same key, issuer and `kid`, type JWT. */

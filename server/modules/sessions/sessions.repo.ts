@@ -43,7 +43,7 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
     .selectFrom('refresh_tokens')
     .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['refresh_tokens.used_at', 'sessions.id as session_id', 'users.project_id'])
+    .select(['refresh_tokens.used_at', 'sessions.id as session_id', 'sessions.revoked_at', 'sessions.revoked_reason', 'users.project_id', 'users.is_active'])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { isoFormatter, isoIn, isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
+import type { SessionClient } from '../../../shared/schemas/sessions.js';
 import { recordRefresh } from '../analytics/analytics.service.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { recordLoginAttempt } from '../login-attempts/login-attempts.service.js';
@@ -68,7 +69,7 @@ export async function startSession(
   realm: Realm,
   userId: string,
   deviceId: string | null,
-  request: { ip: string | null; userAgent: string | null },
+  request: { ip: string | null; userAgent: string | null; client: SessionClient; clientName?: string },
   proof: SessionProof,
   organizationId: string | null = null,
 ): Promise<{ sessionId: string; tokens: IssuedTokens }> {
@@ -89,6 +90,8 @@ export async function startSession(
       authenticated_at: proof.authenticatedAt ?? null,
       oauth_scope: proof.oauthScope ?? null,
       active_organization_id: organizationId,
+      client: request.client,
+      client_name: request.clientName ?? null,
     },
     sha256(refreshToken),
   );
@@ -358,9 +361,18 @@ export async function liveSessionDetails(deps: Deps, realm: Pick<Realm, 'project
   };
 }
 
-/** The session a refresh token of `realm` belongs to, spent or not; null for another realm's or an unknown token. */
-export async function sessionOfRefreshToken(deps: Deps, realm: Pick<Realm, 'projectId'>, refreshToken: string): Promise<{ sessionId: string; spent: boolean } | null> {
+/**
+ * The session a refresh token of `realm` belongs to, spent or not; null for another realm's or an unknown token.
+ * `revoked`: the session was ended (signed out, revoked, a reuse, a deactivated user), not run out (expiry, idle timeout).
+ */
+export async function sessionOfRefreshToken(
+  deps: Deps,
+  realm: Pick<Realm, 'projectId'>,
+  refreshToken: string,
+): Promise<{ sessionId: string; spent: boolean; revoked: boolean } | null> {
   if (refreshToken.length > 200) return null;
   const found = await findRefreshToken(deps.db, sha256(refreshToken));
-  return found && found.project_id === realm.projectId ? { sessionId: found.session_id, spent: found.used_at !== null } : null;
+  if (!found || found.project_id !== realm.projectId) return null;
+  const revoked = (found.revoked_at !== null && found.revoked_reason !== 'idle_timeout') || found.is_active !== 1;
+  return { sessionId: found.session_id, spent: found.used_at !== null, revoked };
 }

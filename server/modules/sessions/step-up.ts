@@ -12,16 +12,21 @@ import type { Authenticated } from './sessions.service.js';
  * Step-up: a session alone (a stolen cookie, a token lifted from a backend's log) must not be enough to
  * add a way into the account or to move it to another address. Those changes need a proof of who the
  * user is within STEP_UP_WINDOW_S: the sign-in that opened the session, or a step-up since
- * (POST /auth/step-up: the password, a second-factor code or one of the account's passkeys). A refresh
- * is not a proof.
+ * (POST /auth/step-up: the password, a second-factor code, one of the account's passkeys, or for an
+ * account with none of those a code mailed to it). A refresh is not a proof.
  */
 
-/** The proofs the account can give, for the refusal to list (none: only signing in again proves it). */
+/**
+ * The proofs the account can give, for the refusal to list. An account with none of its own (it signs
+ * in with a provider only) gets a code mailed to its address once that address is verified; an
+ * unverified one has none: only signing in again proves it.
+ */
 export async function stepUpMethodsOf(deps: Pick<Deps, 'db'>, user: UserRow): Promise<StepUpMethod[]> {
   const methods: StepUpMethod[] = [];
   if (user.password_set === 1) methods.push('password');
   if (user.totp_enabled_at !== null) methods.push('totp');
   if ((await countPasskeys(deps.db, user.id)) > 0) methods.push('passkey');
+  if (methods.length === 0 && user.is_verified === 1) methods.push('email');
   return methods;
 }
 

@@ -16,6 +16,8 @@ export interface ProviderProfile {
   lastName: string | null;
   /** The provider asserted more than one factor (`amr` has `mfa`). */
   mfa: boolean;
+  /** OpenID Connect: the ID token's claims with userinfo's (an enterprise connection maps names and groups from them). */
+  claims?: Record<string, unknown>;
 }
 
 /** What one sign-in keeps between sending the browser to the provider and its callback. */
@@ -149,6 +151,7 @@ async function openIdProfile(configuration: oauth.Configuration, provider: Socia
     firstName: text('given_name'),
     lastName: text('family_name'),
     mfa: amr.includes('mfa'),
+    claims: info,
   };
 }
 

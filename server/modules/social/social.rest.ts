@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { exchangeMagicLinkCode } from '../passwordless/magic-link.service.js';
 import { z } from 'zod';
 import { safeRedirectPath } from '../../../shared/safe-redirect.js';
 import { LogInAnswerSchema } from '../../../shared/schemas/auth.js';
@@ -278,12 +279,14 @@ function publicApiRoutes(): AnyRoute[] {
         tag: 'Public API',
         headers: EndUserHeadersSchema,
         operationId: 'publicExchangeSocialSignIn',
-        summary: 'Exchange the one-time code of a sign-in with a provider for the sign-in answer',
+        summary: 'Exchange the one-time code of a sign-in with a provider or a magic link for the sign-in answer',
         description:
           'The same answer as /public/api/v1/auth/login: tokens, or (two factors on and not asserted by the provider) the challenge for /public/api/v1/auth/mfa/verify. A first sign-in makes the account; an address that already has an account answers 409 until its owner connects the provider.',
         errors: [400, 403, 409, 422, 429],
       },
-      handler: async ({ deps, caller, body }) => exchangeSocialSignInCode(deps, { realm: caller.realm, project: caller.project }, body, caller.info),
+      // A magic link's code (modules/passwordless) or a provider's.
+      handler: async ({ deps, caller, body }) =>
+        (await exchangeMagicLinkCode(deps, caller, body, caller.info)) ?? exchangeSocialSignInCode(deps, { realm: caller.realm, project: caller.project }, body, caller.info),
     }),
   ];
 }

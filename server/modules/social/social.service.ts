@@ -17,7 +17,8 @@ import {
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { ConnectionSettings } from '../../config.js';
 import type { Deps } from '../../deps.js';
-import type { ProjectConnectionRow, ProjectRow, SocialIntent, UserIdentityRow, UserRow } from '../../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { ProjectConnectionRow, ProjectRow, SocialIntent, SocialSignInRow, SocialSignInsTable, UserIdentityRow, UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
@@ -30,7 +31,8 @@ import { requireCaptcha } from '../auth/captcha-check.js';
 import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
-import { urlListOf } from '../projects/projects.service.js';
+import { isRegisteredRedirect } from '../projects/redirect-uris.js';
+import { connectionEnabled, requireConnectionEnabled } from '../realms/sign-in-methods.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
@@ -137,9 +139,11 @@ function settingsOf(deps: Pick<Deps, 'secretBox' | 'config'>, row: ProjectConnec
 }
 
 /** The providers a realm offers: the platform's from its environment, a project's enabled connections. */
+/** The connections the realm's accounts may sign in with: switched on, and not turned off in the project's sign-in methods. */
 async function connectionsOf(deps: Deps, target: SocialTarget): Promise<ConnectionSettings[]> {
   if (!target.project) return [...deps.config.socialConnections];
-  return (await listConnections(deps.db, target.project.id)).filter((row) => row.enabled === 1).map((row) => settingsOf(deps, row));
+  const methods = target.realm.policy.signInMethods;
+  return (await listConnections(deps.db, target.project.id)).filter((row) => row.enabled === 1 && connectionEnabled(methods, row.provider)).map((row) => settingsOf(deps, row));
 }
 
 async function connectionFor(deps: Deps, target: SocialTarget, provider: SocialProvider): Promise<ConnectionSettings> {
@@ -175,6 +179,7 @@ export async function startSocialSignIn(
   options: StartOptions,
   request: RequestInfo,
 ): Promise<{ url: string; state: string }> {
+  requireConnectionEnabled(target.realm, provider);
   await chargePendingStart(deps, target.realm, request, SIGN_INS_SENT);
   const connection = await connectionFor(deps, target, provider);
   const { url, pending } = await deps.socialProviders.authorizationUrl(connection, callbackUrlOf(deps, target.project, provider)).catch((error: unknown) => {
@@ -210,7 +215,7 @@ export async function startApiSocialSignIn(
   query: z.output<typeof ApiSocialSignInQuerySchema>,
   request: RequestInfo,
 ): Promise<{ authorization_url: string }> {
-  if (!urlListOf(target.project.redirect_uris).includes(query.redirect_uri)) {
+  if (!isRegisteredRedirect(target.project, target.project.redirect_uris, query.redirect_uri)) {
     throw new AppError('BAD_REQUEST', "redirect_uri is not one of the project's registered redirect URIs");
   }
   const { url } = await startSocialSignIn(deps, target, provider, { intent: 'api', returnTo: query.redirect_uri, clientState: query.state }, request);
@@ -269,7 +274,7 @@ export async function completeSocialCallback(
       const code = randomToken();
       await storeSignInResult(deps.db, row.id, {
         result_code_hash: sha256(code),
-        result: JSON.stringify(profile),
+        result: JSON.stringify({ ...profile, claims: undefined }),
         result_expires_at: new Date(deps.clock.now().getTime() + SOCIAL_CODE_TTL_S * 1000).toISOString(),
       });
       return { kind: 'api', redirectTo: developerRedirect(row.return_to!, { code, state: row.client_state }) };
@@ -304,8 +309,128 @@ export async function exchangeSocialSignInCode(
   await requireCaptcha(deps, target.realm, input.captcha_token, request);
   const row = await takeSignInResult(deps.db, target.project.id, sha256(input.code), isoNow(deps.clock));
   if (!row?.result) throw new AppError('BAD_REQUEST', 'Invalid or expired code');
-  const profile = JSON.parse(row.result) as ProviderProfile;
-  return signInWithProfile(deps, target.realm, profile, input.device_fingerprint ?? row.device_fingerprint, request);
+  const result = JSON.parse(row.result) as ProviderProfile | EnterpriseSignIn;
+  const fingerprint = input.device_fingerprint ?? row.device_fingerprint;
+  if ('enterprise' in result) return signInEnterprise(deps, target.realm, result, fingerprint, request);
+  return signInWithProfile(deps, target.realm, result, fingerprint, request);
+}
+
+// --- Enterprise connections (sso) wait and come back through the same rows and one-time code
+
+/**
+ * A sign-in an enterprise connection vouched for: its account already found or made (just in time)
+ * and a member of the connection's organization, where the session starts.
+ */
+export interface EnterpriseSignIn {
+  enterprise: true;
+  method: 'saml' | 'oidc';
+  userId: string;
+  email: string;
+  organizationId: string;
+  mfa: boolean;
+}
+
+export type EnterpriseWaitingSignIn = Omit<Insertable<SocialSignInsTable>, 'id' | 'state_hash' | 'provider' | 'created_at' | 'expires_at' | 'project_id'> & {
+  projectId: string;
+  state: string;
+  connectionId: string;
+};
+
+/** The limits of a sign-in sent to a provider, charged before the IdP's address is made. */
+export function chargeProviderSignInStart(deps: Deps, realm: Realm, request: RequestInfo): Promise<void> {
+  return chargePendingStart(deps, realm, request, SIGN_INS_SENT);
+}
+
+/** An enterprise sign-in waits for its IdP like a social one (capped per network and project); its state is stored hashed. */
+export async function admitEnterpriseSignIn(deps: Deps, realm: Realm, request: RequestInfo, waiting: EnterpriseWaitingSignIn): Promise<void> {
+  const { projectId, state, connectionId, ...rest } = waiting;
+  const now = deps.clock.now();
+  const row = {
+    ...rest,
+    id: newId(),
+    state_hash: sha256(state),
+    project_id: projectId,
+    provider: 'sso' as const,
+    sso_connection_id: connectionId,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SOCIAL_SIGN_IN_TTL_S * 1000).toISOString(),
+  };
+  await admitPending(deps, realm, request, SIGN_INS_SENT, countWaitingSocialSignIns, (db) => insertSocialSignIn(db, row));
+}
+
+/** Spends an enterprise sign-in's waiting row by its state (a SAML request's ID, an OIDC state), once and in time. */
+export async function takeEnterpriseSignIn(deps: Deps, connectionId: string, state: string): Promise<SocialSignInRow | undefined> {
+  const row = await takeSocialSignIn(deps.db, sha256(state), isoNow(deps.clock));
+  return row && row.provider === 'sso' && row.sso_connection_id === connectionId ? row : undefined;
+}
+
+/**
+ * The public API's end of an enterprise sign-in: the one-time code for /auth/oauth/exchange, on the
+ * developer's redirect URI. An IdP-initiated sign-in has no waiting row: one is made, already spent.
+ */
+export async function issueEnterpriseCode(
+  deps: Deps,
+  waiting: SocialSignInRow | { projectId: string; connectionId: string; redirectUri: string },
+  result: EnterpriseSignIn,
+): Promise<string> {
+  const now = deps.clock.now();
+  let row: Pick<SocialSignInRow, 'id' | 'return_to' | 'client_state'>;
+  if ('id' in waiting) {
+    row = waiting;
+  } else {
+    row = { id: newId(), return_to: waiting.redirectUri, client_state: null };
+    await insertSocialSignIn(deps.db, {
+      id: row.id,
+      state_hash: sha256(randomToken()),
+      project_id: waiting.projectId,
+      provider: 'sso',
+      sso_connection_id: waiting.connectionId,
+      intent: 'api',
+      user_id: null,
+      return_to: waiting.redirectUri,
+      client_state: null,
+      code_verifier: '',
+      nonce: null,
+      device_fingerprint: null,
+      client_network: null,
+      created_at: now.toISOString(),
+      expires_at: now.toISOString(),
+      used_at: now.toISOString(),
+    });
+  }
+  const code = randomToken();
+  await storeSignInResult(deps.db, row.id, {
+    result_code_hash: sha256(code),
+    result: JSON.stringify(result),
+    result_expires_at: new Date(now.getTime() + SOCIAL_CODE_TTL_S * 1000).toISOString(),
+  });
+  return developerRedirect(row.return_to!, { code, state: row.client_state });
+}
+
+/** Where the public API's enterprise sign-in that failed goes: the developer's redirect URI with `error`. */
+export function enterpriseFailureRedirect(row: Pick<SocialSignInRow, 'return_to' | 'client_state'>, error: 'access_denied' | 'server_error', description: string): string {
+  return developerRedirect(row.return_to!, { error, error_description: description, state: row.client_state });
+}
+
+/** Signs in an enterprise sign-in's account, in the connection's organization (the same limits and refusals as any provider). */
+export async function signInEnterprise(deps: Deps, realm: Realm, result: EnterpriseSignIn, deviceFingerprint: string | null, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
+  return logInWithProvider(
+    deps,
+    realm,
+    {
+      provider: result.method,
+      email: result.email,
+      providerMfa: result.mfa,
+      deviceFingerprint,
+      enterprise: { organizationId: result.organizationId },
+      findOrCreateUser: async () => {
+        const user = await findUserById(deps.db, result.userId);
+        if (!user || user.project_id !== realm.projectId) throw new SocialSignInError('expired');
+        return user;
+      },
+    },
+    request,
+  );
 }
 
 /**
@@ -322,6 +447,8 @@ async function signInWithProfile(
   request: RequestInfo,
   returnTo: string | null = null,
 ): Promise<LogInResult | MfaChallenge> {
+  // A connection turned off since the sign-in was sent to the provider signs nobody in.
+  requireConnectionEnabled(realm, profile.provider);
   return logInWithProvider(
     deps,
     realm,

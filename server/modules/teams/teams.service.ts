@@ -76,7 +76,7 @@ export async function inviteMember(
 ): Promise<Invitation> {
   const project = await requireProjectRole(deps, user, projectId, 'admin');
   requireRoleToManage(project.role, input.role);
-  const email = normalizeEmail(input.email);
+  const { email } = input;
   if (await findMemberByEmail(deps.db, projectId, email)) throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyMember);
   const now = deps.clock.now();
   if ((await countPendingInvitations(deps.db, projectId, now.toISOString())) >= MAX_PENDING_INVITATIONS) {

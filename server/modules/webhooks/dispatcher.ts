@@ -1,10 +1,12 @@
 import { Webhook } from 'standardwebhooks';
 import type { WebhookDeliveryError } from '../../../shared/schemas/webhooks.js';
 import type { Deps } from '../../deps.js';
-import { createPublicFetch } from '../ip-intel/public-fetch.js';
+import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { deliveryErrorOf } from './delivery-error.js';
+import { readBodyStart, storedHeaders } from './delivery-record.js';
 import { claimDueRows, RETRY_DELAYS_S } from '../../db/outbox-lease.js';
 import { findDeliveryContext, recordAttempt } from './webhooks.repo.js';
+import { receiverFetch } from './receiver-policy.js';
 
 export { RETRY_DELAYS_S };
 /** How long an attempt waits for the endpoint's answer (the spec's 10 s). */
@@ -25,10 +27,12 @@ export interface WebhookDispatcher {
 /**
  * Delivers the outbox: each due delivery is claimed (a lease, so several instances never send one
  * twice at once), signed by the Standard Webhooks scheme with its endpoint's secret, and POSTed with a
- * 10 s timeout and no redirects, to public addresses only unless WEBHOOKS_ALLOW_PRIVATE. A 2xx answer
+ * 10 s timeout and no redirects, to the addresses receiver-policy.ts allows (checked after DNS). A 2xx answer
  * is success; anything else (a timeout too) is retried on RETRY_DELAYS_S and then marked failed. The
  * delivery records a category of the failure (delivery-error.ts); the resolver's or socket's own text
  * would map the server's network for whoever chose the URL, so it goes to the server's log only.
+ * The last attempt's request headers and its answer's headers and first 4 KB are kept for the team to
+ * read (delivery-record.ts); the signing secret is not among them.
  * Delivery is at least once: a crash between the send and its record sends again when the lease
  * (WEBHOOK_LEASE_S, 60 s) has passed. `options.timeoutMs` is for tests, which cannot wait 10 s.
  */
@@ -38,7 +42,11 @@ export function createWebhookDispatcher(
 ): WebhookDispatcher {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = deps.config.webhookLeaseS * 1000;
-  const send = deps.config.webhooksAllowPrivate ? fetch : createPublicFetch();
+  const fetchFor = receiverFetch(deps);
+  // Showing an answer's body turns a request to a private address into a read of it: the team sees
+  // answers from public addresses, and from private ones only where the operator allows sending there
+  // (or, on a server on loopback, where a development project's receiver on loopback was allowed).
+  const answerMayBeShown = (url: string) => deps.config.webhooksAllowPrivate || deps.config.appOnLoopback || !isPlainlyPrivate(new URL(url));
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
 
@@ -49,26 +57,26 @@ export function createWebhookDispatcher(
     const at = deps.clock.now();
     let status: number | null = null;
     let error: WebhookDeliveryError | null = null;
+    // What the team sees of this attempt; each attempt replaces the last one's.
+    let sent: Record<string, string> | null = null;
+    let answer: { headers: Headers; body: { text: string; truncated: boolean } } | null = null;
     if (delivery.enabled !== 1) {
       error = 'endpoint_disabled';
     } else {
       try {
         const signature = new Webhook(deps.secretBox.open(delivery.secret)).sign(delivery.event_id, at, delivery.payload);
-        const response = await send(delivery.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'AuthPlatform-Webhooks/1',
-            'webhook-id': delivery.event_id,
-            'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-            'webhook-signature': signature,
-          },
-          body: delivery.payload,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        sent = {
+          'content-type': 'application/json',
+          'user-agent': 'AuthPlatform-Webhooks/1',
+          'webhook-id': delivery.event_id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signature,
+        };
+        const send = await fetchFor(deliveryId);
+        const response = await send(delivery.url, { method: 'POST', headers: sent, body: delivery.payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
         status = response.status;
-        await response.body?.cancel().catch(() => undefined);
+        if (answerMayBeShown(delivery.url)) answer = { headers: response.headers, body: await readBodyStart(response) };
+        else await response.body?.cancel().catch(() => undefined);
         if (status < 200 || status >= 300) error = 'http_status';
       } catch (failure) {
         error = deliveryErrorOf(failure);
@@ -87,6 +95,10 @@ export function createWebhookDispatcher(
       last_attempt_at: at.toISOString(),
       last_status_code: status,
       last_error: error,
+      request_headers: sent && JSON.stringify(storedHeaders(sent)),
+      response_headers: answer && JSON.stringify(storedHeaders(answer.headers)),
+      response_body: answer && answer.body.text,
+      response_body_truncated: answer && (answer.body.truncated ? 1 : 0),
     });
   };
 

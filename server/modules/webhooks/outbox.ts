@@ -1,3 +1,4 @@
+import type { WebhookEventData } from '../../../shared/schemas/webhook-events.js';
 import type { WebhookEventType } from '../../../shared/schemas/webhooks.js';
 import type { Db } from '../../db/connect.js';
 import { unitOf, type Statements } from '../../db/unit-of-work.js';
@@ -15,9 +16,10 @@ export type EventWriter = { db: Db; clock: Clock } | { unit: Statements; clock: 
  * Writes a project's event to the outbox, with a pending delivery for each enabled endpoint subscribed
  * to its type (or only `only`). Pass the unit of work (`tx`): the event then commits with the change
  * that caused it, or not at all, and the dispatcher delivers it at least once, even after a crash.
+ * `data` is of the type's schema in the event catalogue (shared/schemas/webhook-events.ts).
  * Answers the event's id, or null when no endpoint takes it.
  */
-export async function emitWebhookEvent(tx: EventWriter, projectId: string, type: WebhookEventType, data: Record<string, unknown>, only?: { endpointId: string }): Promise<string | null> {
+export async function emitWebhookEvent<T extends WebhookEventType>(tx: EventWriter, projectId: string, type: T, data: WebhookEventData<T>, only?: { endpointId: string }): Promise<string | null> {
   const on = 'db' in tx ? unitOf(tx.db) : tx.unit;
   const endpoints = (await listEnabledEndpoints(on, projectId)).filter((endpoint) => (only ? endpoint.id === only.endpointId : subscribed(endpoint, type)));
   if (endpoints.length === 0) return null;

@@ -92,15 +92,24 @@ export async function listDeliveries(db: Db, endpointId: string, q: PageQuery) {
   return { rows, total: Number(total.n) };
 }
 
-export async function findDelivery(db: Db, endpointId: string, id: string) {
+/** One delivery of the endpoint, with its event's type. */
+function deliveryQuery(db: Db, endpointId: string, id: string) {
   return db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
     .selectAll('webhook_deliveries')
     .select('webhook_events.type as event_type')
     .where('webhook_deliveries.endpoint_id', '=', endpointId)
-    .where('webhook_deliveries.id', '=', id)
-    .executeTakeFirst();
+    .where('webhook_deliveries.id', '=', id);
+}
+
+export async function findDelivery(db: Db, endpointId: string, id: string) {
+  return deliveryQuery(db, endpointId, id).executeTakeFirst();
+}
+
+/** A delivery with its event's body (as sent), for its detail. */
+export async function findDeliveryWithPayload(db: Db, endpointId: string, id: string) {
+  return deliveryQuery(db, endpointId, id).select('webhook_events.payload').executeTakeFirst();
 }
 
 /** Events older than `before` with no delivery still pending go, with their deliveries (foreign key). */

@@ -5,6 +5,7 @@ import {
   CreatedWebhookSchema,
   CreateWebhookInputSchema,
   UpdateWebhookInputSchema,
+  WebhookDeliveryDetailSchema,
   WebhookDeliveryPageSchema,
   WebhookDeliverySchema,
   WebhookListSchema,
@@ -85,6 +86,22 @@ export const webhookRoutes = [
     response: { 200: WebhookDeliveryPageSchema },
     doc: { operationId: 'listWebhookDeliveries', tag: 'Projects', summary: "A webhook's deliveries, newest first: status, attempts, last answer", errors: [404] },
     handler: ({ deps, caller, params, query }) => webhooks.listWebhookDeliveries(deps, caller.session.user, params.id, params.webhook_id, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: `${BASE}/:webhook_id/deliveries/:delivery_id`,
+    access: TEAM,
+    params: DeliveryParams,
+    response: { 200: WebhookDeliveryDetailSchema },
+    doc: {
+      operationId: 'getWebhookDelivery',
+      tag: 'Projects',
+      summary: 'A delivery with what its last attempt sent and got back',
+      description:
+        "The request: the headers sent (with `webhook-signature`; the endpoint's secret is never stored) and the event's JSON body. The answer: its status, headers and first 4 KB of body, as text (`body_truncated` when there was more). `request.headers` is null before the first attempt and for a disabled endpoint; `response` is null when no answer came (see `last_error`); headers and body are null for deliveries recorded before this detail was kept, and for answers from private addresses unless WEBHOOKS_ALLOW_PRIVATE.",
+      errors: [404],
+    },
+    handler: ({ deps, caller, params }) => webhooks.getWebhookDelivery(deps, caller.session.user, params.id, params.webhook_id, params.delivery_id),
   }),
   defineRoute({
     method: 'POST',

@@ -7,7 +7,9 @@ import {
   type UpdateWebhookInputSchema,
   type Webhook,
   type WebhookDelivery,
+  type WebhookDeliveryDetail,
   type WebhookDeliveryError,
+  type WebhookHeader,
 } from '../../../shared/schemas/webhooks.js';
 import type { Deps } from '../../deps.js';
 import type { UserRow, WebhookEndpointsTable } from '../../db/schema.js';
@@ -18,14 +20,15 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
-import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import type { ProjectRole } from '../../../shared/schemas/teams.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import { emitWebhookEvent } from './outbox.js';
-import { deleteEndpoint, deleteSettledEventsBefore, findDelivery, findEndpoint, insertDelivery, insertEndpoint, listDeliveries, listEndpoints, updateEndpoint } from './webhooks.repo.js';
+import { requireReachableReceiver } from './receiver-policy.js';
+import { deleteEndpoint, deleteSettledEventsBefore, findDelivery, findDeliveryWithPayload, findEndpoint, insertDelivery, insertEndpoint, listDeliveries, listEndpoints, updateEndpoint } from './webhooks.repo.js';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 export const MAX_WEBHOOKS_PER_PROJECT = 10;
+const DELIVERY_NOT_FOUND = 'Delivery not found';
 
 function toWebhook(row: Selectable<WebhookEndpointsTable>): Webhook {
   return {
@@ -40,13 +43,6 @@ function toWebhook(row: Selectable<WebhookEndpointsTable>): Webhook {
 }
 
 const audited = ({ url, description, event_types, enabled }: Webhook) => ({ url, description, event_types, enabled });
-
-/** A receiver is reached from this server: not at its own network's addresses, unless WEBHOOKS_ALLOW_PRIVATE (checked again after DNS when sending). */
-function requirePublicUrl(deps: Pick<Deps, 'config'>, value: string): void {
-  if (!deps.config.webhooksAllowPrivate && isPlainlyPrivate(new URL(value))) {
-    throw new AppError('UNPROCESSABLE_CONTENT', 'url must be a public address: this server does not send webhooks to private or local networks');
-  }
-}
 
 async function requireEndpoint(deps: Deps, owner: UserRow, projectId: string, id: string, needed: ProjectRole) {
   const project = await requireProjectRole(deps, owner, projectId, needed);
@@ -70,7 +66,7 @@ export async function createWebhook(
 ): Promise<Webhook & { secret: string }> {
   const project = await requireProjectRole(deps, owner, projectId, 'admin');
   await deps.limiters.webhookChangesPerUser.consume(owner.id);
-  requirePublicUrl(deps, input.url);
+  requireReachableReceiver(deps.config, project.environment, input.url);
   if ((await listEndpoints(deps.db, project.id)).length >= MAX_WEBHOOKS_PER_PROJECT) {
     throw new AppError('CONFLICT', `A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks`);
   }
@@ -105,7 +101,7 @@ export async function updateWebhook(
 ): Promise<Webhook> {
   const { project, endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   await deps.limiters.webhookChangesPerUser.consume(owner.id);
-  if (input.url) requirePublicUrl(deps, input.url);
+  if (input.url) requireReachableReceiver(deps.config, project.environment, input.url);
   const before = toWebhook(endpoint);
   const now = isoNow(deps.clock);
   const changes = {
@@ -153,12 +149,29 @@ export async function listWebhookDeliveries(deps: Deps, owner: UserRow, projectI
   return { deliveries: rows.map(toDelivery), total, page: q.page, per_page: q.per_page };
 }
 
+/** One delivery with the last attempt's request and answer, as far as they were recorded. */
+export async function getWebhookDelivery(deps: Deps, owner: UserRow, projectId: string, id: string, deliveryId: string): Promise<WebhookDeliveryDetail> {
+  const { endpoint } = await requireEndpoint(deps, owner, projectId, id, 'viewer');
+  const row = await findDeliveryWithPayload(deps.db, endpoint.id, deliveryId);
+  if (!row) throw new AppError('NOT_FOUND', DELIVERY_NOT_FOUND);
+  return {
+    ...toDelivery(row),
+    request: { headers: storedHeadersOf(row.request_headers), body: row.payload },
+    response:
+      row.last_status_code === null
+        ? null
+        : { status_code: row.last_status_code, headers: storedHeadersOf(row.response_headers), body: row.response_body, body_truncated: row.response_body_truncated === 1 },
+  };
+}
+
+const storedHeadersOf = (stored: string | null): WebhookHeader[] | null => (stored === null ? null : (JSON.parse(stored) as WebhookHeader[]));
+
 /** Sends the delivery's event to its endpoint again, as a new delivery (attempts start afresh). */
 export async function resendWebhookDelivery(deps: Deps, owner: UserRow, projectId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
   const { endpoint } = await requireEndpoint(deps, owner, projectId, id, 'admin');
   await deps.limiters.webhookSendsPerUser.consume(owner.id);
   const original = await findDelivery(deps.db, endpoint.id, deliveryId);
-  if (!original) throw new AppError('NOT_FOUND', 'Delivery not found');
+  if (!original) throw new AppError('NOT_FOUND', DELIVERY_NOT_FOUND);
   const now = isoNow(deps.clock);
   const resent = { id: newId(), event_id: original.event_id, endpoint_id: endpoint.id, status: 'pending' as const, next_attempt_at: now, created_at: now };
   await insertDelivery(deps.db, resent);

@@ -5,6 +5,7 @@ import {
   IconBrush,
   IconLogin2,
   IconMail,
+  IconRobot,
   IconSettings,
   IconShieldCheck,
   IconUsersGroup,
@@ -15,9 +16,11 @@ import type { ProjectSettings } from '../../../../shared/schemas/project-setting
 import type { Project } from '../../../../shared/schemas/projects';
 import { trpc } from '../../../lib/trpc';
 import { SETTINGS_TEXTS } from '../../../messages';
+import { ProjectSignInMethods } from '../ProjectSignInMethods';
 import { ProjectConnections } from '../ProjectConnections';
 import { ProjectEndUserMails } from '../ProjectEndUserMails';
 import { ProjectEndUserRules } from '../ProjectEndUserRules';
+import { ProjectMachineClients } from '../ProjectMachineClients';
 import { ProjectSignInSettings } from '../ProjectSignInSettings';
 import { ProjectTeam } from '../ProjectTeam';
 import { ProjectWebhooks } from '../ProjectWebhooks';
@@ -59,6 +62,7 @@ function SignInSection({ project }: { project: Project }) {
   return (
     <>
       <ProjectSignInSettings project={project} onSaved={store} />
+      <WithEndUserSettings project={project}>{(settings, readOnly) => <ProjectSignInMethods projectId={project.id} settings={settings} readOnly={readOnly} />}</WithEndUserSettings>
       <ProjectConnections project={project} />
     </>
   );
@@ -110,8 +114,18 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     label: 'Webhooks',
     icon: IconWebhook,
     description: 'Signed HTTP calls to your endpoints when something happens to your users.',
-    readOnlyForViewers: true,
+    // Not the section's disabled fieldset: a viewer still opens the deliveries and the catalogue (ProjectWebhooks disables the rest).
+    readOnlyForViewers: false,
     render: (project) => <ProjectWebhooks project={project} />,
+  },
+  {
+    id: 'machine-clients',
+    label: 'Machine clients',
+    icon: IconRobot,
+    description: 'Backends and jobs that get access tokens of their own with a client id and secret (client credentials).',
+    // Not the section's disabled fieldset: ProjectMachineClients disables what a viewer may not do.
+    readOnlyForViewers: false,
+    render: (project) => <ProjectMachineClients project={project} />,
   },
   {
     id: 'rules',

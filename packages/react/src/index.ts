@@ -1,0 +1,12 @@
+export { AuthProvider } from './AuthProvider.js';
+export type { AuthProviderProps } from './AuthProvider.js';
+export { useAuth } from './useAuth.js';
+export type { UseAuth } from './useAuth.js';
+export { Protect, SignedIn, SignedOut } from './control.js';
+export type { ProtectProps } from './control.js';
+export { UserButton } from './UserButton.js';
+export type { UserButtonProps } from './UserButton.js';
+export { SignInButton } from './SignInButton.js';
+export type { SignInButtonProps } from './SignInButton.js';
+export type { AuthClientLike } from './context.js';
+export type { ActiveOrganization, AuthSnapshot, OrganizationMembership, SignInOptions, SignOutOptions, SignOutReason, User } from '@authplatform/js';

@@ -1,0 +1,328 @@
+import type { z } from 'zod';
+import {
+  AttributeMappingSchema,
+  IDP_METADATA_MAX_BYTES,
+  SSO_MESSAGES,
+  type AttributeMapping,
+  type CreateSsoConnectionInputSchema,
+  type SamlSettingsInputSchema,
+  type SsoConnection,
+  type UpdateSsoConnectionInputSchema,
+} from '../../../shared/schemas/sso.js';
+import { ORG_MEMBER_ROLE } from '../../../shared/schemas/organizations.js';
+import type { Deps } from '../../deps.js';
+import type { ProjectRow, SsoConnectionRow, SsoDomainRow, UserRow } from '../../db/schema.js';
+import { withTransaction, type Tx } from '../../db/transaction.js';
+import { AppError } from '../../errors.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId, randomToken } from '../../lib/crypto.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { createPublicFetch, isPlainlyPrivate } from '../ip-intel/public-fetch.js';
+import { organizationOf, requireProjectRoleKey } from '../organizations/organizations.service.js';
+import { requireProjectRole } from '../realms/project-access.js';
+import { hasVerificationRecord, txtRecordNameOf, txtRecordValueOf } from './domain-verification.js';
+import { certificateOf, readIdpMetadata, SamlXmlError, type IdpMetadata } from './saml-xml.js';
+import * as repo from './sso.repo.js';
+import { acsUrlOf, oidcCallbackUrlOf, spEntityIdOf, spMetadataUrlOf } from './sso-urls.js';
+
+type CreateInput = z.output<typeof CreateSsoConnectionInputSchema>;
+type UpdateInput = z.output<typeof UpdateSsoConnectionInputSchema>;
+
+const METADATA_FETCH_TIMEOUT_MS = 10_000;
+
+export function attributeMappingOf(row: Pick<SsoConnectionRow, 'attribute_mapping'>): AttributeMapping {
+  const parsed = AttributeMappingSchema.safeParse(JSON.parse(row.attribute_mapping));
+  return parsed.success ? parsed.data : {};
+}
+
+export function certificatesOf(row: Pick<SsoConnectionRow, 'saml_idp_certificates'>): string[] {
+  return row.saml_idp_certificates ? (JSON.parse(row.saml_idp_certificates) as string[]) : [];
+}
+
+export function toSsoConnection(deps: Pick<Deps, 'config'>, row: SsoConnectionRow, domains: SsoDomainRow[]): SsoConnection {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    type: row.type,
+    name: row.name,
+    enabled: row.enabled === 1,
+    domains: domains
+      .filter((domain) => domain.connection_id === row.id)
+      .map((domain) => ({
+        domain: domain.domain,
+        verified: domain.verified_at !== null,
+        verified_at: domain.verified_at,
+        txt_record_name: txtRecordNameOf(domain.domain),
+        txt_record_value: txtRecordValueOf(domain.verification_token),
+      })),
+    default_role: row.default_role,
+    attribute_mapping: attributeMappingOf(row),
+    allow_idp_initiated: row.allow_idp_initiated === 1,
+    enforce: row.enforce === 1,
+    saml:
+      row.type === 'saml'
+        ? {
+            idp_entity_id: row.saml_idp_entity_id ?? '',
+            idp_sso_url: row.saml_idp_sso_url ?? '',
+            idp_metadata_url: row.saml_idp_metadata_url,
+            idp_certificates: certificatesOf(row).map((base64) => {
+              const certificate = certificateOf(base64);
+              return { not_after: certificate ? new Date(certificate.validTo).toISOString() : '', subject: certificate?.subject ?? '' };
+            }),
+            sp_entity_id: spEntityIdOf(deps.config, row.id),
+            acs_url: acsUrlOf(deps.config, row.id),
+            sp_metadata_url: spMetadataUrlOf(deps.config, row.id),
+          }
+        : null,
+    oidc: row.type === 'oidc' ? { issuer: row.oidc_issuer ?? '', client_id: row.oidc_client_id ?? '', callback_url: oidcCallbackUrlOf(deps.config, row.id) } : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+async function answerOf(deps: Deps, row: SsoConnectionRow): Promise<SsoConnection> {
+  return toSsoConnection(deps, row, await repo.listDomains(deps.db, [row.id]));
+}
+
+async function requireConnection(deps: Pick<Deps, 'db'>, projectId: string, connectionId: string): Promise<SsoConnectionRow> {
+  const row = await repo.findConnection(deps.db, projectId, connectionId);
+  if (!row) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
+  return row;
+}
+
+export async function listSsoConnections(deps: Deps, owner: UserRow, projectId: string): Promise<{ connections: SsoConnection[] }> {
+  const project = await requireProjectRole(deps, owner, projectId, 'viewer');
+  const rows = await repo.listConnections(deps.db, project.id);
+  const domains = await repo.listDomains(deps.db, rows.map((row) => row.id));
+  return { connections: rows.map((row) => toSsoConnection(deps, row, domains)) };
+}
+
+export async function getSsoConnection(deps: Deps, owner: UserRow, projectId: string, connectionId: string): Promise<SsoConnection> {
+  const project = await requireProjectRole(deps, owner, projectId, 'viewer');
+  return answerOf(deps, await requireConnection(deps, project.id, connectionId));
+}
+
+/**
+ * The IdP's metadata, pasted or fetched, read into what a sign-in needs. A URL is fetched from this
+ * server, so it must be public (https at a public address, checked again after DNS when connecting)
+ * unless CONNECTIONS_ALLOW_PRIVATE, as for social connections' providers.
+ */
+async function idpMetadataOf(deps: Deps, saml: z.output<typeof SamlSettingsInputSchema>): Promise<IdpMetadata & { metadataUrl: string | null }> {
+  let xml: string;
+  let metadataUrl: string | null = null;
+  if ('idp_metadata_url' in saml) {
+    metadataUrl = saml.idp_metadata_url;
+    xml = await fetchMetadata(deps, metadataUrl);
+  } else {
+    xml = saml.idp_metadata_xml;
+  }
+  try {
+    return { ...readIdpMetadata(xml, deps.clock.now()), metadataUrl };
+  } catch (error) {
+    if (error instanceof SamlXmlError) throw new AppError('UNPROCESSABLE_CONTENT', `The IdP metadata is not usable: ${error.message}`);
+    throw error;
+  }
+}
+
+async function fetchMetadata(deps: Deps, value: string): Promise<string> {
+  const url = new URL(value);
+  const allowPrivate = deps.config.connectionsAllowPrivate;
+  if (!allowPrivate) {
+    if (isPlainlyPrivate(url)) throw new AppError('UNPROCESSABLE_CONTENT', 'idp_metadata_url must be a public address: this server does not reach identity providers on private or local networks');
+    if (url.protocol !== 'https:') throw new AppError('UNPROCESSABLE_CONTENT', 'idp_metadata_url must be an https URL');
+  }
+  const fetcher = allowPrivate ? fetch : createPublicFetch();
+  const unreachable = () => new AppError('UNPROCESSABLE_CONTENT', 'The IdP metadata could not be fetched from idp_metadata_url');
+  try {
+    const response = await fetcher(url, { signal: AbortSignal.timeout(METADATA_FETCH_TIMEOUT_MS), headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' } });
+    if (!response.ok) throw unreachable();
+    const text = await response.text();
+    if (Buffer.byteLength(text) > IDP_METADATA_MAX_BYTES) throw new AppError('UNPROCESSABLE_CONTENT', 'The IdP metadata at idp_metadata_url is too large');
+    return text;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw unreachable();
+  }
+}
+
+function requireReachableIssuer(deps: Deps, issuer: string): void {
+  if (deps.config.connectionsAllowPrivate) return;
+  const url = new URL(issuer);
+  if (isPlainlyPrivate(url)) throw new AppError('UNPROCESSABLE_CONTENT', 'oidc.issuer must be a public address: this server does not reach identity providers on private or local networks');
+  if (url.protocol !== 'https:') throw new AppError('UNPROCESSABLE_CONTENT', 'oidc.issuer must be an https URL');
+}
+
+/** New domains of a connection, verified at once when SSO_DOMAIN_VERIFICATION=off (tests); 409 for one another connection holds. */
+async function addDomains(tx: Tx<Deps>, project: ProjectRow, connectionId: string, domains: readonly string[], now: string): Promise<void> {
+  const skipProof = tx.config.ssoDomainVerification === 'off';
+  for (const domain of new Set(domains)) {
+    if (await repo.domainVerifiedElsewhere(tx.db, project.id, domain, connectionId)) throw new AppError('CONFLICT', `${SSO_MESSAGES.domainTaken}: ${domain}`);
+    await repo.insertDomain(tx.db, {
+      id: newId(),
+      connection_id: connectionId,
+      project_id: project.id,
+      domain,
+      verification_token: randomToken(),
+      verified_at: skipProof ? now : null,
+      created_at: now,
+    });
+  }
+}
+
+function audited(connection: SsoConnection): Record<string, unknown> {
+  return {
+    name: connection.name,
+    type: connection.type,
+    enabled: connection.enabled,
+    organization_id: connection.organization_id,
+    domains: connection.domains.map((domain) => domain.domain),
+    default_role: connection.default_role,
+    allow_idp_initiated: connection.allow_idp_initiated,
+    enforce: connection.enforce,
+    idp_entity_id: connection.saml?.idp_entity_id ?? null,
+    issuer: connection.oidc?.issuer ?? null,
+    client_id: connection.oidc?.client_id ?? null,
+  };
+}
+
+async function requireMappedRoles(deps: Deps, projectId: string, defaultRole: string, mapping: AttributeMapping | undefined): Promise<void> {
+  await requireProjectRoleKey(deps, projectId, defaultRole);
+  for (const role of Object.values(mapping?.group_roles ?? {})) await requireProjectRoleKey(deps, projectId, role);
+}
+
+/**
+ * Adds an enterprise connection to one of the project's organizations. SAML takes the IdP's metadata
+ * (checked: entity id, SSO URL, signing certificates); OIDC its issuer and client, the secret sealed
+ * with the master key and never shown again. Domains wait for their DNS proof.
+ */
+export async function createSsoConnection(deps: Deps, owner: UserRow, projectId: string, input: CreateInput, info: RequestInfo): Promise<SsoConnection> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  await organizationOf(deps, project.id, input.organization_id);
+  const defaultRole = input.default_role ?? ORG_MEMBER_ROLE;
+  await requireMappedRoles(deps, project.id, defaultRole, input.attribute_mapping);
+  let saml: (IdpMetadata & { metadataUrl: string | null }) | null = null;
+  if (input.type === 'saml') {
+    if (!input.saml) throw new AppError('UNPROCESSABLE_CONTENT', 'saml is required for a SAML connection: {idp_metadata_xml} or {idp_metadata_url}');
+    saml = await idpMetadataOf(deps, input.saml);
+  } else {
+    if (!input.oidc) throw new AppError('UNPROCESSABLE_CONTENT', 'oidc is required for an OpenID Connect connection: {issuer, client_id, client_secret}');
+    if (!input.oidc.client_secret) throw new AppError('UNPROCESSABLE_CONTENT', 'oidc.client_secret is required');
+    requireReachableIssuer(deps, input.oidc.issuer);
+  }
+  const now = isoNow(deps.clock);
+  const id = newId();
+  return withTransaction(deps, async (tx) => {
+    await repo.insertConnection(tx.db, {
+      id,
+      project_id: project.id,
+      organization_id: input.organization_id,
+      type: input.type,
+      name: input.name,
+      enabled: input.enabled === false ? 0 : 1,
+      saml_idp_entity_id: saml?.entityId ?? null,
+      saml_idp_sso_url: saml?.ssoUrl ?? null,
+      saml_idp_certificates: saml ? JSON.stringify(saml.certificates) : null,
+      saml_idp_metadata_url: saml?.metadataUrl ?? null,
+      oidc_issuer: input.type === 'oidc' ? input.oidc!.issuer : null,
+      oidc_client_id: input.type === 'oidc' ? input.oidc!.client_id : null,
+      oidc_client_secret: input.type === 'oidc' ? deps.secretBox.seal(input.oidc!.client_secret!) : null,
+      default_role: defaultRole,
+      attribute_mapping: JSON.stringify(input.attribute_mapping ?? {}),
+      allow_idp_initiated: input.allow_idp_initiated ? 1 : 0,
+      enforce: input.enforce ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    });
+    await addDomains(tx, project, id, input.domains, now);
+    const connection = await answerOf(tx, (await repo.findConnectionById(tx.db, id))!);
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_connection.created', target: { type: 'sso_connection', id, label: connection.name }, before: null, after: audited(connection) });
+    return connection;
+  });
+}
+
+/** Changes a connection; new metadata is checked like at creation, a removed domain stops routing at once. */
+export async function updateSsoConnection(deps: Deps, owner: UserRow, projectId: string, connectionId: string, input: UpdateInput, info: RequestInfo): Promise<SsoConnection> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  const existing = await requireConnection(deps, project.id, connectionId);
+  const before = await answerOf(deps, existing);
+  if (input.saml && existing.type !== 'saml') throw new AppError('UNPROCESSABLE_CONTENT', 'saml applies to SAML connections only');
+  if (input.oidc && existing.type !== 'oidc') throw new AppError('UNPROCESSABLE_CONTENT', 'oidc applies to OpenID Connect connections only');
+  await requireMappedRoles(deps, project.id, input.default_role ?? existing.default_role, input.attribute_mapping);
+  const saml = input.saml ? await idpMetadataOf(deps, input.saml) : null;
+  if (input.oidc) requireReachableIssuer(deps, input.oidc.issuer);
+  const now = isoNow(deps.clock);
+  return withTransaction(deps, async (tx) => {
+    await repo.updateConnection(tx.db, existing.id, {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.enabled !== undefined && { enabled: input.enabled ? 1 : 0 }),
+      ...(input.default_role !== undefined && { default_role: input.default_role }),
+      ...(input.attribute_mapping !== undefined && { attribute_mapping: JSON.stringify(input.attribute_mapping) }),
+      ...(input.allow_idp_initiated !== undefined && { allow_idp_initiated: input.allow_idp_initiated ? 1 : 0 }),
+      ...(input.enforce !== undefined && { enforce: input.enforce ? 1 : 0 }),
+      ...(saml && {
+        saml_idp_entity_id: saml.entityId,
+        saml_idp_sso_url: saml.ssoUrl,
+        saml_idp_certificates: JSON.stringify(saml.certificates),
+        saml_idp_metadata_url: saml.metadataUrl,
+      }),
+      ...(input.oidc && {
+        oidc_issuer: input.oidc.issuer,
+        oidc_client_id: input.oidc.client_id,
+        ...(input.oidc.client_secret && { oidc_client_secret: deps.secretBox.seal(input.oidc.client_secret) }),
+      }),
+      updated_at: now,
+    });
+    if (input.domains) {
+      const current = before.domains.map((domain) => domain.domain);
+      await repo.deleteDomains(tx.db, existing.id, current.filter((domain) => !input.domains!.includes(domain)));
+      await addDomains(tx, project, existing.id, input.domains.filter((domain) => !current.includes(domain)), now);
+    }
+    const connection = await answerOf(tx, (await repo.findConnectionById(tx.db, existing.id))!);
+    const after = { ...audited(connection), ...(input.oidc?.client_secret && { client_secret: 'replaced' }) };
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_connection.updated', target: { type: 'sso_connection', id: existing.id, label: connection.name }, ...changedFields(audited(before), after) });
+    return connection;
+  });
+}
+
+export async function deleteSsoConnection(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<{ message: string }> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  const before = await answerOf(deps, await requireConnection(deps, project.id, connectionId));
+  await withTransaction(deps, async (tx) => {
+    if (!(await repo.deleteConnection(tx.db, project.id, connectionId))) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_connection.deleted', target: { type: 'sso_connection', id: connectionId, label: before.name }, before: audited(before) });
+  });
+  return { message: 'SSO connection deleted' };
+}
+
+/**
+ * Checks each unverified domain's DNS TXT record (`_authplatform-verification.<domain>`); a domain
+ * verified for another connection of the project stays unverified here (409 when that is all that is left).
+ */
+export async function verifySsoDomains(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<SsoConnection> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  const connection = await requireConnection(deps, project.id, connectionId);
+  const pending = (await repo.listDomains(deps.db, [connection.id])).filter((domain) => domain.verified_at === null);
+  const proven: SsoDomainRow[] = [];
+  for (const domain of pending) {
+    if (deps.config.ssoDomainVerification === 'off' || (await hasVerificationRecord(domain.domain, domain.verification_token))) proven.push(domain);
+  }
+  const now = isoNow(deps.clock);
+  let taken: string | null = null;
+  await withTransaction(deps, async (tx) => {
+    for (const domain of proven) {
+      if (await repo.domainVerifiedElsewhere(tx.db, project.id, domain.domain, connection.id)) {
+        taken = domain.domain;
+        continue;
+      }
+      await repo.markDomainVerified(tx.db, domain.id, now);
+      await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_domain.verified', target: { type: 'sso_connection', id: connection.id, label: connection.name }, after: { domain: domain.domain } });
+    }
+  });
+  if (taken && proven.length === 1) throw new AppError('CONFLICT', `${SSO_MESSAGES.domainTaken}: ${taken}`);
+  return answerOf(deps, connection);
+}
