@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, manualClock, type TestApp } from '../../../tests/helpers/create-test-app.js';
 import { projectWithKey, sessionIdOf } from '../../../tests/helpers/project-end-users.js';
 import { until } from '../../../tests/helpers/until.js';
@@ -167,12 +167,20 @@ describe('revocation', () => {
   it('falls back to polling when the stream drops, and resumes from its cursor', async () => {
     const { tokens } = await shop.signUp('during-outage');
     await until(() => auth.feed?.mode === 'stream', 'the feed to follow the stream');
-    // The server ends every stream (as on a restart of an instance); the client reads ?since= until it is back.
-    t.deps.revocationStreams.close();
-    await until(() => auth.feed?.mode === 'polling', 'the feed to poll');
-    expect((await t.call('POST', '/public/api/v1/auth/logout', { token: tokens.access_token, headers: shop.headers, body: {} })).statusCode).toBe(200);
-    await until(async () => (await get(expressUrl, '/me', tokens.access_token)).status === 401, 'the revoked token to be refused while polling', 5000);
-    expect(toServer.filter((path) => path.endsWith('/revocations')).length).toBeGreaterThan(1);
+    // The server ends every stream and cannot open new ones for a while (an instance restarting);
+    // the client reads ?since= until the stream is back.
+    const streamsDown = vi.spyOn(t.deps.revocationStreams, 'open').mockRejectedValue(new Error('restarting'));
+    try {
+      const pollsBefore = toServer.filter((path) => path.endsWith('/revocations')).length;
+      t.deps.revocationStreams.endAll();
+      await until(() => auth.feed?.mode === 'polling', 'the feed to poll');
+      expect((await t.call('POST', '/public/api/v1/auth/logout', { token: tokens.access_token, headers: shop.headers, body: {} })).statusCode).toBe(200);
+      await until(async () => (await get(expressUrl, '/me', tokens.access_token)).status === 401, 'the revoked token to be refused while polling', 5000);
+      expect(toServer.filter((path) => path.endsWith('/revocations')).length).toBeGreaterThan(pollsBefore);
+    } finally {
+      streamsDown.mockRestore();
+    }
+    await until(() => auth.feed?.mode === 'stream', 'the feed to follow the stream again');
   });
 });
 
@@ -206,7 +214,7 @@ describe('failClosedAfterMs: how long the revocation feed may be unreachable', (
 
       // The server cannot be reached: the streams drop and every read of the feed fails.
       feedDown = true;
-      t.deps.revocationStreams.close();
+      t.deps.revocationStreams.endAll();
       await until(() => strict.feed?.mode === 'polling' && lenient.feed?.mode === 'polling', 'both feeds to lose the stream');
       expect(await get(base, '/strict', tokens.access_token)).toMatchObject({ status: 200 });
 

@@ -12,7 +12,9 @@ import { encodeCursor, revocationWindowS, toRevocation } from './revocations.ser
  */
 export interface RevocationStreams {
   open(projectId: string, from: Position): Promise<Readable>;
-  /** Ends every open stream (on shutdown, so the server's close does not wait for them). */
+  /** Ends every open stream, as an instance's restart would; readers reconnect and are served again. */
+  endAll(): void;
+  /** Ends every open stream and refuses new ones (on shutdown, so the server's close does not wait for them). */
   close(): void;
   /** Streams open now. */
   size(): number;
@@ -135,11 +137,14 @@ export function createRevocationStreams(deps: Pick<Deps, 'db' | 'dialect' | 'con
       write(stream, `id: ${encodeCursor(stream.last)}\nevent: ready\ndata: ${JSON.stringify({ cursor: encodeCursor(stream.last) })}\n\n`);
       return stream.body;
     },
-    close() {
-      closed = true;
+    endAll() {
       for (const stream of [...streams]) stream.body.end();
       streams.clear();
       stopWhenIdle();
+    },
+    close() {
+      closed = true;
+      this.endAll();
     },
     size: () => streams.size,
   };
