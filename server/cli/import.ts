@@ -1,8 +1,9 @@
 // npm run import -- --project PROJECT_KEY [--dry-run] [--firebase-params FILE] [--format native|auth0|firebase|supabase|clerk|cognito] FILE
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { FirebaseParamsHeaderSchema, IMPORT_FORMATS, type ImportFormat } from '../../shared/schemas/user-import.js';
+import { FirebaseParamsHeaderSchema, IMPORT_FORMATS, importFileType, type ImportFormat } from '../../shared/schemas/user-import.js';
+import type { FirebaseScryptParams } from '../../shared/schemas/user-transfer.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -10,10 +11,9 @@ import { AppError } from '../errors.js';
 import { systemClock } from '../lib/clock.js';
 import { createBcryptHasher } from '../lib/passwords.js';
 import { createSecretBox, loadOrCreateMasterKey } from '../lib/secret-box.js';
-import { parseInput } from '../lib/validate.js';
 import { findProjectByKey } from '../modules/projects/projects.repo.js';
 import { createImportJob, getImportJob, runImportJob, type ImportOptions } from '../modules/user-transfer/import.service.js';
-import { readerFor, typeOfFile } from '../modules/user-transfer/readers/for-format.js';
+import { readerFor } from '../modules/user-transfer/readers/for-format.js';
 
 const USAGE = 'Usage: npm run import -- --project PROJECT_KEY [--dry-run] [--firebase-params FILE.json] [--format native|auth0|firebase|supabase|clerk|cognito] FILE (.json: JSON, .csv: CSV; otherwise NDJSON)';
 
@@ -41,7 +41,20 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const file = positionals[0]!;
-  const firebaseParams = values['firebase-params'] ? parseInput(FirebaseParamsHeaderSchema, JSON.parse(await readFile(values['firebase-params'], 'utf8'))) : null;
+  if (!(await isReadableFile(file))) {
+    console.error(`Cannot read ${file}: no such file, or not a readable file`);
+    return 1;
+  }
+  const firebaseParams = values['firebase-params'] ? await readFirebaseParams(values['firebase-params']) : null;
+  if (firebaseParams instanceof Error) {
+    console.error(firebaseParams.message);
+    return 1;
+  }
+  const reader = readerFor(format as ImportFormat, importFileType(file));
+  if (!reader) {
+    console.error(`${file}: a native import reads NDJSON or a JSON array (.json); a provider's CSV needs --format supabase, clerk or cognito`);
+    return 2;
+  }
   const config = loadConfig();
   const { db } = connectDatabase(config.database);
   try {
@@ -68,7 +81,7 @@ async function run(argv: string[]): Promise<number> {
     };
     const { job, firebaseParamsId } = await createImportJob(deps, options);
     console.error(`Import ${job.id} into ${project.name}${options.dryRun ? ' (dry run)' : ''}…`);
-    await runImportJob(deps, job, firebaseParamsId, options, readerFor(format as ImportFormat, typeOfFile(file))!, createReadStream(file));
+    await runImportJob(deps, job, firebaseParamsId, options, reader, createReadStream(file));
     const result = await getImportJob(deps, project.id, job.id);
     for (const error of result.errors) console.log(`line ${error.line}: ${error.reason}`);
     if (result.errors_not_listed > 0) console.log(`… and ${result.errors_not_listed} more failed lines`);
@@ -80,6 +93,35 @@ async function run(argv: string[]): Promise<number> {
   } finally {
     await db.destroy();
   }
+}
+
+async function isReadableFile(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.R_OK);
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Firebase's parameters from their file, or the one line that says what is wrong with it. */
+async function readFirebaseParams(file: string): Promise<FirebaseScryptParams | Error> {
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return new Error(`Cannot read ${file}: no such file, or not a readable file`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return new Error(`${file} must be JSON: {"signer_key", "salt_separator", "rounds", "mem_cost"}`);
+  }
+  const parsed = FirebaseParamsHeaderSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  return new Error(`${file}: ${issue.path.join('.') || 'the parameters'}: ${issue.message}`);
 }
 
 run(process.argv.slice(2))

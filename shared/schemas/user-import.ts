@@ -13,6 +13,12 @@ export const ImportQuerySchema = z.object({
   format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(', ')}` }).default('native'),
 });
 
+/** The media type an import file is sent as, from its name (the CLI and the dashboard's upload): .csv, .json, else NDJSON. */
+export function importFileType(name: string): 'text/csv' | 'application/json' | 'application/x-ndjson' {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.csv') ? 'text/csv' : lower.endsWith('.json') ? 'application/json' : 'application/x-ndjson';
+}
+
 /** The header that carries Firebase's hash parameters once per import (never the URL: URLs are logged). */
 export const FIREBASE_PARAMS_HEADER = 'x-firebase-hash-params';
 export const ImportHeadersSchema = z.object({

@@ -20,9 +20,3 @@ export function readerFor(format: ImportFormat, type: string): UserLineReader | 
     for await (const record of read(input)) yield { line: record.line, value: record.error === undefined ? record.value : new UnreadableLine(record.error) };
   };
 }
-
-/** The CLI's guess of a file's media type from its name. */
-export function typeOfFile(file: string): string {
-  const name = file.toLowerCase();
-  return name.endsWith('.csv') ? 'text/csv' : name.endsWith('.json') ? 'application/json' : 'application/x-ndjson';
-}
