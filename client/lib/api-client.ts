@@ -77,6 +77,8 @@ export interface ApiClient {
    * unless the 401 asks for a step-up (the session is fine: the user must prove who they are).
    */
   session<T>(method: HttpMethod, path: string, body?: unknown): Promise<T>;
+  /** A file POSTed as it is (its own media type, extra headers), with the session and its one retry after a refresh. */
+  upload<T>(path: string, file: Blob, type: string, headers?: Record<string, string>): Promise<T>;
 }
 
 /**
@@ -86,36 +88,39 @@ export interface ApiClient {
  * 4xx/5xx (a network failure rejects as fetch does).
  */
 export function createApiClient(realm: ApiRealm): ApiClient {
-  const send = (method: HttpMethod, path: string, body: unknown) => {
-    const withBody = body !== undefined;
-    return fetch(`${realm.baseUrl}${path}`, {
+  const sendRaw = (method: HttpMethod, path: string, body?: { payload: BodyInit; headers: Record<string, string> }) =>
+    fetch(`${realm.baseUrl}${path}`, {
       method,
       credentials: 'same-origin',
-      headers: {
-        accept: 'application/json',
-        ...realm.headers?.(),
-        ...(withBody ? { 'content-type': 'application/json' } : {}),
-      },
-      body: withBody ? JSON.stringify(body) : undefined,
+      headers: { accept: 'application/json', ...realm.headers?.(), ...body?.headers },
+      body: body?.payload,
     });
-  };
+  const send = (method: HttpMethod, path: string, body: unknown) =>
+    sendRaw(method, path, body === undefined ? undefined : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
   const answerOf = async <T>(response: Response): Promise<T> => {
     if (!response.ok) throw await errorOf(response);
     return (await response.json()) as T;
+  };
+  /** Sends once, and once more after the realm's refresh when the session had expired. */
+  const withSession = async <T>(sendOnce: () => Promise<Response>): Promise<T> => {
+    const sentAt = Date.now();
+    const response = await sendOnce();
+    if (response.status !== 401 || !realm.session) return answerOf<T>(response);
+    const refused = await errorOf(response);
+    if (refused.stepUpRequired || !(await realm.session.refreshFor(sentAt))) throw refused;
+    return answerOf<T>(await sendOnce());
   };
 
   return {
     async call<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
       return answerOf<T>(await send(method, path, body));
     },
-    async session<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
-      const sentAt = Date.now();
-      const response = await send(method, path, body);
-      if (response.status !== 401 || !realm.session) return answerOf<T>(response);
-      const refused = await errorOf(response);
-      if (refused.stepUpRequired || !(await realm.session.refreshFor(sentAt))) throw refused;
-      return answerOf<T>(await send(method, path, body));
+    session<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+      return withSession<T>(() => send(method, path, body));
+    },
+    upload<T>(path: string, file: Blob, type: string, headers: Record<string, string> = {}): Promise<T> {
+      return withSession<T>(() => sendRaw('POST', path, { payload: file, headers: { ...headers, 'content-type': type } }));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconFileExport, IconUserPlus } from '@tabler/icons-react';
+import { IconFileExport, IconFileImport, IconUserPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { MonitoredUser as User } from '../../../shared/schemas/admin';
 import { useAuth } from '../../auth/AuthProvider';
@@ -9,6 +9,7 @@ import { notify } from '../../lib/notify';
 import { MONITOR_TEXTS, USER_PAGE_TEXTS } from '../../messages';
 import { CreateUserModal } from './CreateUserModal';
 import { ExportUsersModal } from './ExportUsersModal';
+import { ImportUsersModal } from './ImportUsersModal';
 import { actionState, useMonitor } from './context';
 import { ListShell, NOWRAP, type Column } from './ListShell';
 import type { ListTabProps } from './ListTabProps';
@@ -96,6 +97,7 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
   const [resetting, setResetting] = useState<User | null>(null);
   const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
   const navigate = useNavigate();
   const columns = useMemo(() => columnsFor(source.userPath), [source]);
   const canCreate = actions.createUser !== undefined && !source.readOnly;
@@ -119,9 +121,14 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
               </Button>
             )}
             {source.projectId && !source.readOnly && (
-              <Button size="sm" variant="default" leftSection={<IconFileExport size={16} />} onClick={() => setExporting(true)}>
-                Export users
-              </Button>
+              <>
+                <Button size="sm" variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
+                  Import users
+                </Button>
+                <Button size="sm" variant="default" leftSection={<IconFileExport size={16} />} onClick={() => setExporting(true)}>
+                  Export users
+                </Button>
+              </>
             )}
             <ExportLink href={source.exportUrl('users', { q, status, from, to })} />
           </Group>
@@ -197,6 +204,7 @@ export function UsersTab({ page, perPage, onPageChange, filters, onFilterChange 
         />
       )}
       {source.projectId && <ExportUsersModal projectId={source.projectId} opened={exporting} onClose={() => setExporting(false)} />}
+      {source.projectId && <ImportUsersModal projectId={source.projectId} opened={importing} onClose={() => setImporting(false)} onImported={() => void actions.reload()} />}
       <Modal opened={resetting !== null} onClose={() => setResetting(null)} title="Reset two-factor authentication" centered>
         <Stack gap="md">
           <Text size="sm">
