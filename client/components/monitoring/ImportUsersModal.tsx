@@ -160,7 +160,7 @@ export function ImportUsersModal({ projectId, opened, onClose, onImported }: { p
                 {current.dry_run && current.state === 'done' ? 'Back to import' : 'Import another file'}
               </Button>
             )}
-            <Button onClick={close}>{current?.state === 'running' ? 'Close (it goes on)' : 'Close'}</Button>
+            <Button onClick={close}>{current?.state === 'running' ? 'Close (it goes on)' : 'Done'}</Button>
           </Group>
         </Stack>
       )}
@@ -192,7 +192,8 @@ function ImportProgress({ job }: { job: ImportJob }) {
         </Alert>
       )}
       {job.errors.length > 0 && (
-        <Table.ScrollContainer minWidth={320} mah={280}>
+        // Focusable, so a keyboard can scroll a long list.
+        <div role="region" aria-label="Failed lines, scrollable" tabIndex={0} style={{ maxHeight: 280, overflowY: 'auto' }}>
           <Table striped aria-label="Failed lines" fz="sm">
             <Table.Thead>
               <Table.Tr>
@@ -209,7 +210,7 @@ function ImportProgress({ job }: { job: ImportJob }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </div>
       )}
       {job.errors.length + job.errors_not_listed > SHOWN_ERRORS && (
         <Text size="xs" c="dimmed">
