@@ -353,11 +353,16 @@ describe('users', () => {
     expect((await s.call('PATCH', `/Users/${user.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] })).statusCode).toBe(200);
     const live = await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
     expect(live).toEqual([]);
-    // The IdP still vouches for the address; the exchange refuses the deactivated account.
+    // The IdP still vouches for the address: the app hears access_denied, and no code.
     const refused = await ssoSignIn(s, email, 'sso-user-sub');
-    const reply = await t.call('POST', '/public/api/v1/auth/oauth/exchange', { headers: { 'x-api-key': s.apiKey }, body: { code: refused.searchParams.get('code') } });
-    expect(reply.statusCode, reply.body).toBe(403);
+    expect(refused.searchParams.get('error')).toBe('access_denied');
+    expect(refused.searchParams.get('code')).toBeNull();
     expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute()).toEqual([]);
+
+    // Deprovisioned, an SSO attempt is refused too and does not make the membership again.
+    expect((await s.call('DELETE', `/Users/${user.id}`)).statusCode).toBe(204);
+    expect((await ssoSignIn(s, email, 'sso-user-sub')).searchParams.get('error')).toBe('access_denied');
+    expect((await members(s)).some((member) => member.user_id === user.id)).toBe(false);
   });
 });
 
