@@ -8,7 +8,7 @@ export type ScimType = 'invalidFilter' | 'uniqueness' | 'invalidSyntax' | 'inval
 /** A refusal in SCIM's terms: its HTTP status, a detail safe to show, and the RFC's scimType where it names one. */
 export class ScimError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
     readonly detail: string,
     readonly scimType?: ScimType,
   ) {
@@ -36,8 +36,9 @@ export function scimErrorOfAppError(error: AppError): ScimError {
     case 'NOT_FOUND':
       return new ScimError(404, error.detail);
     case 'UNAUTHORIZED':
-    case 'FORBIDDEN':
       return new ScimError(401, error.detail);
+    case 'FORBIDDEN':
+      return new ScimError(403, error.detail);
     case 'TOO_MANY_REQUESTS':
       return new ScimError(429, error.detail);
     case 'PAYLOAD_TOO_LARGE':

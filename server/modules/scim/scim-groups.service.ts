@@ -9,7 +9,7 @@ import { syncRoleOf, type ScimContext } from './scim-context.js';
 import { ScimError } from './scim-errors.js';
 import { pageOf, readScimFilter } from './scim-filter.js';
 import { listResponse, MAX_RESULTS, toScimGroup, type ScimGroup } from './scim-resources.js';
-import { patched, patchOperationsOf } from './scim-users.service.js';
+import { patched, patchOperationsOf } from './scim-patching.js';
 import * as repo from './scim.repo.js';
 
 const MAX_MEMBERS_PER_CALL = 1000;

@@ -1,4 +1,3 @@
-import { scimPatch, patchBodyValidation, ScimError as PatchError, type ScimPatchOperation } from 'scim-patch';
 import { z } from 'zod';
 import { EmailSchema } from '../../../shared/schemas/common.js';
 import type { Deps } from '../../deps.js';
@@ -14,7 +13,8 @@ import { findUserByEmail, findUserById, changeEmailIfFree, updateUser } from '..
 import { auditScim, setAccountActive, type ScimContext } from './scim-context.js';
 import { ScimError } from './scim-errors.js';
 import { pageOf, readScimFilter } from './scim-filter.js';
-import { listResponse, MAX_RESULTS, PATCH_SCHEMA, toScimUser, type ScimUser } from './scim-resources.js';
+import { patched, patchOperationsOf } from './scim-patching.js';
+import { listResponse, MAX_RESULTS, toScimUser, type ScimUser } from './scim-resources.js';
 import * as repo from './scim.repo.js';
 
 /** Entra ID sends booleans as strings ("True", "False") in PATCH values. */
@@ -195,33 +195,6 @@ async function applyUser(deps: Deps, ctx: ScimContext, current: repo.ScimUserVie
 export async function replaceScimUser(deps: Deps, ctx: ScimContext, id: string, body: unknown): Promise<ScimUser> {
   const current = await requireScimUser(deps, ctx, id);
   return applyUser(deps, ctx, current, readUser(body));
-}
-
-/** The operations of a PATCH body, checked with scim-patch's validation (400 invalidSyntax otherwise). */
-export function patchOperationsOf(body: unknown): ScimPatchOperation[] {
-  const patch = body as { schemas?: unknown; Operations?: unknown };
-  if (!patch || typeof patch !== 'object' || !Array.isArray(patch.schemas) || !patch.schemas.includes(PATCH_SCHEMA)) {
-    throw new ScimError(400, `A PATCH body has schemas [${PATCH_SCHEMA}] and Operations`, 'invalidSyntax');
-  }
-  try {
-    patchBodyValidation(patch as Parameters<typeof patchBodyValidation>[0]);
-  } catch (error) {
-    throw new ScimError(400, error instanceof Error ? error.message : 'Invalid PATCH operations', 'invalidSyntax');
-  }
-  return patch.Operations as ScimPatchOperation[];
-}
-
-/** Applies PATCH operations to a resource with scim-patch; its refusals are SCIM's 400s (invalidPath, noTarget, invalidValue). */
-export function patched<T extends object>(resource: T, operations: ScimPatchOperation[]): T {
-  try {
-    return scimPatch(resource as never, operations, { mutateDocument: false, treatMissingAsAdd: true }) as T;
-  } catch (error) {
-    if (error instanceof PatchError) {
-      const type = error.scimCode === 'noTarget' || error.scimCode === 'invalidPath' ? error.scimCode : 'invalidValue';
-      throw new ScimError(400, error.message, type);
-    }
-    throw error;
-  }
 }
 
 export async function patchScimUser(deps: Deps, ctx: ScimContext, id: string, body: unknown): Promise<ScimUser> {
