@@ -32,6 +32,7 @@ import * as addUserImport from './2026_11_27_0200_add_user_import.js';
 import * as addSsoConnections from './2026_11_27_0400_add_sso_connections.js';
 import * as addSessionRevocations from './2026_11_27_0500_add_session_revocations.js';
 import * as addMachineAndDeviceClients from './2026_11_27_0600_add_machine_and_device_clients.js';
+import * as addScimProvisioning from './2026_11_28_0100_add_scim_provisioning.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0400_add_sso_connections': addSsoConnections,
   '2026_11_27_0500_add_session_revocations': addSessionRevocations,
   '2026_11_27_0600_add_machine_and_device_clients': addMachineAndDeviceClients,
+  '2026_11_28_0100_add_scim_provisioning': addScimProvisioning,
 };

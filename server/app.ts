@@ -49,6 +49,7 @@ import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { createRevocationStreams } from './modules/revocations/revocation-stream.js';
 import { registerOidcProvider } from './modules/oidc/oidc.http.js';
 import { registerSsoEndpoints } from './modules/sso/sso.http.js';
+import { registerScimEndpoints } from './modules/scim/scim.http.js';
 import { createContextFactory } from './trpc/init.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
 
@@ -201,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await mountRoutes(app, deps, REST_ROUTES);
   await registerOidcProvider(app, deps);
   await registerSsoEndpoints(app, deps);
+  await registerScimEndpoints(app, deps);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {

@@ -425,6 +425,36 @@ export interface SsoConnectionsTable {
   enforce: Flag;
   created_at: string;
   updated_at: string;
+  /** SHA-256 of the connection's SCIM bearer token; null: SCIM is off for it. */
+  scim_token_hash: Generated<string | null>;
+  scim_token_created_at: Generated<string | null>;
+}
+
+/** An end user a connection's IdP provisions through SCIM (the SCIM id is the user's id). */
+export interface ScimUsersTable {
+  user_id: string;
+  connection_id: string;
+  /** Lowercased: unique within the connection without case. */
+  user_name: string;
+  external_id: string | null;
+  active: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A group the connection's IdP pushed; its organization role is the connection's group_roles[display_name]. */
+export interface ScimGroupsTable {
+  id: string;
+  connection_id: string;
+  display_name: string;
+  external_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  user_id: string;
 }
 
 export interface SsoDomainsTable {
@@ -769,6 +799,9 @@ export interface Database {
   sso_connections: SsoConnectionsTable;
   sso_domains: SsoDomainsTable;
   sso_assertions: SsoAssertionsTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
   identity_link_requests: IdentityLinkRequestsTable;
   audit_log: AuditLogTable;
   session_revocations: SessionRevocationsTable;
@@ -797,6 +830,8 @@ export type ProjectConnectionRow = Selectable<ProjectConnectionsTable>;
 export type SocialSignInRow = Selectable<SocialSignInsTable>;
 export type SsoConnectionRow = Selectable<SsoConnectionsTable>;
 export type SsoDomainRow = Selectable<SsoDomainsTable>;
+export type ScimUserRow = Selectable<ScimUsersTable>;
+export type ScimGroupRow = Selectable<ScimGroupsTable>;
 export type ProjectSettingsRow = Selectable<ProjectSettingsTable>;
 export type EmailSignInRow = Selectable<EmailSignInsTable>;
 export type { Generated };

@@ -110,6 +110,12 @@ export const DEFAULT_LIMITS = {
    */
   deviceCodeEntriesPerIp: { points: 20, durationS: 15 * 60, detail: 'Too many codes tried. Try again later.' },
   wrongDeviceCodesPerProject: { points: 1000, durationS: 60 * 60, detail: 'Too many wrong codes. Try again later.' },
+  /**
+   * Wrong SCIM bearer tokens, per client network and connection (spent before the check, refunded when the
+   * token is right): an IdP's shared egress addresses serve many tenants, so one tenant's stale token does
+   * not lock out the others' connections.
+   */
+  wrongScimTokensPerIp: { points: 20, durationS: 15 * 60, detail: 'Too many wrong SCIM tokens. Try again later.' },
   machineClientChangesPerUser: { points: 30, durationS: 60, detail: 'Too many machine client changes. Try again later.' },
   /**
    * Changes to a project's configuration, per developer, REST and tRPC alike: each writes an audit entry

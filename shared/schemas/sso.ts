@@ -111,6 +111,8 @@ export const SsoConnectionSchema = z.object({
     })
     .nullable(),
   oidc: z.object({ issuer: z.string(), client_id: z.string(), callback_url: z.string() }).nullable(),
+  /** SCIM 2.0 provisioning: on while the connection has a token (created through …/scim-token). */
+  scim: z.object({ enabled: z.boolean(), base_url: z.string(), token_created_at: z.string().nullable() }),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -129,6 +131,9 @@ export const ApiSsoSignInQuerySchema = z.object({
 
 export const SsoDiscoveryQuerySchema = z.object({ email: EmailSchema });
 export const SsoDiscoverySchema = z.object({ sso: z.boolean(), connection_id: z.string().nullable(), name: z.string().nullable(), enforced: z.boolean() });
+
+/** A connection's SCIM bearer token, answered once when it is made (or replaced). */
+export const ScimTokenSchema = z.object({ token: z.string(), base_url: z.string(), created_at: z.string() });
 
 export const SSO_MESSAGES = {
   connectionNotFound: 'SSO connection not found',

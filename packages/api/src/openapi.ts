@@ -2492,6 +2492,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/sso-connections/{connection_id}/scim-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make (or replace) the connection's SCIM 2.0 bearer token
+         * @description Answers the token this once (only its SHA-256 is kept) with the SCIM base URL (`APP_URL/scim/v2/{connection_id}`) to give the IdP (Okta, Microsoft Entra ID). Calling it again replaces the token at once: the old one is refused from the next SCIM call on. The SCIM endpoints themselves (RFC 7644) are not in this document; see the README.
+         */
+        post: operations["createScimToken"];
+        /** Revoke the connection's SCIM token (SCIM calls are refused; provisioned users stay) */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/audit-log": {
         parameters: {
             query?: never;
@@ -17583,6 +17604,11 @@ export interface operations {
                                 client_id: string;
                                 callback_url: string;
                             } | null;
+                            scim: {
+                                enabled: boolean;
+                                base_url: string;
+                                token_created_at: string | null;
+                            };
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -17714,6 +17740,11 @@ export interface operations {
                             client_id: string;
                             callback_url: string;
                         } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
                         created_at: string;
                         updated_at: string;
                     };
@@ -17865,6 +17896,11 @@ export interface operations {
                             client_id: string;
                             callback_url: string;
                         } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
                         created_at: string;
                         updated_at: string;
                     };
@@ -18080,6 +18116,11 @@ export interface operations {
                             client_id: string;
                             callback_url: string;
                         } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
                         created_at: string;
                         updated_at: string;
                     };
@@ -18231,6 +18272,11 @@ export interface operations {
                             client_id: string;
                             callback_url: string;
                         } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
                         created_at: string;
                         updated_at: string;
                     };
@@ -18274,6 +18320,186 @@ export interface operations {
             };
             /** @description Conflict with the current state (e.g. a limit is reached) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        base_url: string;
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,7 +15,7 @@ import type { ProjectRow, SsoConnectionRow, SsoDomainRow, UserRow } from '../../
 import { withTransaction, type Tx } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
-import { newId, randomToken } from '../../lib/crypto.js';
+import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { changedFields, recordAudit } from '../audit/audit.service.js';
 import { createPublicFetch, isPlainlyPrivate } from '../ip-intel/public-fetch.js';
@@ -24,7 +24,7 @@ import { requireProjectRole } from '../realms/project-access.js';
 import { hasVerificationRecord, txtRecordNameOf, txtRecordValueOf } from './domain-verification.js';
 import { certificateOf, readIdpMetadata, SamlXmlError, type IdpMetadata } from './saml-xml.js';
 import * as repo from './sso.repo.js';
-import { acsUrlOf, oidcCallbackUrlOf, spEntityIdOf, spMetadataUrlOf } from './sso-urls.js';
+import { acsUrlOf, oidcCallbackUrlOf, scimBaseUrlOf, spEntityIdOf, spMetadataUrlOf } from './sso-urls.js';
 
 type CreateInput = z.output<typeof CreateSsoConnectionInputSchema>;
 type UpdateInput = z.output<typeof UpdateSsoConnectionInputSchema>;
@@ -76,6 +76,7 @@ export function toSsoConnection(deps: Pick<Deps, 'config'>, row: SsoConnectionRo
           }
         : null,
     oidc: row.type === 'oidc' ? { issuer: row.oidc_issuer ?? '', client_id: row.oidc_client_id ?? '', callback_url: oidcCallbackUrlOf(deps.config, row.id) } : null,
+    scim: { enabled: row.scim_token_hash !== null, base_url: scimBaseUrlOf(deps.config, row.id), token_created_at: row.scim_token_created_at },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -325,4 +326,35 @@ export async function verifySsoDomains(deps: Deps, owner: UserRow, projectId: st
   });
   if (taken && proven.length === 1) throw new AppError('CONFLICT', `${SSO_MESSAGES.domainTaken}: ${taken}`);
   return answerOf(deps, connection);
+}
+
+/**
+ * Makes the connection's SCIM bearer token, answered this once: only its SHA-256 is kept. A token that
+ * existed is replaced at once (the IdP's old one is refused from the next call on).
+ */
+export async function createScimToken(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<{ token: string; base_url: string; created_at: string }> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  const connection = await requireConnection(deps, project.id, connectionId);
+  const token = `scim_${randomToken()}`;
+  const now = isoNow(deps.clock);
+  await withTransaction(deps, async (tx) => {
+    await repo.updateConnection(tx.db, connection.id, { scim_token_hash: sha256(token), scim_token_created_at: now });
+    const action = connection.scim_token_hash === null ? 'scim_token.created' : 'scim_token.rotated';
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action, target: { type: 'sso_connection', id: connection.id, label: connection.name } });
+  });
+  return { token, base_url: scimBaseUrlOf(deps.config, connection.id), created_at: now };
+}
+
+/** Turns SCIM off for the connection: its token is refused from now on (what was provisioned stays). */
+export async function revokeScimToken(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<{ message: string }> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  const connection = await requireConnection(deps, project.id, connectionId);
+  if (connection.scim_token_hash === null) throw new AppError('NOT_FOUND', 'This connection has no SCIM token');
+  await withTransaction(deps, async (tx) => {
+    await repo.updateConnection(tx.db, connection.id, { scim_token_hash: null, scim_token_created_at: null });
+    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'scim_token.revoked', target: { type: 'sso_connection', id: connection.id, label: connection.name } });
+  });
+  return { message: 'SCIM token revoked' };
 }

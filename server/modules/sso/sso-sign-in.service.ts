@@ -195,6 +195,8 @@ export async function provisionEnterpriseUser(deps: Deps, realm: Realm & { proje
     if (!user) throw new SsoRefusal('server_error', 'the account could not be made');
   }
   if (user.is_verified !== 1) throw new SsoRefusal('access_denied', 'an unverified account already holds this address');
+  // Deactivated (by the developer, or by the IdP through SCIM): refused before anything is provisioned again.
+  if (user.is_active !== 1) throw new SsoRefusal('access_denied', 'the account is deactivated');
   const mapping = attributeMappingOf(connection);
   const { role, fromGroups } = roleOf(connection, mapping, identity.groups);
   const userId = user.id;

@@ -16,3 +16,8 @@ export function spMetadataUrlOf(config: Pick<Config, 'appUrl'>, connectionId: st
 export function oidcCallbackUrlOf(config: Pick<Config, 'appUrl'>, connectionId: string): string {
   return `${config.appUrl}/sso/oidc/${connectionId}/callback`;
 }
+
+/** The SCIM 2.0 base URL the IdP provisions users and groups at. */
+export function scimBaseUrlOf(config: Pick<Config, 'appUrl'>, connectionId: string): string {
+  return `${config.appUrl}/scim/v2/${connectionId}`;
+}

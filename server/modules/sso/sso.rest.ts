@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { ApiSocialSignInSchema } from '../../../shared/schemas/social.js';
-import { ApiSsoSignInQuerySchema, CreateSsoConnectionInputSchema, SsoConnectionListSchema, SsoConnectionSchema, UpdateSsoConnectionInputSchema } from '../../../shared/schemas/sso.js';
+import { ApiSsoSignInQuerySchema, CreateSsoConnectionInputSchema, ScimTokenSchema, SsoConnectionListSchema, SsoConnectionSchema, UpdateSsoConnectionInputSchema } from '../../../shared/schemas/sso.js';
 import { EndUserHeadersSchema } from '../../rest/end-user-headers.js';
 import { API_KEY, defineRoute, TEAM, UnvalidatedParam } from '../../rest/route.js';
 import { startApiSsoSignIn } from './sso-sign-in.service.js';
-import { createSsoConnection, deleteSsoConnection, getSsoConnection, listSsoConnections, updateSsoConnection, verifySsoDomains } from './sso-connections.service.js';
+import { createScimToken, createSsoConnection, deleteSsoConnection, getSsoConnection, listSsoConnections, revokeScimToken, updateSsoConnection, verifySsoDomains } from './sso-connections.service.js';
 
 const ProjectParams = z.object({ id: UnvalidatedParam });
 const ConnectionParams = z.object({ id: UnvalidatedParam, connection_id: UnvalidatedParam });
@@ -92,6 +92,33 @@ export const ssoConnectionRoutes = [
       errors: [404, 409, 429],
     },
     handler: async ({ deps, caller, params }) => verifySsoDomains(deps, caller.session.user, params.id, params.connection_id, caller.info),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:id/sso-connections/:connection_id/scim-token',
+    procedure: 'createScimToken',
+    access: TEAM,
+    params: ConnectionParams,
+    response: { 201: ScimTokenSchema },
+    doc: {
+      operationId: 'createScimToken',
+      tag: 'Enterprise SSO',
+      summary: "Make (or replace) the connection's SCIM 2.0 bearer token",
+      description:
+        "Answers the token this once (only its SHA-256 is kept) with the SCIM base URL (`APP_URL/scim/v2/{connection_id}`) to give the IdP (Okta, Microsoft Entra ID). Calling it again replaces the token at once: the old one is refused from the next SCIM call on. The SCIM endpoints themselves (RFC 7644) are not in this document; see the README.",
+      errors: [404, 429],
+    },
+    handler: async ({ deps, caller, params }) => createScimToken(deps, caller.session.user, params.id, params.connection_id, caller.info),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/v1/projects/:id/sso-connections/:connection_id/scim-token',
+    procedure: 'revokeScimToken',
+    access: TEAM,
+    params: ConnectionParams,
+    response: { 200: MessageSchema },
+    doc: { operationId: 'revokeScimToken', tag: 'Enterprise SSO', summary: "Revoke the connection's SCIM token (SCIM calls are refused; provisioned users stay)", errors: [404, 429] },
+    handler: async ({ deps, caller, params }) => revokeScimToken(deps, caller.session.user, params.id, params.connection_id, caller.info),
   }),
 ];
 
