@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { sha256 } from '../../server/lib/crypto.js';
@@ -132,6 +133,30 @@ describe('e-mail code', () => {
     const expiringCode = await askCode(expiring);
     clock.advance(10 * 60 + 1);
     expect((await api('/auth/email-code/verify', { email: expiring, code: expiringCode })).statusCode).toBe(401);
+  });
+
+  it('asks an account with an authenticator for its second factor after the code, like a password sign-in', async () => {
+    const email = uniqueEmail('two-steps');
+    const first = (await api('/auth/email-code/verify', { email, code: await askCode(email) })).json();
+    const auth = { authorization: `Bearer ${first.access_token}`, 'x-api-key': project.apiKey };
+    const { secret } = (await t.call('POST', '/public/api/v1/auth/mfa/totp/setup', { headers: auth, ip: uniqueIp() })).json();
+    const codeFor = () => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
+    expect((await t.call('POST', '/public/api/v1/auth/mfa/totp/confirm', { body: { code: codeFor() }, headers: auth, ip: uniqueIp() })).statusCode).toBe(200);
+    clock.advance(31);
+
+    const ip = uniqueIp();
+    const challenged = await api('/auth/email-code/verify', { email, code: await askCode(email) }, ip);
+    expect(challenged.statusCode, challenged.body).toBe(200);
+    expect(challenged.json()).toMatchObject({ mfa_required: true });
+    expect(challenged.json().access_token).toBeUndefined();
+    const wrong = await t.call('POST', '/public/api/v1/auth/mfa/verify', { body: { mfa_token: challenged.json().mfa_token, code: codeFor() === '000000' ? '111111' : '000000' }, headers: { 'x-api-key': project.apiKey }, ip });
+    expect([wrong.statusCode, wrong.json()]).toEqual([400, { detail: 'Invalid code' }]);
+    const signedIn = await t.call('POST', '/public/api/v1/auth/mfa/verify', { body: { mfa_token: challenged.json().mfa_token, code: codeFor() }, headers: { 'x-api-key': project.apiKey }, ip });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json()).toMatchObject({ user: { email } });
+    expect(signedIn.json().access_token).toBeTruthy();
+    const attempts = await t.db.selectFrom('login_attempts').select(['method', 'success']).where('email', '=', email).where('success', '=', 1).orderBy('created_at').execute();
+    expect(attempts.at(-1)!.method).toBe('email_code+code');
   });
 
   it("hands an unverified account set up by someone else over to the address's owner (the squatter's password stops working)", async () => {
