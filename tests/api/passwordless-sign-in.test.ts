@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { sha256 } from '../../server/lib/crypto.js';
+import { runRetention } from '../../server/modules/retention/retention.service.js';
 
 /**
  * Issue 30, passwordless sign-in: a project chooses its end users' first factors (password, magic link,
@@ -242,5 +243,21 @@ describe('magic link', () => {
     const pending = await mailedLinkToken(fresh, before);
     await settings({ sign_in_methods: { magic_link: false } });
     expect((await hosted('/auth/magic-link/open', { token: pending, confirm: true })).json()).toEqual(DISABLED);
+  });
+});
+
+// Last: it moves the clock a day on.
+describe('retention', () => {
+  it('leaves no row behind: retention deletes codes a day after they ended, and keeps live ones', async () => {
+    const ended = uniqueEmail('ended-code');
+    await askCode(ended);
+    clock.advance(10 * 60 + 86_400 + 1);
+    const live = uniqueEmail('live-code');
+    const liveCode = await askCode(live);
+    const removed = await runRetention(t.deps);
+    expect(removed.emailSignIns).toBeGreaterThanOrEqual(1);
+    const left = await t.db.selectFrom('email_sign_ins').select('email').where('email', 'in', [ended, live]).execute();
+    expect(left).toEqual([{ email: live }]);
+    expect((await api('/auth/email-code/verify', { email: live, code: liveCode })).statusCode).toBe(200);
   });
 });

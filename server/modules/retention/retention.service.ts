@@ -7,6 +7,7 @@ import { deleteExpiredLinkRequests, sweepExpiredSocialSignIns } from '../social/
 import { sweepExpiredAssertions } from '../sso/sso-sign-in.service.js';
 import { deleteExpiredInvitations } from '../teams/teams.repo.js';
 import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
+import { deleteEndedEmailSignIns } from '../passwordless/passwordless.repo.js';
 import { purgeRevocations } from '../revocations/revocations.service.js';
 import {
   deleteDeadSessionsBefore,
@@ -47,6 +48,8 @@ export interface RetentionResult {
   failedMailBodies: number;
   /** Rows of the revocation feed whose sessions' access tokens have all expired. */
   revocations: number;
+  /** Mailed sign-in codes and magic links (with their exchange codes), a day after they ended. */
+  emailSignIns: number;
 }
 
 /**
@@ -69,6 +72,7 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     webhookEvents: await deleteSettledWebhookEventsBefore(deps, ago(SESSION_HISTORY_DAYS)),
     projectInvitations: await deleteExpiredInvitations(deps.db, ago(SPENT_LINK_DAYS)),
     revocations: await purgeRevocations(deps),
+    emailSignIns: await deleteEndedEmailSignIns(deps.db, ago(SPENT_LINK_DAYS)),
     ...(await sweepMails(deps.db, ago(deps.config.mailRetentionDays)).then(({ deleted, dropped }) => ({ sentMails: deleted, failedMailBodies: dropped }))),
   };
 }
