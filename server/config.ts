@@ -92,6 +92,7 @@ const EnvSchema = z.object({
     .optional(),
   BLOCK_VPN: booleanFlag.default(false),
   IP_DATA_DIR: z.string().min(1).optional(),
+  IMPORT_SPOOL_DIR: z.string().min(1).optional(),
   CAPTCHA_PROVIDER: z.enum(['none', 'altcha', 'turnstile', 'hcaptcha', 'recaptcha']).default('none'),
   CAPTCHA_SITE_KEY: z.string().default(''),
   CAPTCHA_SECRET: z.string().default(''),
@@ -178,6 +179,8 @@ export type Config = Readonly<{
   masterKey: string | null;
   blockVpn: boolean;
   ipDataDir: string | null;
+  /** Where user imports' uploads wait while their job reads them (DATA_DIR/import-spool unless IMPORT_SPOOL_DIR). */
+  importSpoolDir: string;
   captcha: { provider: 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha'; siteKey: string; secret: string; verifyUrl: string | null };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** `auto`: readable lines on a terminal, JSON lines otherwise (a log collector, a file, CI). */
@@ -339,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     masterKey: e.MASTER_KEY ?? null,
     blockVpn: e.BLOCK_VPN,
     ipDataDir: e.IP_DATA_DIR ?? null,
+    importSpoolDir: e.IMPORT_SPOOL_DIR ?? path.join(e.DATA_DIR, 'import-spool'),
     captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -57,7 +57,7 @@ describe('retention', () => {
     expect(await count('project_daily_stats')).toBe(rollups);
 
     // Running again finds nothing more: safe to run from several instances.
-    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0, oauthCodes: 0, identityLinks: 0, webhookEvents: 0, projectInvitations: 0, sentMails: 0, failedMailBodies: 0, revocations: 0, emailSignIns: 0 });
+    expect(await runRetention(t.deps)).toEqual({ loginAttempts: 0, sessions: 0, refreshTokens: 0, oneTimeTokens: 0, mfaChallenges: 0, oauthCodes: 0, identityLinks: 0, webhookEvents: 0, projectInvitations: 0, sentMails: 0, failedMailBodies: 0, revocations: 0, emailSignIns: 0, importSpools: 0 });
   });
 
   it('deletes second-factor challenges (mfa_tokens) a day after they expire', async () => {

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { serialize } from '@phc/format';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRetention } from '../../server/modules/retention/retention.service.js';
 import { createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { until } from '../helpers/until.js';
 
@@ -330,5 +333,28 @@ describe('the import job', () => {
     const job = (await t.call('GET', `/api/v1/projects/${project.id}/users/import/job-cut-short`, { token: project.ownerToken })).json();
     expect(job).toMatchObject({ state: 'failed', created: 10, failure: expect.stringMatching(/interrupted/) });
     await importLines(project, ndjson([{ email: uniqueEmail('after') }]));
+  });
+});
+
+describe('the upload while its job runs', () => {
+  it('waits in IMPORT_SPOOL_DIR (the data directory by default), is removed when the job ends, and a stopped server\'s leftover is swept a day later', async () => {
+    const spoolDir = t.deps.config.importSpoolDir;
+    expect(spoolDir).toBe(path.join(t.deps.config.dataDir, 'import-spool'));
+    const project = await newProject();
+    const job = await importLines(project, ndjson([{ email: uniqueEmail('spooled') }]));
+    expect(job).toMatchObject({ state: 'done', created: 1 });
+    await until(async () => (await readdir(spoolDir)).length === 0, 'the upload to be removed');
+
+    // What a server stopped mid-import leaves: a day-old upload, and a fresh one another instance may be reading.
+    const stale = path.join(spoolDir, 'user-import-stale');
+    const fresh = path.join(spoolDir, 'user-import-fresh');
+    for (const dir of [stale, fresh]) {
+      await mkdir(dir);
+      await writeFile(path.join(dir, 'body'), '{}\n');
+    }
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    await utimes(stale, dayAgo, dayAgo);
+    expect((await runRetention(t.deps)).importSpools).toBe(1);
+    expect(await readdir(spoolDir)).toEqual(['user-import-fresh']);
   });
 });

@@ -9,6 +9,7 @@ import { deleteExpiredInvitations } from '../teams/teams.repo.js';
 import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
 import { deleteEndedEmailSignIns } from '../passwordless/passwordless.repo.js';
 import { purgeRevocations } from '../revocations/revocations.service.js';
+import { sweepLeftoverSpools } from '../user-transfer/spool.js';
 import {
   deleteDeadSessionsBefore,
   deleteExpiredMfaChallengesBefore,
@@ -50,6 +51,8 @@ export interface RetentionResult {
   revocations: number;
   /** Mailed sign-in codes and magic links (with their exchange codes), a day after they ended. */
   emailSignIns: number;
+  /** Import uploads a stopped server left in IMPORT_SPOOL_DIR, a day old. */
+  importSpools: number;
 }
 
 /**
@@ -73,6 +76,8 @@ export async function runRetention(deps: Pick<Deps, 'db' | 'clock' | 'config'>):
     projectInvitations: await deleteExpiredInvitations(deps.db, ago(SPENT_LINK_DAYS)),
     revocations: await purgeRevocations(deps),
     emailSignIns: await deleteEndedEmailSignIns(deps.db, ago(SPENT_LINK_DAYS)),
+    // Files' times are the machine's, not the service clock's.
+    importSpools: await sweepLeftoverSpools(deps.config.importSpoolDir, Date.now()),
     ...(await sweepMails(deps.db, ago(deps.config.mailRetentionDays)).then(({ deleted, dropped }) => ({ sentMails: deleted, failedMailBodies: dropped }))),
   };
 }

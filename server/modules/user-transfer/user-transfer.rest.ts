@@ -68,7 +68,7 @@ export const USER_TRANSFER_ROUTES: readonly AnyRoute[] = [
       const started = await createImportJob(deps, options);
       let spooled;
       try {
-        spooled = await spoolUpload(request.body as Readable, query.format === 'native' && type === 'application/json' ? { expect: '[', refusal: 'The body must be a JSON array of users' } : undefined);
+        spooled = await spoolUpload(deps.config.importSpoolDir, request.body as Readable, query.format === 'native' && type === 'application/json' ? { expect: '[', refusal: 'The body must be a JSON array of users' } : undefined);
       } catch (error) {
         await failImportJob(deps, started.job.id, error instanceof AppError ? error.message : 'The upload did not arrive whole');
         throw error;
