@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_MESSAGES } from '../../shared/schemas/sso.js';
 import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { APP_CALLBACK, HostedBrowser, exchangeAtApp, hostedProject, type HostedProject } from '../helpers/hosted-browser.js';
+import { CookieJar, followToRedirect, startTestOidcProvider, type TestOidcProvider } from '../helpers/identity-providers.js';
 import { IDP_SSO_URL, idpMetadataXml, readAuthnRequest, samlResponse } from '../helpers/identity-providers/saml.js';
 
 /**
@@ -17,6 +18,7 @@ import { IDP_SSO_URL, idpMetadataXml, readAuthnRequest, samlResponse } from '../
 
 const DISCOVERY_LIMIT = 5;
 let t: TestApp;
+let oidcIdp: TestOidcProvider;
 let domainSeq = 0;
 
 interface Project extends HostedProject {
@@ -28,9 +30,14 @@ interface Project extends HostedProject {
 const uniqueDomain = () => `corp-${process.pid}-${++domainSeq}.example`;
 
 beforeAll(async () => {
-  t = await createTestApp({ limits: { ssoDiscoveryPerIp: { points: DISCOVERY_LIMIT, durationS: 60 } } });
+  oidcIdp = await startTestOidcProvider();
+  // The OpenID Connect IdP is on loopback: CONNECTIONS_ALLOW_PRIVATE lets this server reach it.
+  t = await createTestApp({ env: { CONNECTIONS_ALLOW_PRIVATE: 'true' }, limits: { ssoDiscoveryPerIp: { points: DISCOVERY_LIMIT, durationS: 60 } } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await oidcIdp.close();
+});
 
 async function newProject(): Promise<Project> {
   const project = await hostedProject(t);
@@ -212,6 +219,32 @@ describe('the hosted SAML round trip', () => {
     const unrouted = await browser.request('GET', `/hosted/${project.key}/api/v1/auth/sso/start?${new URLSearchParams({ email: uniqueEmail('nowhere') })}`);
     expect(unrouted.statusCode).toBe(302);
     expect(unrouted.headers.location).toBe(`/hosted/${project.key}/sign-in?social_error=unavailable`);
+  });
+});
+
+describe('the hosted OpenID Connect round trip', () => {
+  it("ends signed in on the hosted pages through the connection's callback", async () => {
+    const project = await newProject();
+    const clientId = `hosted-oidc-${domainSeq}`;
+    const connection = await createConnection(project, { type: 'oidc', name: 'Corp Entra', saml: undefined, oidc: { issuer: oidcIdp.issuer, client_id: clientId, client_secret: 'corp-secret' } });
+    const callbackUrl = `${APP_URL}/sso/oidc/${connection.id}/callback`;
+    await oidcIdp.addClient({ client_id: clientId, client_secret: 'corp-secret', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'client_secret_post' });
+    const email = `ops@${project.domain}`;
+    oidcIdp.setUser({ sub: `corp-ops-${domainSeq}`, email, email_verified: true, given_name: 'Olga', family_name: 'Ops' });
+    oidcIdp.nextLogin(`corp-ops-${domainSeq}`);
+
+    const browser = new HostedBrowser(t, project);
+    const authorization = new URL(await startHosted(browser, project, { connection_id: connection.id }));
+    expect(authorization.origin).toBe(oidcIdp.issuer);
+    const back = new URL(await followToRedirect(authorization, callbackUrl, { jar: new CookieJar() }));
+    const callback = await t.call('GET', `${back.pathname}${back.search}`);
+    expect(callback.statusCode, callback.body).toBe(303);
+    const finish = callback.headers.location as string;
+    expect(finish.startsWith(`${APP_URL}/hosted/${project.key}/api/v1/auth/sso/finish?code=`)).toBe(true);
+    const landed = await browser.request('GET', pathOf(finish));
+    expect(landed.headers.location).toBe(`/hosted/${project.key}/account`);
+    expect(browser.signedIn()).toBe(true);
+    expect((await browser.request('GET', `/hosted/${project.key}/api/v1/profile`)).json()).toMatchObject({ email, first_name: 'Olga' });
   });
 });
 
