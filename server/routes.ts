@@ -23,7 +23,7 @@ import { revocationRoutes } from './modules/revocations/revocations.rest.js';
 import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
 import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes, userOrganizationRoutes } from './modules/organizations/organizations.rest.js';
-import { ssoConnectionRoutes, ssoSignInRoutes } from './modules/sso/sso.rest.js';
+import { hostedSsoRoutes, ssoConnectionRoutes, ssoSignInRoutes } from './modules/sso/sso.rest.js';
 import { switchOrganizationRoutes } from './modules/auth/switch-organization.rest.js';
 import { hostedPasswordlessRoutes, publicPasswordlessRoutes } from './modules/passwordless/passwordless.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
@@ -97,6 +97,7 @@ function hostedRoutes(): AnyRoute[] {
     ...passkeyRoutes(HOSTED_ACCOUNTS),
     ...ownSessionRoutes(HOSTED_ACCOUNTS),
     ...socialRoutes(HOSTED_ACCOUNTS),
+    ...hostedSsoRoutes,
   ];
   return routes.map((route) => ({
     ...route,

@@ -20,6 +20,7 @@ import type {
 } from '../../shared/schemas/organizations';
 import type { User } from '../../shared/schemas/user';
 import type { IdentitiesSchema, SignInProvider } from '../../shared/schemas/social';
+import type { SsoDiscovery } from '../../shared/schemas/sso';
 import type { StepUpAnswer, StepUpEmailCodeAnswer, StepUpInput, StepUpStatus } from '../../shared/schemas/step-up';
 import { apiErrorMessage, createHostedApiClient } from '../lib/api-client';
 
@@ -72,6 +73,8 @@ export function createHostedApi(projectKey: string, locale: () => string = () =>
     openMagicLink: (token: string, confirm: boolean, deviceFingerprint: string | null) =>
       call<MagicLinkAnswer>('POST', '/auth/magic-link/open', { token, confirm, device_fingerprint: deviceFingerprint }),
     signInProviders: () => call<{ providers: SignInProvider[] }>('GET', '/auth/oauth/providers'),
+    /** Home-realm discovery: whether the address's domain signs in through its organization's IdP (the answer depends on the domain only). */
+    discoverSso: (email: string) => call<SsoDiscovery>('GET', `/auth/sso/discover?${new URLSearchParams({ email })}`),
     confirmIdentityLink: (token: string) => call<Message & { return_to: string | null }>('POST', '/auth/oauth/link', { token }),
 
     verifyEmail: (token: string, deviceFingerprint: string | null) => call<LinkAnswer>('POST', '/auth/verify-email', { token, device_fingerprint: deviceFingerprint }),

@@ -12,6 +12,8 @@ export interface HostedPaths {
   logout(search: string): string;
   /** The start of a sign-in with a provider, or of connecting one (`intent: 'link'`): a browser navigation. */
   socialStart(provider: SocialProvider, params: Record<string, string | null | undefined>): string;
+  /** The start of a sign-in with the organization's identity provider (enterprise SSO): a browser navigation. */
+  ssoStart(params: Record<string, string | null | undefined>): string;
 }
 
 export type HostedPageName = 'sign-in' | 'sign-up' | 'forgot-password' | 'reset-password' | 'verify-email' | 'account' | 'sign-out' | 'signed-out' | 'link-account' | 'accept-invitation' | 'device';
@@ -31,5 +33,10 @@ export function hostedPaths(projectKey: string): HostedPaths {
       interaction ? `${base}/authorize/continue?${new URLSearchParams({ interaction })}` : page('account'),
     logout: (search) => `${base}/logout${search.startsWith('?') ? search : search ? `?${search}` : ''}`,
     socialStart: (provider, params) => socialStartUrl(`${base}/api/v1`, provider, params),
+    ssoStart: (params) => {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
+      return `${base}/api/v1/auth/sso/start?${query}`;
+    },
   };
 }

@@ -77,6 +77,8 @@ export const DEFAULT_LIMITS = {
   refreshPerIp: { points: 120, durationS: 60 },
   verifyPerIp: { points: 30, durationS: 15 * 60 },
   captchaChallengePerIp: { points: 60, durationS: 60 },
+  /** The hosted sign-in's home-realm discovery (asked as an address is typed): per client network in the realm. */
+  ssoDiscoveryPerIp: { points: 60, durationS: 60 },
   /** Mails of one kind (verification, sign-up notice, reset) one address receives, across all realms. */
   mailPerRecipient: { points: 5, durationS: 60 * 60 },
   /** Each project's public API, whatever X-End-User-IP says: sized for a real app's peak. */

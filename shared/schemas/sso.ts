@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema } from './common.js';
+import { DeviceFingerprintSchema, EmailSchema } from './common.js';
 import { RoleKeySchema } from './organizations.js';
 
 /** Enterprise single sign-on: a project's SAML 2.0 or OpenID Connect connections, one organization each. */
@@ -129,8 +129,24 @@ export const ApiSsoSignInQuerySchema = z.object({
     .max(500, { error: 'state must be at most 500 characters' }),
 });
 
+/** Home-realm discovery on the hosted pages: the answer depends on the address's domain only, never on an account. */
 export const SsoDiscoveryQuerySchema = z.object({ email: EmailSchema });
 export const SsoDiscoverySchema = z.object({ sso: z.boolean(), connection_id: z.string().nullable(), name: z.string().nullable(), enforced: z.boolean() });
+export type SsoDiscovery = z.infer<typeof SsoDiscoverySchema>;
+
+/** The hosted pages send the browser to the IdP: by address (its verified domain) or by connection. */
+export const HostedSsoStartQuerySchema = z.object({
+  email: EmailSchema.optional(),
+  connection_id: z.string().min(1).max(100).optional(),
+  return_to: z.string({ error: 'return_to must be a path' }).max(2000, { error: 'return_to must be at most 2000 characters' }).optional(),
+  device_fingerprint: DeviceFingerprintSchema,
+});
+
+/** Where an enterprise sign-in started on the hosted pages comes back: a one-time `code`, or `error`. */
+export const HostedSsoFinishQuerySchema = z.object({
+  code: z.string().max(200).optional(),
+  error: z.string().max(200).optional(),
+});
 
 /** A connection's SCIM bearer token, answered once when it is made (or replaced). */
 export const ScimTokenSchema = z.object({ token: z.string(), base_url: z.string(), created_at: z.string() });

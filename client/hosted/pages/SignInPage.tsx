@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { MfaChallenge } from '../../../shared/schemas/mfa';
-import { Anchor, Button, Divider, Group, Stack } from '@mantine/core';
+import { Anchor, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { navigationMessage, safeReturnTo } from '../../auth/redirect';
 import { SocialButtons } from '../../components/auth/SocialButtons';
@@ -21,6 +21,7 @@ import { HostedCaptcha } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useInteraction } from '../useInteraction';
 import { useSignedIn } from '../useSignedIn';
+import { isSsoRequired, useSsoDiscovery } from '../useSsoDiscovery';
 import { useHostedSignInProviders } from '../useSignInProviders';
 import { useHostedT } from '../../i18n/useHostedT';
 import { errorText } from '../i18n/validate';
@@ -28,6 +29,9 @@ import { errorText } from '../i18n/validate';
 /**
  * Sign in to the project, with the platform login's labels; `?login_hint=` fills in the e-mail. A sign-in
  * with a provider comes back here with `?social_error=` or, for a second factor, `#mfa_token=` and `?return_to=`.
+ * An address whose domain signs in through its organization's IdP (home-realm discovery, asked once the
+ * address is typed, or after the server refused its password) gets "Continue with SSO"; an enforced
+ * connection's address gets no password field.
  */
 export function SignInPage() {
   const { api, paths, project } = useHosted();
@@ -48,13 +52,20 @@ export function SignInPage() {
   const [emailMode, setEmailMode] = useState(!methods.password);
   const [emailChallenge, setEmailChallenge] = useState<MfaChallenge | null>(null);
 
+  // After the IdP, go where a password sign-in would have gone: the app's pending sign-in or the account page.
+  const sso = useSsoDiscovery(returnTo ?? paths.afterSignIn(interaction));
   const { form, captcha, submitting, challenge, onSubmit, cancelChallenge } = usePasswordSignIn({
     initialEmail: params.get('login_hint') ?? '',
     logIn: api.logIn,
     onSignedIn: () => signedIn(),
-    onFailure: (failure) => setError(hostedErrorMessage(failure, t('msg.loginFailed'))),
+    onFailure: (failure) => {
+      setError(hostedErrorMessage(failure, t('msg.loginFailed')));
+      if (isSsoRequired(failure)) void sso.discover(form.values.email);
+    },
     onSubmitStart: () => setError(null),
   });
+  const routed = sso.routed(form.values.email);
+  const emailInput = form.getInputProps('email');
 
   // After a provider's sign-in, go where a password sign-in would have gone: the app's pending sign-in or the account page.
   const [captchaReady, setCaptchaReady] = useState(true);
@@ -101,26 +112,56 @@ export function SignInPage() {
         {error ? <FormAlert>{error}</FormAlert> : socialError && <FormAlert>{socialError}</FormAlert>}
         {methods.password && !emailMode && (
           <>
-            <form onSubmit={onSubmit} noValidate>
+            <form
+              onSubmit={(event) => {
+                // An enforced connection's address has no password to send: Enter goes to its IdP.
+                if (!routed?.enforced) return onSubmit(event);
+                event.preventDefault();
+                void sso.start(form.values.email);
+              }}
+              noValidate
+            >
               <Stack gap="md">
-                <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} error={errorText(form.errors.email, known)} />
-                <PasswordField
-                  label={t('common.password')}
-                  placeholder={t('common.passwordPlaceholder')}
-                  autoComplete="current-password"
-                  required
-                  {...form.getInputProps('password')}
-                  error={errorText(form.errors.password, known)}
+                <EmailField
+                  placeholder={t('common.emailPlaceholder')}
+                  {...emailInput}
+                  onBlur={(event) => {
+                    emailInput.onBlur?.(event);
+                    void sso.discover(event.currentTarget.value);
+                  }}
+                  error={errorText(form.errors.email, known)}
                 />
-                <Group justify="flex-end" mt={-8}>
-                  <Anchor component={Link} to={paths.page('forgot-password', keep)} size="sm">
-                    {t('signIn.forgot')}
-                  </Anchor>
-                </Group>
+                {routed && (
+                  <>
+                    <Text size="sm">{t('signIn.ssoRouted', { name: routed.name })}</Text>
+                    <Button fullWidth loading={sso.leaving} onClick={() => void sso.start(form.values.email)}>
+                      {t('signIn.ssoContinue')}
+                    </Button>
+                  </>
+                )}
+                {!routed?.enforced && (
+                  <>
+                    <PasswordField
+                      label={t('common.password')}
+                      placeholder={t('common.passwordPlaceholder')}
+                      autoComplete="current-password"
+                      required
+                      {...form.getInputProps('password')}
+                      error={errorText(form.errors.password, known)}
+                    />
+                    <Group justify="flex-end" mt={-8}>
+                      <Anchor component={Link} to={paths.page('forgot-password', keep)} size="sm">
+                        {t('signIn.forgot')}
+                      </Anchor>
+                    </Group>
+                  </>
+                )}
                 <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
-                <Button type="submit" fullWidth loading={submitting}>
-                  {t('signIn.submit')}
-                </Button>
+                {!routed?.enforced && (
+                  <Button type="submit" fullWidth loading={submitting} variant={routed ? 'default' : 'filled'}>
+                    {t('signIn.submit')}
+                  </Button>
+                )}
               </Stack>
             </form>
             {byEmail && (

@@ -20,6 +20,7 @@ import { useHostedSignInProviders } from '../useSignInProviders';
 import { useHostedT } from '../../i18n/useHostedT';
 import { translated } from '../i18n/validate';
 import { HostedTrans } from '../../i18n/HostedTrans';
+import { isSsoRequired, useSsoDiscovery } from '../useSsoDiscovery';
 
 /** Create an account in the project; the answer is the same whether or not the address exists, so it always says "check your mail". */
 export function SignUpPage() {
@@ -35,6 +36,7 @@ export function SignUpPage() {
   const providers = useHostedSignInProviders();
   const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: continuation.return_to ?? paths.afterSignIn(interaction), ...proof }));
+  const sso = useSsoDiscovery(continuation.return_to ?? paths.afterSignIn(interaction));
 
   const form = useForm({
     mode: 'controlled',
@@ -45,14 +47,20 @@ export function SignUpPage() {
   const onSubmit = form.onSubmit((values) =>
     submit(async () => {
       const email = values.email.trim();
-      await api.signUp({
-        email,
-        password: values.password,
-        first_name: values.firstName.trim() || null,
-        last_name: values.lastName.trim() || null,
-        captcha_token: (await captcha.current?.token()) ?? '',
-        device_fingerprint: await getDeviceFingerprint(),
-      }, continuation);
+      try {
+        await api.signUp({
+          email,
+          password: values.password,
+          first_name: values.firstName.trim() || null,
+          last_name: values.lastName.trim() || null,
+          captcha_token: (await captcha.current?.token()) ?? '',
+          device_fingerprint: await getDeviceFingerprint(),
+        }, continuation);
+      } catch (failure) {
+        // An enforced connection's domain makes its accounts through its IdP: offer it.
+        if (isSsoRequired(failure)) void sso.discover(email);
+        throw failure;
+      }
       setSent(email);
     }),
   );
@@ -95,6 +103,11 @@ export function SignUpPage() {
     <HostedPage documentTitle={t('signUp.title')} title={t('signUp.title')} subtitle={t('common.continueTo', { app: project.name })} footer={footer} size={480}>
       <Stack gap="md">
         {error && <FormAlert>{error}</FormAlert>}
+        {sso.routed(form.values.email) && (
+          <Button fullWidth loading={sso.leaving} onClick={() => void sso.start(form.values.email)}>
+            {t('signIn.ssoContinue')}
+          </Button>
+        )}
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">

@@ -56,6 +56,7 @@ import { brandFor } from '../../mail/mail-brand.js';
 import type { TFunction } from 'i18next';
 import { PLATFORM_BRAND } from '../../mail/branding.js';
 import { mailTranslator } from '../../mail/mail-i18n.js';
+import { requirePasswordAllowed } from '../sso-routing/sso-routing.js';
 
 export { clearSignInFailures, logIn, logInWithMailbox, logInWithMailedLink, logInWithPasskey, logInWithProvider, verifyMfaSignIn, type LogInResult } from './sign-in.service.js';
 
@@ -169,6 +170,8 @@ export async function signUp(
   await deps.limiters.signupPerIp.consume(realmKey(realm, request.network));
   if (realm.projectId) await deps.limiters.projectSignups.consume(realm.projectId);
   await requireCaptcha(deps, realm, input.captcha_token, request);
+  // The domain's IdP makes its people's accounts (just in time): an enforced connection's domain gets no password.
+  await requirePasswordAllowed(deps.db, realm.projectId, input.email);
   rejectWeakPassword(realm, input.password);
 
   const passwordHash = await deps.passwords.hash(input.password);

@@ -6,7 +6,8 @@ import { isoIn, isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { admitPending, chargePendingStart, type PendingKind } from '../pending/pending-rows.js';
-import { hostedPagesUrlOf, issuerOf } from '../projects/project-urls.js';
+import { hostedPagesUrlOf, hostedSsoStartUrlOf, issuerOf } from '../projects/project-urls.js';
+import { connectionForEmail } from '../sso-routing/sso-routing.js';
 import { appHomeOf } from '../projects/projects.service.js';
 import { isRegisteredRedirect } from '../projects/redirect-uris.js';
 import type { Realm } from '../realms/realm.js';
@@ -90,6 +91,11 @@ export async function authorize(deps: Deps, provider: Provider, params: Params, 
   const id = randomToken(24);
   const interaction = { id, project_id: project.id, params: JSON.stringify(request), client_network: client.network, created_at: isoNow(deps.clock), expires_at: isoIn(deps.clock, INTERACTION_TTL_S) };
   await admitPending(deps, provider.realm, client, AUTHORIZATION_REQUESTS, countWaitingInteractions, (db) => insertInteraction(db, interaction));
+  // login_hint with an address of a routed domain (home-realm discovery): straight on to its IdP, through the hosted start that binds the browser.
+  if (request.loginHint?.includes('@') && (await connectionForEmail(deps.db, project.id, request.loginHint))) {
+    const continueAt = `${new URL(hostedPagesUrlOf(deps.config, project.project_key)).pathname}/authorize/continue?${new URLSearchParams({ interaction: id })}`;
+    return `${hostedSsoStartUrlOf(deps.config, project.project_key)}?${new URLSearchParams({ email: request.loginHint, return_to: continueAt })}`;
+  }
   const page = request.prompt.includes('create') ? 'sign-up' : 'sign-in';
   return hostedPage(deps, project, page, {
     interaction: id,

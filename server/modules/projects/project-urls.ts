@@ -18,3 +18,13 @@ export function hostedPagesUrlOf(config: Pick<Config, 'appUrl'>, projectKey: str
 export function testSignInRedirectOf(config: Pick<Config, 'appUrl'>): string {
   return `${config.appUrl}/test-sign-in/callback`;
 }
+
+/** The hosted pages' start of an enterprise sign-in (a browser navigation to the connection's IdP). */
+export function hostedSsoStartUrlOf(config: Pick<Config, 'appUrl'>, projectKey: string): string {
+  return `${hostedPagesUrlOf(config, projectKey)}/api/v1/auth/sso/start`;
+}
+
+/** Where an enterprise sign-in started on the hosted pages comes back from the ACS or OIDC callback, in the same browser. */
+export function hostedSsoFinishUrlOf(config: Pick<Config, 'appUrl'>, projectKey: string): string {
+  return `${hostedPagesUrlOf(config, projectKey)}/api/v1/auth/sso/finish`;
+}

@@ -365,13 +365,16 @@ export async function takeEnterpriseSignIn(deps: Deps, connectionId: string, sta
 }
 
 /**
- * The public API's end of an enterprise sign-in: the one-time code for /auth/oauth/exchange, on the
- * developer's redirect URI. An IdP-initiated sign-in has no waiting row: one is made, already spent.
+ * The end of an enterprise sign-in: the one-time code, on the developer's redirect URI for
+ * /auth/oauth/exchange (public API), or on `hostedFinishUrl` for a sign-in started on the hosted pages
+ * (whose waiting row holds the browser's binding, checked there). An IdP-initiated sign-in has no
+ * waiting row: one is made, already spent.
  */
 export async function issueEnterpriseCode(
   deps: Deps,
   waiting: SocialSignInRow | { projectId: string; connectionId: string; redirectUri: string },
   result: EnterpriseSignIn,
+  hostedFinishUrl?: string,
 ): Promise<string> {
   const now = deps.clock.now();
   let row: Pick<SocialSignInRow, 'id' | 'return_to' | 'client_state'>;
@@ -404,7 +407,33 @@ export async function issueEnterpriseCode(
     result: JSON.stringify(result),
     result_expires_at: new Date(now.getTime() + SOCIAL_CODE_TTL_S * 1000).toISOString(),
   });
+  if (hostedFinishUrl) return developerRedirect(hostedFinishUrl, { code });
   return developerRedirect(row.return_to!, { code, state: row.client_state });
+}
+
+/**
+ * The hosted pages' end of an enterprise sign-in: the one-time code (spent once, in time, in this
+ * project) of a sign-in this browser started (`binding`, the SHA-256 of its state cookie, as the
+ * waiting row holds it); then the session as for any provider. A refusal names its code.
+ */
+export async function takeHostedEnterpriseSignIn(
+  deps: Deps,
+  realm: Realm,
+  projectId: string,
+  code: string,
+  binding: string | null,
+  request: RequestInfo,
+): Promise<{ answer: LogInResult | MfaChallenge; returnTo: string | null } | { failed: SocialErrorCode; returnTo: string | null }> {
+  const row = await takeSignInResult(deps.db, projectId, sha256(code), isoNow(deps.clock));
+  if (!row?.result || row.provider !== 'sso' || row.intent !== 'sign_in') return { failed: 'expired', returnTo: null };
+  if (!(binding && row.client_state && constantTimeEqual(binding, row.client_state))) return { failed: 'state_mismatch', returnTo: row.return_to };
+  try {
+    const answer = await signInEnterprise(deps, realm, JSON.parse(row.result) as EnterpriseSignIn, row.device_fingerprint, request);
+    return { answer, returnTo: row.return_to };
+  } catch (error) {
+    if (error instanceof AppError) return { failed: socialErrorCodeOf(error), returnTo: row.return_to };
+    throw error;
+  }
 }
 
 /** Where the public API's enterprise sign-in that failed goes: the developer's redirect URI with `error`. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { SSO_MESSAGES, type ApiSsoSignInQuerySchema, type AttributeMapping } from '../../../shared/schemas/sso.js';
+import { SSO_MESSAGES, type ApiSsoSignInQuerySchema, type AttributeMapping, type SsoDiscovery } from '../../../shared/schemas/sso.js';
+import type { SocialErrorCode } from '../../../shared/schemas/social.js';
 import type { ConnectionSettings } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { ProjectRow, SocialSignInRow, SsoConnectionRow, UserRow } from '../../db/schema.js';
@@ -9,17 +10,21 @@ import { isoNow } from '../../lib/clock.js';
 import { randomToken } from '../../lib/crypto.js';
 import { normalizeEmail } from '../../lib/email.js';
 import type { RequestInfo } from '../../lib/request-info.js';
+import type { LogInResult } from '../auth/auth.service.js';
+import type { MfaChallenge } from '../../../shared/schemas/mfa.js';
 import { signUpWithProvider } from '../auth/auth.service.js';
 import { provisionMembership } from '../organizations/organizations.service.js';
 import { projectRealmById } from '../projects/project-realm.service.js';
+import { hostedSsoFinishUrlOf } from '../projects/project-urls.js';
 import { isRegisteredRedirect, urlListOf } from '../projects/redirect-uris.js';
-import type { Realm } from '../realms/realm.js';
+import { realmKey, type Realm } from '../realms/realm.js';
 import {
   admitEnterpriseSignIn,
   chargeProviderSignInStart,
   enterpriseFailureRedirect,
   issueEnterpriseCode,
   takeEnterpriseSignIn,
+  takeHostedEnterpriseSignIn,
   type EnterpriseSignIn,
 } from '../social/social.service.js';
 import { ProviderFailure } from '../social/provider-client.js';
@@ -139,6 +144,69 @@ export async function startApiSsoSignIn(
   return { authorization_url: url };
 }
 
+/**
+ * Home-realm discovery for the hosted sign-in: whether the address's domain is verified for an enabled
+ * connection, and which (id and name). It reads the domain only, so it tells nothing of accounts; it
+ * is limited per client network like the sign-in it comes before.
+ */
+export async function discoverSsoConnection(deps: Deps, realm: Realm & { projectId: string }, email: string, request: RequestInfo): Promise<SsoDiscovery> {
+  await deps.limiters.ssoDiscoveryPerIp.consume(realmKey(realm, request.network));
+  const row = await connectionForEmail(deps.db, realm.projectId, email);
+  return row ? { sso: true, connection_id: row.id, name: row.name, enforced: row.enforce === 1 } : { sso: false, connection_id: null, name: null, enforced: false };
+}
+
+/**
+ * The hosted pages send the browser to the IdP. `binding` is the SHA-256 of the state cookie the
+ * transport gives this browser; the waiting row keeps it (in `client_state`, which only the public
+ * API's sign-ins use otherwise), so the sign-in ends only in the browser that started it.
+ */
+export async function startHostedSsoSignIn(
+  deps: Deps,
+  target: { realm: Realm; project: ProjectRow },
+  by: { email?: string; connection_id?: string },
+  start: { returnTo: string | null; binding: string; deviceFingerprint: string | null },
+  request: RequestInfo,
+): Promise<string> {
+  const connection = await connectionForSignIn(deps, target.project.id, by);
+  const { url } = await startSsoSignIn(
+    deps,
+    target.realm,
+    connection,
+    { intent: 'sign_in', returnTo: start.returnTo ?? '', clientState: start.binding, deviceFingerprint: start.deviceFingerprint },
+    request,
+  );
+  return url;
+}
+
+export type HostedSsoOutcome =
+  | { kind: 'signed_in'; result: LogInResult; returnTo: string | null }
+  | { kind: 'mfa'; challenge: MfaChallenge; returnTo: string | null }
+  | { kind: 'failed'; reason: SocialErrorCode; returnTo: string | null };
+
+/** The hosted finish: the IdP's refusal (`error`), or the one-time code spent in the browser that started the sign-in. */
+export async function completeHostedSsoSignIn(
+  deps: Deps,
+  target: { realm: Realm; project: ProjectRow },
+  query: { code?: string; error?: string },
+  binding: string | null,
+  request: RequestInfo,
+): Promise<HostedSsoOutcome> {
+  if (!query.code) return { kind: 'failed', reason: 'provider_error', returnTo: null };
+  const taken = await takeHostedEnterpriseSignIn(deps, target.realm, target.project.id, query.code, binding, request);
+  const returnTo = taken.returnTo || null;
+  if ('failed' in taken) return { kind: 'failed', reason: taken.failed, returnTo };
+  return 'mfa_token' in taken.answer ? { kind: 'mfa', challenge: taken.answer, returnTo } : { kind: 'signed_in', result: taken.answer, returnTo };
+}
+
+/** Where a refused enterprise sign-in goes: the app's redirect URI with `error` (public API), or the hosted finish (hosted pages). */
+async function failureRedirect(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow, error: 'access_denied' | 'server_error'): Promise<string> {
+  if (waiting.intent === 'sign_in') {
+    const { project } = await realmOfConnection(deps, connection);
+    return `${hostedSsoFinishUrlOf(deps.config, project.project_key)}?${new URLSearchParams({ error })}`;
+  }
+  return enterpriseFailureRedirect(waiting, error, 'The identity provider could not sign you in.');
+}
+
 function mappedIdentity(mapping: AttributeMapping, read: (name: string) => string[], fallbackEmail: string | null, mfa: boolean): EnterpriseIdentity {
   const first = (name: string | undefined) => (name ? (read(name)[0] ?? null) : null);
   const email = first(mapping.email) ?? fallbackEmail;
@@ -214,12 +282,13 @@ function realmOfConnection(deps: Deps, connection: SsoConnectionRow): Promise<{ 
   return projectRealmById(deps, connection.project_id);
 }
 
-/** Where the IdP's answer goes once the account is ready: the app's code (public API). */
+/** Where the IdP's answer goes once the account is ready: the app's code (public API), or the hosted finish with its code. */
 async function finish(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow | { projectId: string; connectionId: string; redirectUri: string }, identity: EnterpriseIdentity, request: RequestInfo): Promise<string> {
-  const { realm } = await realmOfConnection(deps, connection);
+  const { realm, project } = await realmOfConnection(deps, connection);
   const user = await provisionEnterpriseUser(deps, realm, connection, identity, request);
   const result: EnterpriseSignIn = { enterprise: true, method: connection.type, userId: user.id, email: identity.email, organizationId: connection.organization_id, mfa: identity.mfa };
-  return issueEnterpriseCode(deps, waiting, result);
+  const hosted = 'id' in waiting && waiting.intent === 'sign_in';
+  return issueEnterpriseCode(deps, waiting, result, hosted ? hostedSsoFinishUrlOf(deps.config, project.project_key) : undefined);
 }
 
 export async function samlConnection(deps: Pick<Deps, 'db'>, connectionId: string): Promise<SsoConnectionRow> {
@@ -247,7 +316,7 @@ export async function completeSamlSignIn(deps: Deps, connectionId: string, form:
     // to answer its request is not trusted for anything else, and the waiting request is spent.
     const claimed = claimedInResponseTo(samlResponse);
     const waiting = claimed ? await takeEnterpriseSignIn(deps, connection.id, claimed) : undefined;
-    if (waiting) return enterpriseFailureRedirect(waiting, 'access_denied', 'The identity provider could not sign you in.');
+    if (waiting) return failureRedirect(deps, connection, waiting, 'access_denied');
     throw new SsoRefusal('access_denied', error.message);
   });
   if (typeof assertion === 'string') return assertion;
@@ -265,10 +334,10 @@ export async function completeSamlSignIn(deps: Deps, connectionId: string, form:
     if (!redirectUri) throw new SsoRefusal('server_error', 'IdP-initiated sign-in needs a registered redirect URI');
     waiting = { projectId: project.id, connectionId: connection.id, redirectUri };
   }
-  const refuse = (error: SsoRefusal): string => {
+  const refuse = (error: SsoRefusal): Promise<string> => {
     if (!('id' in waiting)) throw error;
     deps.logger.warn({ connection: connection.id, reason: error.message }, 'sso: SAML sign-in refused');
-    return enterpriseFailureRedirect(waiting, error.error, 'The identity provider could not sign you in.');
+    return failureRedirect(deps, connection, waiting, error.error);
   };
   try {
     if (!(await repo.rememberAssertion(deps.db, { connection_id: connection.id, assertion_id: assertion.id, expires_at: assertion.expiresAt.toISOString() }))) {
@@ -312,7 +381,7 @@ export async function completeOidcSignIn(deps: Deps, connectionId: string, callb
             : null;
     if (!refusal) throw error;
     deps.logger.warn({ connection: connection.id, reason: refusal.message }, 'sso: OpenID Connect sign-in refused');
-    return enterpriseFailureRedirect(waiting, refusal.error, 'The identity provider could not sign you in.');
+    return failureRedirect(deps, connection, waiting, refusal.error);
   }
 }
 

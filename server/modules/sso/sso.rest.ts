@@ -1,10 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { safeRedirectPath } from '../../../shared/safe-redirect.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
-import { ApiSocialSignInSchema } from '../../../shared/schemas/social.js';
-import { ApiSsoSignInQuerySchema, CreateSsoConnectionInputSchema, ScimTokenSchema, SsoConnectionListSchema, SsoConnectionSchema, UpdateSsoConnectionInputSchema } from '../../../shared/schemas/sso.js';
+import { ApiSocialSignInSchema, type SocialErrorCode } from '../../../shared/schemas/social.js';
+import {
+  ApiSsoSignInQuerySchema,
+  CreateSsoConnectionInputSchema,
+  HostedSsoFinishQuerySchema,
+  HostedSsoStartQuerySchema,
+  ScimTokenSchema,
+  SsoConnectionListSchema,
+  SsoConnectionSchema,
+  SsoDiscoveryQuerySchema,
+  SsoDiscoverySchema,
+  UpdateSsoConnectionInputSchema,
+} from '../../../shared/schemas/sso.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { randomToken, sha256 } from '../../lib/crypto.js';
+import { HOSTED_COOKIES, hostedCookiePath, hostedProjectKeyOf } from '../../plugins/auth-cookies.js';
 import { EndUserHeadersSchema } from '../../rest/end-user-headers.js';
-import { API_KEY, defineRoute, TEAM, UnvalidatedParam } from '../../rest/route.js';
-import { startApiSsoSignIn } from './sso-sign-in.service.js';
+import { API_KEY, defineRoute, HOSTED, REDIRECT, TEAM, UnvalidatedParam } from '../../rest/route.js';
+import { socialErrorCodeOf } from '../social/social.service.js';
+import { completeHostedSsoSignIn, discoverSsoConnection, startApiSsoSignIn, startHostedSsoSignIn } from './sso-sign-in.service.js';
 import { createScimToken, createSsoConnection, deleteSsoConnection, getSsoConnection, listSsoConnections, revokeScimToken, updateSsoConnection, verifySsoDomains } from './sso-connections.service.js';
 
 const ProjectParams = z.object({ id: UnvalidatedParam });
@@ -140,5 +158,129 @@ export const ssoSignInRoutes = [
       errors: [400, 404, 422, 429],
     },
     handler: async ({ deps, caller, query }) => startApiSsoSignIn(deps, { realm: caller.realm, project: caller.project }, query, caller.info),
+  }),
+];
+
+/**
+ * The cookie that ties an enterprise sign-in started on the hosted pages to the browser that started it:
+ * a random value whose SHA-256 the waiting sign-in keeps. HttpOnly, SameSite=Lax (the finish is a
+ * top-level GET, even after the IdP's cross-site POST to the ACS), scoped to the hosted SSO routes.
+ */
+export const HOSTED_SSO_STATE_COOKIE = 'sso_state';
+const SSO_STATE_MAX_AGE_S = 10 * 60;
+
+function ssoStateCookie(config: Config, request: FastifyRequest) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.appUrl.startsWith('https://'), path: `${hostedCookiePath(hostedProjectKeyOf(request))}/api/v1/auth/sso` };
+}
+
+function presentedSsoState(request: FastifyRequest): string | null {
+  const value = request.cookies[HOSTED_SSO_STATE_COOKIE];
+  return value && value.length <= 100 ? sha256(value) : null;
+}
+
+/** The hosted pages a sign-in lands on: a return_to of these pages as a safe path, the account page, or the sign-in page with the refusal's code. */
+function hostedPagesOf(config: Config, request: FastifyRequest) {
+  const root = hostedCookiePath(hostedProjectKeyOf(request));
+  const signIn = `${root}/sign-in`;
+  const returnTo = (target: string | null | undefined) => safeRedirectPath(target, config.appUrl, `${root}/`);
+  const withQuery = (path: string, params: Record<string, string | null | undefined>, fragment?: Record<string, string>) => {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
+    const search = query.toString();
+    return `${path}${search ? `?${search}` : ''}${fragment ? `#${new URLSearchParams(fragment)}` : ''}`;
+  };
+  return {
+    returnTo,
+    signedIn: `${root}/account`,
+    failure: (reason: SocialErrorCode, to: string | null) => withQuery(signIn, { social_error: reason, return_to: to }),
+    secondFactor: (challenge: { mfa_token: string; methods: string[] }, to: string | null) =>
+      withQuery(signIn, { return_to: to }, { mfa_token: challenge.mfa_token, methods: challenge.methods.join(',') }),
+  };
+}
+
+function redirectAway(reply: FastifyReply, to: string) {
+  reply.header('cache-control', 'no-store');
+  return reply.redirect(to, 302);
+}
+
+/**
+ * The hosted sign-in's enterprise SSO: home-realm discovery as the address is typed, and the two
+ * navigations of a sign-in through the connection's IdP (to it, and back from its ACS or callback).
+ */
+export const hostedSsoRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/hosted/:project_key/api/v1/auth/sso/discover',
+    access: HOSTED,
+    query: SsoDiscoveryQuerySchema,
+    response: { 200: SsoDiscoverySchema },
+    doc: {
+      operationId: 'hostedDiscoverSso',
+      tag: 'Hosted pages',
+      summary: "Whether an address signs in through its organization's identity provider (home-realm discovery)",
+      description:
+        "`sso` is true when the address's domain is verified for one of the project's enabled connections (named by `connection_id` and `name`); `enforced` when that connection refuses passwords. The answer depends on the domain only, never on whether an account exists.",
+      errors: [422, 429],
+    },
+    handler: async ({ deps, caller, query }) => discoverSsoConnection(deps, { ...caller.realm, projectId: caller.project.id }, query.email, caller.info),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/hosted/:project_key/api/v1/auth/sso/start',
+    access: HOSTED,
+    query: HostedSsoStartQuerySchema,
+    response: { 302: REDIRECT },
+    doc: {
+      operationId: 'hostedStartSsoSignIn',
+      tag: 'Hosted pages',
+      summary: "Sign in with the organization's identity provider (a browser navigation): redirects to the IdP",
+      description:
+        "By `email` (its verified domain) or `connection_id`. Sends the browser to the IdP (a SAML AuthnRequest, or an OpenID Connect authorization with PKCE), with a state cookie so the sign-in ends only in this browser; it comes back through …/auth/sso/finish to `return_to` (a hosted page, such as the OpenID Connect provider's authorize continuation) or the account page. Refusals redirect to the sign-in page with `social_error`.",
+    },
+    handler: async ({ deps, caller, query, request, reply }) => {
+      const pages = hostedPagesOf(deps.config, request);
+      const returnTo = pages.returnTo(query.return_to);
+      try {
+        const state = randomToken();
+        const by = { ...(query.email && { email: query.email }), ...(query.connection_id && { connection_id: query.connection_id }) };
+        const url = await startHostedSsoSignIn(deps, caller, by, { returnTo, binding: sha256(state), deviceFingerprint: query.device_fingerprint ?? null }, caller.info);
+        reply.setCookie(HOSTED_SSO_STATE_COOKIE, state, { ...ssoStateCookie(deps.config, request), maxAge: SSO_STATE_MAX_AGE_S });
+        return redirectAway(reply, url);
+      } catch (error) {
+        if (error instanceof AppError) return redirectAway(reply, pages.failure(error.code === 'NOT_FOUND' || error.code === 'UNPROCESSABLE_CONTENT' ? 'unavailable' : socialErrorCodeOf(error), returnTo));
+        throw error;
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/hosted/:project_key/api/v1/auth/sso/finish',
+    access: HOSTED,
+    query: HostedSsoFinishQuerySchema,
+    response: { 302: REDIRECT },
+    doc: {
+      operationId: 'hostedFinishSsoSignIn',
+      tag: 'Hosted pages',
+      summary: 'Where the ACS or OpenID Connect callback sends a hosted sign-in back (a browser navigation)',
+      description:
+        'Spends the one-time `code` in the browser that started the sign-in (its state cookie): sets the hosted session cookies and redirects to the `return_to` of the start (or the account page); the second factor first when the account has two and the IdP asserted none (the sign-in page with `#mfa_token=…`). Refusals redirect to the sign-in page with `social_error` (`state_mismatch` in another browser, `expired` for a used or late code).',
+    },
+    handler: async ({ deps, caller, query, request, reply }) => {
+      const pages = hostedPagesOf(deps.config, request);
+      const binding = presentedSsoState(request);
+      reply.clearCookie(HOSTED_SSO_STATE_COOKIE, ssoStateCookie(deps.config, request));
+      const outcome = await completeHostedSsoSignIn(deps, caller, query, binding, caller.info);
+      // Checked again on the way out, as social sign-in does.
+      const returnTo = pages.returnTo(outcome.returnTo);
+      switch (outcome.kind) {
+        case 'signed_in':
+          HOSTED_COOKIES.set(reply, request, deps.config, outcome.result, caller.realm.policy);
+          return redirectAway(reply, returnTo ?? pages.signedIn);
+        case 'mfa':
+          return redirectAway(reply, pages.secondFactor(outcome.challenge, returnTo));
+        case 'failed':
+          return redirectAway(reply, pages.failure(outcome.reason, returnTo));
+      }
+    },
   }),
 ];
