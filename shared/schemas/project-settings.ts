@@ -87,7 +87,7 @@ export const MailTemplatesSchema = z.object({
 /**
  * The first factors a project's end users may sign in with. The built-in ones by name; the project's
  * connections by their id in `connections` (a social provider's name, e.g. "github"; an enterprise
- * connection will join as "sso:<id>"), so a new kind of connection needs no new field. A project that
+ * connection as "sso:<id>"), so a new kind of connection needs no new field. A project that
  * never chose keeps DEFAULT_SIGN_IN_METHODS: password, passkeys and every configured connection.
  */
 export const SIGN_IN_METHODS = ['password', 'magic_link', 'email_code', 'passkey'] as const;
@@ -96,6 +96,8 @@ export const DEFAULT_SIGN_IN_METHODS: Readonly<Record<SignInMethod, boolean>> = 
 /** The refusal of a first factor the project turned off (403). */
 export const SIGN_IN_METHOD_DISABLED = 'This sign-in method is disabled';
 export const CONNECTION_ID_PATTERN = /^[a-z0-9][a-z0-9:_-]{0,99}$/;
+/** An enterprise connection's id among `connections` (a social one's is its provider's name). */
+export const enterpriseMethodKey = (connectionId: string): string => `sso:${connectionId}`;
 
 export const SignInMethodsSchema = z.object({
   password: z.boolean(),

@@ -339,3 +339,36 @@ describe('enforced connections refuse the password', () => {
     expect((await new HostedBrowser(t, project).api('/auth/signup', { email: outsider, password: STRONG_PASSWORD })).statusCode).toBe(201);
   });
 });
+
+describe("an enterprise connection among the project's sign-in methods", () => {
+  it("joins sign_in_methods as sso:<id>; turned off, it is neither offered nor started (403), and on again it is", async () => {
+    const project = await newProject();
+    const connection = await createConnection(project);
+    const key = `sso:${connection.id}`;
+    const settings = (body?: unknown) =>
+      t.call(body ? 'PATCH' : 'GET', `/api/v1/projects/${project.id}/settings`, { token: project.ownerToken, ...(body ? { body } : {}) });
+    expect((await settings()).json().sign_in_methods.connections).toEqual({ [key]: true });
+    const alice = `alice@${project.domain}`;
+    const authorize = () =>
+      t.call('GET', `/public/api/v1/auth/sso/authorize?${new URLSearchParams({ email: alice, redirect_uri: APP_CALLBACK, state: 'app-state' })}`, {
+        headers: { 'x-api-key': project.apiKey },
+        ip: uniqueIp(),
+      });
+
+    const off = await settings({ sign_in_methods: { connections: { [key]: false } } });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().sign_in_methods.connections).toEqual({ [key]: false });
+    expect((await discover(project, alice)).json()).toEqual({ sso: false, connection_id: null, name: null, enforced: false });
+    const refused = await authorize();
+    expect([refused.statusCode, refused.json()]).toEqual([403, { detail: 'This sign-in method is disabled' }]);
+    const hostedStart = await new HostedBrowser(t, project).request('GET', `/hosted/${project.key}/api/v1/auth/sso/start?${new URLSearchParams({ email: alice })}`);
+    expect(hostedStart.statusCode).toBe(302);
+    expect(String(hostedStart.headers.location)).not.toContain(IDP_SSO_URL);
+
+    expect((await settings({ sign_in_methods: { connections: { [key]: true } } })).statusCode).toBe(200);
+    expect((await discover(project, alice)).json()).toMatchObject({ sso: true, connection_id: connection.id });
+    const started = await authorize();
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().authorization_url.startsWith(`${IDP_SSO_URL}?`)).toBe(true);
+  });
+});

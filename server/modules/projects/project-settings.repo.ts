@@ -1,3 +1,4 @@
+import { enterpriseMethodKey } from '../../../shared/schemas/project-settings.js';
 import type { Db } from '../../db/connect.js';
 import type { ProjectSettingsRow } from '../../db/schema.js';
 import { invalidateOnCommit } from '../../db/transaction.js';
@@ -17,7 +18,12 @@ export async function saveProjectSettings(db: Db, row: ProjectSettingsRow): Prom
   invalidateOnCommit(db, 'project-settings');
 }
 
-/** The project's configured connections (social's project_connections): their ids for sign_in_methods, and which are switched on. */
+/**
+ * The project's configured connections, their ids for sign_in_methods and which are switched on: social
+ * ones (project_connections) by provider, enterprise ones (sso_connections) as `sso:<id>`.
+ */
 export async function listConnectionStates(db: Db, projectId: string): Promise<{ provider: string; enabled: number }[]> {
-  return db.selectFrom('project_connections').select(['provider', 'enabled']).where('project_id', '=', projectId).orderBy('provider').execute();
+  const social = await db.selectFrom('project_connections').select(['provider', 'enabled']).where('project_id', '=', projectId).orderBy('provider').execute();
+  const enterprise = await db.selectFrom('sso_connections').select(['id', 'enabled']).where('project_id', '=', projectId).orderBy('created_at').execute();
+  return [...social, ...enterprise.map((row) => ({ provider: enterpriseMethodKey(row.id), enabled: row.enabled }))];
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { enterpriseMethodKey } from '../../../shared/schemas/project-settings.js';
 import { SSO_MESSAGES, type ApiSsoSignInQuerySchema, type AttributeMapping, type SsoDiscovery } from '../../../shared/schemas/sso.js';
 import type { SocialErrorCode } from '../../../shared/schemas/social.js';
 import type { ConnectionSettings } from '../../config.js';
@@ -18,6 +19,7 @@ import { projectRealmById } from '../projects/project-realm.service.js';
 import { hostedSsoFinishUrlOf } from '../projects/project-urls.js';
 import { isRegisteredRedirect, urlListOf } from '../projects/redirect-uris.js';
 import { realmKey, type Realm } from '../realms/realm.js';
+import { connectionEnabled, requireConnectionEnabled } from '../realms/sign-in-methods.js';
 import {
   admitEnterpriseSignIn,
   chargeProviderSignInStart,
@@ -95,6 +97,7 @@ export interface SsoStart {
  * The waiting rows are social sign-in's, with its caps per network and project.
  */
 export async function startSsoSignIn(deps: Deps, realm: Realm, connection: SsoConnectionRow, start: SsoStart, request: RequestInfo): Promise<{ url: string; state: string }> {
+  requireConnectionEnabled(realm, enterpriseMethodKey(connection.id));
   await chargeProviderSignInStart(deps, realm, request);
   let url: string;
   let state: string;
@@ -151,7 +154,9 @@ export async function startApiSsoSignIn(
  */
 export async function discoverSsoConnection(deps: Deps, realm: Realm & { projectId: string }, email: string, request: RequestInfo): Promise<SsoDiscovery> {
   await deps.limiters.ssoDiscoveryPerIp.consume(realmKey(realm, request.network));
-  const row = await connectionForEmail(deps.db, realm.projectId, email);
+  const found = await connectionForEmail(deps.db, realm.projectId, email);
+  // A connection the project turned off as a sign-in method is not offered.
+  const row = found && connectionEnabled(realm.policy.signInMethods, enterpriseMethodKey(found.id)) ? found : undefined;
   return row ? { sso: true, connection_id: row.id, name: row.name, enforced: row.enforce === 1 } : { sso: false, connection_id: null, name: null, enforced: false };
 }
 
@@ -285,6 +290,8 @@ function realmOfConnection(deps: Deps, connection: SsoConnectionRow): Promise<{ 
 /** Where the IdP's answer goes once the account is ready: the app's code (public API), or the hosted finish with its code. */
 async function finish(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow | { projectId: string; connectionId: string; redirectUri: string }, identity: EnterpriseIdentity, request: RequestInfo): Promise<string> {
   const { realm, project } = await realmOfConnection(deps, connection);
+  // Also for IdP-initiated sign-ins, which never passed a start.
+  requireConnectionEnabled(realm, enterpriseMethodKey(connection.id));
   const user = await provisionEnterpriseUser(deps, realm, connection, identity, request);
   const result: EnterpriseSignIn = { enterprise: true, method: connection.type, userId: user.id, email: identity.email, organizationId: connection.organization_id, mfa: identity.mfa };
   const hosted = 'id' in waiting && waiting.intent === 'sign_in';
