@@ -20,13 +20,15 @@ interface Project {
   key: string;
   apiKey: string;
   ownerToken: string;
+  ownerEmail?: string;
 }
 
 async function newProject(): Promise<Project> {
-  const owner = await t.signUpAndLogIn(uniqueEmail('org-owner'));
+  const ownerEmail = uniqueEmail('org-owner');
+  const owner = await t.signUpAndLogIn(ownerEmail);
   const project = (await t.call('POST', '/api/v1/projects', { token: owner.access_token, body: { name: 'Acme SaaS' } })).json();
   const key = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: owner.access_token, body: { name: 'backend' } })).json();
-  return { id: project.id, key: project.project_key, apiKey: key.secret, ownerToken: owner.access_token };
+  return { id: project.id, key: project.project_key, apiKey: key.secret, ownerToken: owner.access_token, ownerEmail };
 }
 
 /** The project's backend, with its key. */
@@ -607,5 +609,95 @@ describe('the OpenID Connect provider', () => {
     expect(switched.statusCode).toBe(200);
     expect(browser.cookies.get('hosted_access_token')).not.toBe(cookieBefore);
     expect((await browser.request('GET', `/hosted/${project.key}/api/v1/me/organizations`)).json().active_organization_id).toBe(org.id);
+  });
+});
+
+describe('the last of issue 28', () => {
+  it("a deleted organization is out of the session's tokens at the next refresh, and switching back into it is 404", async () => {
+    const project = await newProject();
+    const api = backend(project);
+    let user = await endUser(project);
+    const org = await createOrganization(project, { name: 'Short Lived', slug: 'short-lived' });
+    await api.post(`/organizations/${org.id}/members`, { user_id: user.id, role: 'org:member' });
+    user = { ...user, ...(await api.post('/auth/switch-organization', { organization_id: org.id }, user.access_token)).json() };
+    expect(await verifiedClaims(project, user.access_token)).toMatchObject({ org_id: org.id, org_slug: 'short-lived' });
+
+    expect((await api.delete(`/organizations/${org.id}`)).statusCode).toBe(200);
+    user = await refresh(project, user);
+    const claims = await verifiedClaims(project, user.access_token);
+    expect(claims.org_id).toBeUndefined();
+    expect(claims.org_slug).toBeUndefined();
+    expect((await api.getAs('/me/organizations', user.access_token)).json()).toMatchObject({ organizations: [], active_organization_id: null });
+    expect((await api.post('/auth/switch-organization', { organization_id: org.id }, user.access_token)).statusCode).toBe(404);
+  });
+
+  it('the hosted pages\' access token carries the active organization too', async () => {
+    const project = await hostedProject(t);
+    const apiKey = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: project.ownerToken, body: { name: 'backend' } })).json().secret;
+    const headers = { 'x-api-key': apiKey };
+    const email = uniqueEmail('hosted-member');
+    expect((await t.call('POST', '/public/api/v1/auth/signup', { headers, body: { email, password: STRONG_PASSWORD } })).statusCode).toBe(201);
+    const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const org = (await t.call('POST', '/public/api/v1/organizations', { headers, body: { name: 'Hosted Org', slug: 'hosted-org', created_by: user.id } })).json();
+
+    const browser = new HostedBrowser(t, project);
+    expect((await browser.logIn(email)).statusCode).toBe(200);
+    const switched = await browser.api('/auth/switch-organization', { organization_id: org.id });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const cookie = browser.cookies.get('hosted_access_token')!;
+    const claims = await verifiedClaims({ id: project.id, key: project.key, apiKey, ownerToken: project.ownerToken }, cookie);
+    expect(claims).toMatchObject({ sub: user.id, org_id: org.id, org_slug: 'hosted-org', org_role: 'org:admin', org_permissions: ['members:manage'], public_metadata: {} });
+  });
+
+  it('audits every change to organizations, members, invitations, roles, their settings and metadata, with who did it', async () => {
+    const project = await newProject();
+    const api = backend(project);
+    const dashboard = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
+      t.call(method, `/api/v1/projects/${project.id}${path}`, { token: project.ownerToken, ...(body !== undefined && { body }) });
+    const ok = (answer: { statusCode: number; body: string }) => expect(answer.statusCode, answer.body).toBeLessThan(300);
+
+    const org = await createOrganization(project, { name: 'Every Change' });
+    ok(await api.patch(`/organizations/${org.id}`, { name: 'Every Change Inc.' }));
+    const member = await endUser(project);
+    ok(await api.post(`/organizations/${org.id}/members`, { user_id: member.id, role: 'org:member' }));
+    ok(await api.patch(`/organizations/${org.id}/members/${member.id}`, { role: 'org:admin' }));
+    ok(await api.delete(`/organizations/${org.id}/members/${member.id}`));
+    const revoked = await api.post(`/organizations/${org.id}/invitations`, { email: uniqueEmail('revoked'), role: 'org:member' });
+    ok(revoked);
+    ok(await api.delete(`/organizations/${org.id}/invitations/${revoked.json().id}`));
+    const invitee = uniqueEmail('joins');
+    const before = t.mail.messages.length;
+    ok(await api.post(`/organizations/${org.id}/invitations`, { email: invitee, role: 'org:member' }));
+    const token = new URL((await t.mail.waitFor(invitee, /Every Change/, { after: before })).link!).searchParams.get('token');
+    ok(await api.post('/invitations/accept', { token }, (await endUser(project, invitee)).access_token));
+    ok(await dashboard('POST', '/roles', { key: 'org:auditor', name: 'Auditor', permissions: ['audit:read'] }));
+    ok(await dashboard('PATCH', '/roles/org:auditor', { name: 'Auditors' }));
+    ok(await dashboard('DELETE', '/roles/org:auditor'));
+    ok(await dashboard('PATCH', '/organization-settings', { self_service_creation: true }));
+    ok(await api.patch(`/users/${member.id}/metadata`, { public_metadata: { plan: 'team' } }));
+    ok(await api.delete(`/organizations/${org.id}`));
+
+    const entries = (await t.call('GET', `/api/v1/projects/${project.id}/audit-log?per_page=100`, { token: project.ownerToken })).json().entries as { action: string; actor_email: string | null }[];
+    const actions = new Set(entries.map((entry) => entry.action));
+    const expected = [
+      'organization.created',
+      'organization.updated',
+      'organization.deleted',
+      'organization_member.added',
+      'organization_member.role_changed',
+      'organization_member.removed',
+      'organization_invitation.created',
+      'organization_invitation.revoked',
+      'organization_invitation.accepted',
+      'organization_role.created',
+      'organization_role.updated',
+      'organization_role.deleted',
+      'organization_settings.updated',
+      'user.metadata_updated',
+    ];
+    expect(expected.filter((action) => !actions.has(action))).toEqual([]);
+    // The backend's changes are the API key's; the dashboard's are the developer's.
+    expect(entries.find((entry) => entry.action === 'organization.updated')!.actor_email).toBe('API key');
+    expect(entries.find((entry) => entry.action === 'organization_role.created')!.actor_email).toBe(project.ownerEmail);
   });
 });
