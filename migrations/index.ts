@@ -33,6 +33,7 @@ import * as addSsoConnections from './2026_11_27_0400_add_sso_connections.js';
 import * as addSessionRevocations from './2026_11_27_0500_add_session_revocations.js';
 import * as addMachineAndDeviceClients from './2026_11_27_0600_add_machine_and_device_clients.js';
 import * as addScimProvisioning from './2026_11_28_0100_add_scim_provisioning.js';
+import * as addSsoIdentities from './2026_11_28_0600_add_sso_identities.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0500_add_session_revocations': addSessionRevocations,
   '2026_11_27_0600_add_machine_and_device_clients': addMachineAndDeviceClients,
   '2026_11_28_0100_add_scim_provisioning': addScimProvisioning,
+  '2026_11_28_0600_add_sso_identities': addSsoIdentities,
 };

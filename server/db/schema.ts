@@ -430,6 +430,14 @@ export interface SsoConnectionsTable {
   scim_token_created_at: Generated<string | null>;
 }
 
+/** An account's sign-ins through an enterprise connection: the first and the latest. */
+export interface SsoIdentitiesTable {
+  connection_id: string;
+  user_id: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
 /** An end user a connection's IdP provisions through SCIM (the SCIM id is the user's id). */
 export interface ScimUsersTable {
   user_id: string;
@@ -799,6 +807,7 @@ export interface Database {
   sso_connections: SsoConnectionsTable;
   sso_domains: SsoDomainsTable;
   sso_assertions: SsoAssertionsTable;
+  sso_identities: SsoIdentitiesTable;
   scim_users: ScimUsersTable;
   scim_groups: ScimGroupsTable;
   scim_group_members: ScimGroupMembersTable;

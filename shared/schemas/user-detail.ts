@@ -10,6 +10,17 @@ export const UserDetailSchema = MonitoredUserSchema.extend({
   passkeys: z.number().int(),
   /** The providers the account signs in with (github, google, microsoft, oidc…), oldest first. */
   identities: z.array(z.string()),
+  /** The enterprise connections (SAML, OpenID Connect) the account signed in through or whose IdP provisions it (SCIM). */
+  enterprise_identities: z.array(
+    z.object({
+      connection_id: z.string(),
+      name: z.string(),
+      type: z.enum(['saml', 'oidc']),
+      /** Its latest sign-in through the connection; null for an account the IdP provisioned that has not signed in yet. */
+      last_sign_in_at: z.string().nullable(),
+      scim: z.boolean(),
+    }),
+  ),
   devices: z.array(DeviceSchema),
   sessions: z.array(SessionSchema),
   login_attempts: z.array(LoginAttemptSchema),

@@ -342,6 +342,8 @@ describe('users', () => {
     const s = await setUp();
     const email = `sso-user@${s.domain}`;
     const user = (await s.call('POST', '/Users', { schemas: [USER_SCHEMA], userName: email, externalId: 'sso-1' })).json();
+    const enterpriseIdentities = async () => (await t.call('GET', `/api/v1/projects/${s.project.id}/users/${user.id}`, { token: s.token })).json().enterprise_identities;
+    expect(await enterpriseIdentities()).toEqual([{ connection_id: s.connection.id, name: s.connection.name, type: 'oidc', last_sign_in_at: null, scim: true }]);
     const location = await ssoSignIn(s, email, 'sso-user-sub');
     expect(location.searchParams.get('error')).toBeNull();
     const exchanged = await t.call('POST', '/public/api/v1/auth/oauth/exchange', { headers: { 'x-api-key': s.apiKey }, body: { code: location.searchParams.get('code') } });
@@ -349,6 +351,7 @@ describe('users', () => {
     const tokens = exchanged.json();
     expect(tokens.user.id).toBe(user.id);
     expect((await refresh(s, tokens.refresh_token)).statusCode).toBe(200);
+    expect(await enterpriseIdentities()).toEqual([expect.objectContaining({ connection_id: s.connection.id, scim: true, last_sign_in_at: expect.any(String) })]);
 
     expect((await s.call('PATCH', `/Users/${user.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] })).statusCode).toBe(200);
     const live = await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();

@@ -162,6 +162,11 @@ describe('the hosted SAML round trip', () => {
     // The code works once.
     const again = await browser.request('GET', pathOf(finish));
     expect(again.headers.location).toMatch(new RegExp(`^/hosted/${project.key}/sign-in\\?social_error=expired`));
+
+    // The user page names the connection it signed in through.
+    const user = await t.db.selectFrom('users').select('id').where('project_id', '=', project.id).where('email', '=', email).executeTakeFirstOrThrow();
+    const detail = (await t.call('GET', `/api/v1/projects/${project.id}/users/${user.id}`, { token: project.ownerToken })).json();
+    expect(detail.enterprise_identities).toEqual([{ connection_id: expect.any(String), name: 'Corp Okta', type: 'saml', last_sign_in_at: expect.any(String), scim: false }]);
   });
 
   it('goes on to the return_to of the start, a page of these hosted pages only', async () => {

@@ -12,6 +12,7 @@ const detail: UserDetail = {
   has_password: true,
   passkeys: 2,
   identities: ['github'],
+  enterprise_identities: [{ connection_id: 'sso_1', name: 'Corp Okta', type: 'saml', last_sign_in_at: '2025-06-02T09:00:00.000Z', scim: true }],
   sessions: [
     {
       id: 's_1',
@@ -103,7 +104,9 @@ describe('the user page in the admin area', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
     expect(callsTo(calls, 'admin.user')[0]?.input).toEqual({ id: 'u_1' });
     const status = screen.getByRole('group', { name: 'Status' });
-    for (const badge of ['Active', 'Unverified', 'MFA', '2 passkeys', 'GitHub', 'Mail bounced']) expect(within(status).getByText(badge)).toBeTruthy();
+    for (const badge of ['Active', 'Unverified', 'MFA', '2 passkeys', 'GitHub', 'SSO: Corp Okta', 'Mail bounced']) expect(within(status).getByText(badge)).toBeTruthy();
+    expect(within(status).getByText('SSO: Corp Okta').closest('[title]')?.getAttribute('title')).toMatch(/^Enterprise single sign-on: Corp Okta \(SAML, provisioned by SCIM\), last sign-in /);
+    expect(screen.getByText(/^Corp Okta \(SAML, provisioned by SCIM\), last sign-in/)).toBeTruthy();
 
     // Two sessions of one browser tell apart by the client they signed in through.
     const sessions = screen.getByRole('table', { name: 'Sessions' });

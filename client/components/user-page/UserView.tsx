@@ -22,6 +22,12 @@ import { ConfirmModal } from '../ConfirmModal';
 import { OrganizationsSection } from './OrganizationsSection';
 import type { UserActions, UserPageSource } from './source';
 
+type EnterpriseIdentity = UserDetail['enterprise_identities'][number];
+const ENTERPRISE_TYPES = { saml: 'SAML', oidc: 'OpenID Connect' } as const;
+/** "Corp Okta (SAML, provisioned by SCIM), last sign-in 2 Jun 2025". */
+const enterpriseSummary = (identity: EnterpriseIdentity) =>
+  `${identity.name} (${ENTERPRISE_TYPES[identity.type]}${identity.scim ? ', provisioned by SCIM' : ''})${identity.last_sign_in_at ? `, last sign-in ${formatDate(identity.last_sign_in_at)}` : ', never signed in'}`;
+const enterpriseTitle = (identity: EnterpriseIdentity) => `Enterprise single sign-on: ${enterpriseSummary(identity)}`;
 const providerName = (provider: string) => (Object.hasOwn(SOCIAL_PROVIDER_NAMES, provider) ? SOCIAL_PROVIDER_NAMES[provider as SocialProvider] : provider);
 
 /** A titled card of the page; `end` holds its header's buttons. */
@@ -101,6 +107,11 @@ export function StatusBadges({ user }: { user: UserDetail }) {
       {user.identities.map((provider, index) => (
         <Badge key={`${provider}-${index}`} variant="outline" color="gray" title={`Signs in with ${providerName(provider)}`}>
           {providerName(provider)}
+        </Badge>
+      ))}
+      {user.enterprise_identities.map((identity) => (
+        <Badge key={identity.connection_id} variant="outline" color="cyan" title={enterpriseTitle(identity)}>
+          SSO: {identity.name}
         </Badge>
       ))}
       {user.mail_bounced_at && (
@@ -277,6 +288,7 @@ function UserBody({ source, user, actions }: { source: UserPageSource; user: Use
             <Field label="Two-factor authentication">{user.mfa_enabled ? 'On' : 'Off'}</Field>
             <Field label="Passkeys">{user.passkeys}</Field>
             <Field label="Providers">{user.identities.length ? user.identities.map(providerName).join(', ') : 'None'}</Field>
+            <Field label="Enterprise SSO">{user.enterprise_identities.length ? user.enterprise_identities.map(enterpriseSummary).join('; ') : 'None'}</Field>
             <Field label="Mail">{user.mail_bounced_at ? `Bounced on ${formatDate(user.mail_bounced_at)}` : 'Delivered'}</Field>
             <Field label="Session idle timeout">{user.session_idle_timeout_minutes ? `${user.session_idle_timeout_minutes} minutes` : 'None'}</Field>
           </Stack>

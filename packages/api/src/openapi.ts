@@ -928,7 +928,7 @@ export interface paths {
         };
         /**
          * One account with its devices, sessions and login attempts
-         * @description The account with its ways in (`has_password`, `passkeys`, `identities`, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first. Admin role required.
+         * @description The account with its ways in (`has_password`, `passkeys`, `identities`, `enterprise_identities`: the SAML/OpenID Connect connections it signed in through or whose IdP provisions it by SCIM, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first. Admin role required.
          */
         get: operations["getAdminUser"];
         put?: never;
@@ -1853,7 +1853,7 @@ export interface paths {
         };
         /**
          * One end user with devices, sessions and login attempts
-         * @description The account with its ways in (`has_password`, `passkeys`, `identities`, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first.
+         * @description The account with its ways in (`has_password`, `passkeys`, `identities`, `enterprise_identities`: the SAML/OpenID Connect connections it signed in through or whose IdP provisions it by SCIM, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first.
          */
         get: operations["getProjectUser"];
         put?: never;
@@ -9048,6 +9048,14 @@ export interface operations {
                         has_password: boolean;
                         passkeys: number;
                         identities: string[];
+                        enterprise_identities: {
+                            connection_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "saml" | "oidc";
+                            last_sign_in_at: string | null;
+                            scim: boolean;
+                        }[];
                         devices: {
                             id: string;
                             device_id: string;
@@ -13906,6 +13914,14 @@ export interface operations {
                         has_password: boolean;
                         passkeys: number;
                         identities: string[];
+                        enterprise_identities: {
+                            connection_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "saml" | "oidc";
+                            last_sign_in_at: string | null;
+                            scim: boolean;
+                        }[];
                         devices: {
                             id: string;
                             device_id: string;

@@ -107,7 +107,7 @@ export function monitoringRoutes(mount: MonitoringMount) {
       doc: doc('get', 'User', ['One account with its devices, sessions and login attempts', 'One end user with devices, sessions and login attempts'], {
         ...found,
         description:
-          'The account with its ways in (`has_password`, `passkeys`, `identities`, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first.',
+          'The account with its ways in (`has_password`, `passkeys`, `identities`, `enterprise_identities`: the SAML/OpenID Connect connections it signed in through or whose IdP provisions it by SCIM, `mfa_enabled`), its live sessions and devices (each with a `device_label` such as "Chrome on Linux"), its 20 latest login attempts and the 20 latest audit entries about it (the account, its sessions and its devices), newest first.',
       }),
       handler: ({ deps, caller, params }) => monitoring.getUserDetail(deps, caller.scope, itemId(params, 'user')),
     }),

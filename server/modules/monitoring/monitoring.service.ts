@@ -19,6 +19,7 @@ import { toMonitoredUser, toUser } from '../users/user.mapper.js';
 import { changeUser, deleteUser, findUser, USER_NOT_FOUND } from '../users/users.service.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
 import { realmOfScope } from '../projects/project-realm.service.js';
+import { listEnterpriseIdentitiesOf } from '../sso/sso.repo.js';
 import {
   countLoginAttempts,
   countUniqueDevices,
@@ -83,11 +84,12 @@ async function requireUser(deps: Deps, scope: MonitorScope, id: string): Promise
 export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string): Promise<UserDetail> {
   const user = await requireUser(deps, scope, id);
   const now = isoNow(deps.clock);
-  const [devices, sessions, attempts, methods, audit] = await Promise.all([
+  const [devices, sessions, attempts, methods, enterprise, audit] = await Promise.all([
     listDevices(deps.db, scope.projectId, DETAIL_LIST, { userId: id }),
     listLiveSessions(deps.db, scope.projectId, DETAIL_LIST, now, { userId: id }),
     listLoginAttempts(deps.db, scope.projectId, { page: 1, per_page: RECENT_ATTEMPTS }, { userId: id }),
     signInMethodsOf(deps, id),
+    listEnterpriseIdentitiesOf(deps.db, id),
     // The admin area sees every entry about a developer account; a project's team only its project's.
     getAuditEntriesAbout(deps, scope.projectId ?? undefined, { userId: id, email: user.email }, RECENT_AUDIT_ENTRIES),
   ]);
@@ -96,6 +98,7 @@ export async function getUserDetail(deps: Deps, scope: MonitorScope, id: string)
     has_password: user.password_set === 1,
     passkeys: methods.passkeys,
     identities: methods.identities,
+    enterprise_identities: enterprise,
     devices: devices.rows.map(toDevice),
     sessions: sessions.rows.map(toSession),
     login_attempts: attempts.rows.map(toLoginAttempt),

@@ -293,6 +293,7 @@ async function finish(deps: Deps, connection: SsoConnectionRow, waiting: SocialS
   // Also for IdP-initiated sign-ins, which never passed a start.
   requireConnectionEnabled(realm, enterpriseMethodKey(connection.id));
   const user = await provisionEnterpriseUser(deps, realm, connection, identity, request);
+  await repo.recordSsoIdentity(deps.db, connection.id, user.id, isoNow(deps.clock));
   const result: EnterpriseSignIn = { enterprise: true, method: connection.type, userId: user.id, email: identity.email, organizationId: connection.organization_id, mfa: identity.mfa };
   const hosted = 'id' in waiting && waiting.intent === 'sign_in';
   return issueEnterpriseCode(deps, waiting, result, hosted ? hostedSsoFinishUrlOf(deps.config, project.project_key) : undefined);

@@ -75,3 +75,48 @@ export async function deleteExpiredAssertions(db: Db, now: string): Promise<numb
   const result = await db.deleteFrom('sso_assertions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+// --- Accounts' enterprise identities
+
+/** An account signed in through the connection: the first time makes the row, every time moves last_sign_in_at. */
+export async function recordSsoIdentity(db: Db, connectionId: string, userId: string, now: string): Promise<void> {
+  await db
+    .insertInto('sso_identities')
+    .values({ connection_id: connectionId, user_id: userId, created_at: now, last_sign_in_at: now })
+    .onConflict((oc) => oc.columns(['connection_id', 'user_id']).doUpdateSet({ last_sign_in_at: now }))
+    .execute();
+}
+
+export interface EnterpriseIdentityRow {
+  connection_id: string;
+  name: string;
+  type: 'saml' | 'oidc';
+  last_sign_in_at: string | null;
+  scim: boolean;
+}
+
+/** The enterprise connections an account belongs to: those it signed in through, and the one whose IdP provisions it (SCIM). */
+export async function listEnterpriseIdentitiesOf(db: Db, userId: string): Promise<EnterpriseIdentityRow[]> {
+  const [signIns, provisioned] = await Promise.all([
+    db
+      .selectFrom('sso_identities')
+      .innerJoin('sso_connections', 'sso_connections.id', 'sso_identities.connection_id')
+      .select(['sso_connections.id', 'sso_connections.name', 'sso_connections.type', 'sso_identities.last_sign_in_at'])
+      .where('sso_identities.user_id', '=', userId)
+      .orderBy('sso_identities.created_at')
+      .execute(),
+    db
+      .selectFrom('scim_users')
+      .innerJoin('sso_connections', 'sso_connections.id', 'scim_users.connection_id')
+      .select(['sso_connections.id', 'sso_connections.name', 'sso_connections.type'])
+      .where('scim_users.user_id', '=', userId)
+      .execute(),
+  ]);
+  const identities = new Map<string, EnterpriseIdentityRow>();
+  for (const row of signIns) identities.set(row.id, { connection_id: row.id, name: row.name, type: row.type as 'saml' | 'oidc', last_sign_in_at: row.last_sign_in_at, scim: false });
+  for (const row of provisioned) {
+    const known = identities.get(row.id);
+    identities.set(row.id, known ? { ...known, scim: true } : { connection_id: row.id, name: row.name, type: row.type as 'saml' | 'oidc', last_sign_in_at: null, scim: true });
+  }
+  return [...identities.values()];
+}
