@@ -52,7 +52,8 @@ export function MagicLinkPage() {
             {t('magicLink.confirmText', { email: next.email })}
           </Text>
           {confirming.error && <FormAlert>{known(confirming.error)}</FormAlert>}
-          <Button fullWidth onClick={confirm} loading={confirming.submitting}>
+          {/* A long address wraps rather than being cut off. */}
+          <Button fullWidth h="auto" py={8} styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'center' } }} onClick={confirm} loading={confirming.submitting}>
             {t('magicLink.confirm', { email: next.email })}
           </Button>
         </Stack>
