@@ -238,6 +238,21 @@ describe('Project enterprise SSO', () => {
     expect(screen.getByRole('dialog', { name: 'Add SSO connection' })).toBeTruthy();
   });
 
+  it('names the fields of a refusal as the form does (a metadata URL the server will not fetch)', async () => {
+    const calls = ssoServer([], { [`POST ${BASE}`]: { status: 422, detail: 'idp_metadata_url must be an https URL' } });
+    const { user } = render();
+    await user.click(await screen.findByRole('button', { name: 'Add connection' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add SSO connection' }));
+    await user.click(dialog.getByRole('textbox', { name: /^Organization/ }));
+    await user.click(await screen.findByRole('option', { name: 'Acme', hidden: true }));
+    await user.type(dialog.getByRole('textbox', { name: /^Name/ }), 'Acme Okta');
+    await user.click(dialog.getByRole('radio', { name: 'Metadata URL' }));
+    await user.type(dialog.getByRole('textbox', { name: /^IdP metadata URL/ }), 'http://acme.okta.com/metadata');
+    await user.click(dialog.getByRole('button', { name: 'Add connection' }));
+    expect((await dialog.findByRole('alert')).textContent).toContain('IdP metadata URL must be an https URL');
+    expect((callsOf(calls, 'POST', BASE)[0]!.body as { saml: unknown }).saml).toEqual({ idp_metadata_url: 'http://acme.okta.com/metadata' });
+  });
+
   it('creates a SCIM token and shows it once: hidden after the dialog closes', async () => {
     const calls = ssoServer([globexOidc]);
     const { user } = render();
