@@ -149,7 +149,7 @@ const row = async (name: string) => within((await connectionList()).getByRole('l
 const callsOf = (calls: Call[], method: string, url: string) => calls.filter((call) => call.method === method && call.url === url);
 
 async function openDetails(user: ReturnType<typeof render>['user'], name: string) {
-  await user.click((await row(name)).getByRole('button', { name: `Show the details of ${name}` }));
+  await user.click((await row(name)).getByRole('button', { name: `Details of ${name}` }));
   return row(name);
 }
 
@@ -169,9 +169,10 @@ async function fillSamlForm(user: ReturnType<typeof render>['user']) {
 
 describe('Project enterprise SSO', () => {
   it('lists the connections: type, organization, domains verified or not, enabled, SCIM', async () => {
-    ssoServer([samlConnection(), globexOidc]);
+    ssoServer([samlConnection({ enforce: true }), globexOidc]);
     render();
     const acme = await row('Acme Okta');
+    expect(acme.getByText('SSO required')).toBeTruthy();
     expect(acme.getByText('SAML')).toBeTruthy();
     expect(acme.getByText('Enabled')).toBeTruthy();
     expect(acme.getByText('SCIM on')).toBeTruthy();
@@ -182,6 +183,7 @@ describe('Project enterprise SSO', () => {
     expect(globex.getByText('OIDC')).toBeTruthy();
     expect(globex.getByText('Disabled')).toBeTruthy();
     expect(globex.queryByText('SCIM on')).toBeNull();
+    expect(globex.queryByText('SSO required')).toBeNull();
     expect(globex.getByText('Organization: Globex')).toBeTruthy();
   });
 
@@ -315,6 +317,25 @@ describe('Project enterprise SSO', () => {
     await waitFor(() => expect(details.getByText('Disabled')).toBeTruthy());
   });
 
+  it('edits the name, domains and default role with PATCH, warning when a verified domain is dropped', async () => {
+    const calls = ssoServer([samlConnection()]);
+    const { user } = render();
+    const details = await openDetails(user, 'Acme Okta');
+    await user.click(details.getByRole('button', { name: 'Edit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit SSO connection' }));
+    const name = dialog.getByRole('textbox', { name: /^Name/ });
+    await user.clear(name);
+    await user.type(name, 'Acme SSO');
+    const domains = dialog.getByRole('textbox', { name: /^Domains/ });
+    await user.click(domains);
+    await user.keyboard('{Backspace}{Backspace}');
+    expect(dialog.getByText(/Sign-ins of acme.com stop going to this connection/)).toBeTruthy();
+    await user.type(domains, 'acme.io{enter}acme.dev{enter}');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([{ name: 'Acme SSO', domains: ['acme.io', 'acme.dev'], default_role: 'org:member' }]));
+    expect(await (await connectionList()).findByRole('listitem', { name: 'Acme SSO' })).toBeTruthy();
+  });
+
   it('deletes a connection only once its name is typed', async () => {
     const calls = ssoServer([samlConnection(), globexOidc]);
     const { user } = render();
@@ -343,7 +364,7 @@ describe('Project enterprise SSO', () => {
     expect(details.getByText(`${APP}/sso/saml/sso_1/acs`)).toBeTruthy();
     expect(screen.getByText(/You are a viewer on this project/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Add connection' })).toBeNull();
-    for (const name of ['Check now', 'Rotate', 'Revoke', 'Create SCIM token', 'Delete connection']) expect(details.queryByRole('button', { name })).toBeNull();
+    for (const name of ['Check now', 'Rotate', 'Revoke', 'Create SCIM token', 'Edit', 'Delete connection']) expect(details.queryByRole('button', { name })).toBeNull();
     expect(details.queryByRole('switch')).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import { ConfirmModal } from '../ConfirmModal';
 import { notifyFailure } from '../projects/states';
 import { ScimTokenModal, type ShownScimToken } from './ScimTokenModal';
 import { SsoConnectionDetails } from './SsoConnectionDetails';
-import { AddSsoConnectionModal } from './SsoConnectionForm';
+import { AddSsoConnectionModal, EditSsoConnectionModal } from './SsoConnectionForm';
 import { ssoConnectionKeys, useSsoConnectionsApi } from './ssoConnectionsApi';
 
 type Confirming = { kind: 'rotate' | 'revoke' | 'delete'; connection: SsoConnection };
@@ -28,6 +28,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
   const list = useQuery({ queryKey: ssoConnectionKeys.list(project.id), queryFn: api.list, retry: false });
   const organizations = trpc.organizations.list.useQuery({ id: project.id, limit: 100 });
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<SsoConnection | null>(null);
   const [expanded, setExpanded] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [token, setToken] = useState<ShownScimToken | null>(null);
@@ -113,6 +114,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
                 manages={manages}
                 onToken={(created) => setToken({ connectionName: connection.name, ...created })}
                 onConfirm={(kind) => setConfirming({ kind, connection })}
+                onEdit={() => setEditing(connection)}
               />
             </ConnectionRow>
           ))}
@@ -128,6 +130,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
           setExpanded(created.id);
         }}
       />
+      <EditSsoConnectionModal projectId={project.id} connection={editing} onClose={() => setEditing(null)} />
       <ConfirmModal
         opened={confirming !== null}
         title={confirming?.kind === 'rotate' ? 'Rotate the SCIM token' : confirming?.kind === 'revoke' ? 'Revoke the SCIM token' : 'Delete SSO connection'}
@@ -172,6 +175,11 @@ function ConnectionRow({ connection, organizationName, open, onToggle, children 
             <Badge size="sm" variant="light" color={connection.enabled ? 'teal' : 'gray'}>
               {connection.enabled ? 'Enabled' : 'Disabled'}
             </Badge>
+            {connection.enforce && (
+              <Badge size="sm" variant="light" color="orange">
+                SSO required
+              </Badge>
+            )}
             {connection.scim.enabled && (
               <Badge size="sm" variant="light" color="violet">
                 SCIM on
@@ -203,7 +211,7 @@ function ConnectionRow({ connection, organizationName, open, onToggle, children 
           onClick={onToggle}
           aria-expanded={open}
           aria-controls={detailsId}
-          aria-label={`${open ? 'Hide' : 'Show'} the details of ${connection.name}`}
+          aria-label={`${open ? 'Hide details' : 'Details'} of ${connection.name}`}
         >
           {open ? 'Hide details' : 'Details'}
         </Button>

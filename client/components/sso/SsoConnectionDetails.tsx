@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Divider, Group, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconKey, IconRefresh, IconTrash, IconWorldCheck } from '@tabler/icons-react';
+import { IconKey, IconPencil, IconRefresh, IconTrash, IconWorldCheck } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SsoConnection } from '../../../shared/schemas/sso';
 import { formatDate } from '../../lib/format';
@@ -19,12 +19,14 @@ export function SsoConnectionDetails({
   manages,
   onToken,
   onConfirm,
+  onEdit,
 }: {
   projectId: string;
   connection: SsoConnection;
   manages: boolean;
   onToken(created: ScimToken): void;
   onConfirm(kind: 'rotate' | 'revoke' | 'delete'): void;
+  onEdit(): void;
 }) {
   const api = useSsoConnectionsApi(projectId);
   const queryClient = useQueryClient();
@@ -172,9 +174,14 @@ export function SsoConnectionDetails({
             disabled={toggle.isPending}
             onChange={(event) => void onToggle(event.currentTarget.checked)}
           />
-          <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => onConfirm('delete')}>
-            Delete connection
-          </Button>
+          <Group gap="xs">
+            <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={onEdit}>
+              Edit
+            </Button>
+            <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => onConfirm('delete')}>
+              Delete connection
+            </Button>
+          </Group>
         </Group>
       ) : (
         <Alert variant="light" color="gray">

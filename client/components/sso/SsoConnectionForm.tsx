@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { ORG_MEMBER_ROLE } from '../../../shared/schemas/organizations';
 import type { SsoConnection } from '../../../shared/schemas/sso';
 import { ApiError, apiErrorMessage } from '../../lib/api-client';
+import { notify } from '../../lib/notify';
 import { readableDetail } from '../../lib/readable-errors';
 import { SettingSwitch } from '../SettingSwitch';
 import { useRoleOptions } from '../organizations/useRoleOptions';
@@ -209,6 +210,84 @@ function SsoConnectionForm({ projectId, organizations, onClose, onCreated }: { p
           </Button>
           <Button type="submit" loading={create.isPending} disabled={!complete} leftSection={<IconPlug size={16} />}>
             Add connection
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** "Edit connection": its name, domains (the list is replaced: a new domain waits for its DNS proof) and default role. */
+export function EditSsoConnectionModal({ projectId, connection, onClose }: { projectId: string; connection: SsoConnection | null; onClose(): void }) {
+  return (
+    <Modal opened={connection !== null} onClose={onClose} title="Edit SSO connection" centered size="lg">
+      {connection && <EditForm key={connection.updated_at} projectId={projectId} connection={connection} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function EditForm({ projectId, connection, onClose }: { projectId: string; connection: SsoConnection; onClose(): void }) {
+  const api = useSsoConnectionsApi(projectId);
+  const queryClient = useQueryClient();
+  const roles = useRoleOptions(projectId);
+  const [name, setName] = useState(connection.name);
+  const [domains, setDomains] = useState(connection.domains.map((domain) => domain.domain));
+  const [defaultRole, setDefaultRole] = useState(connection.default_role);
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({ mutationFn: () => api.update(connection.id, { name: name.trim(), domains, default_role: defaultRole }) });
+  const dropped = connection.domains.filter((domain) => domain.verified && !domains.includes(domain.domain)).map((domain) => domain.domain);
+
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await save.mutateAsync();
+      await queryClient.invalidateQueries({ queryKey: ssoConnectionKeys.list(projectId) });
+      onClose();
+      notify.success('SSO connection saved');
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status < 500 && failure.detail) setError(readableDetail(apiErrorMessage(failure, failure.detail)));
+      else notifyFailure('Could not save the SSO connection', failure);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="md">
+        {error && (
+          <Alert color="red" variant="light" role="alert" title="The connection was not saved">
+            {error}
+          </Alert>
+        )}
+        <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={100} data-autofocus />
+        <TagsInput
+          label="Domains"
+          description="The list replaces the current one: a new domain routes sign-ins once its DNS record is verified. Press Enter after each."
+          value={domains}
+          onChange={setDomains}
+          splitChars={[',', ' ']}
+          clearable
+        />
+        {dropped.length > 0 && (
+          <Alert color="orange" variant="light">
+            Sign-ins of {dropped.join(', ')} stop going to this connection as soon as you save.
+          </Alert>
+        )}
+        <Select
+          label="Default role"
+          description="The role of a person's membership when their IdP groups map to none."
+          data={roles.options}
+          value={defaultRole}
+          onChange={(value) => setDefaultRole(value ?? ORG_MEMBER_ROLE)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
+            Save
           </Button>
         </Group>
       </Stack>
