@@ -126,13 +126,13 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
   return calls;
 }
 
-function render(role: 'owner' | 'admin' | 'viewer' = 'owner') {
+function render(role: 'owner' | 'admin' | 'viewer' = 'owner', organizations = [organization('org_1', 'Acme'), organization('org_2', 'Globex')]) {
   const project = sampleProject({ id: 'p_1', name: 'Acme Storefront', role });
   return renderApp('/projects/p_1/settings/enterprise-sso', {
     user: sampleUser,
     handlers: {
       'projects.get': () => project,
-      'organizations.list': () => ({ organizations: [organization('org_1', 'Acme'), organization('org_2', 'Globex')], total: 2 }),
+      'organizations.list': () => ({ organizations, total: organizations.length }),
       'organizations.roles': () => ({
         roles: [
           { key: 'org:admin', name: 'Admin', description: null, permissions: [], built_in: true, created_at: null },
@@ -228,6 +228,17 @@ describe('Project enterprise SSO', () => {
       enabled: true,
       oidc: { issuer: 'https://login.microsoftonline.com/t/v2.0', client_id: 'acme-client', client_secret: 's3cret' },
     });
+  });
+
+  it('sends to the organizations first when the project has none', async () => {
+    const calls = ssoServer([]);
+    const { user } = render('owner', []);
+    await user.click(await screen.findByRole('button', { name: 'Add connection' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add SSO connection' }));
+    expect(dialog.getByText(/this project has none yet/)).toBeTruthy();
+    expect(dialog.getByRole('link', { name: 'Create an organization' }).getAttribute('href')).toBe('/projects/p_1?tab=organizations');
+    expect(dialog.queryByRole('button', { name: 'Add connection' })).toBeNull();
+    expect(callsOf(calls, 'POST', BASE)).toHaveLength(0);
   });
 
   it('shows the server’s refusal in words inside the dialog, which stays open', async () => {

@@ -16,7 +16,7 @@ import { ssoConnectionKeys, useSsoConnectionsApi } from './ssoConnectionsApi';
 
 type Confirming = { kind: 'rotate' | 'revoke' | 'delete'; connection: SsoConnection };
 
-export const SSO_TYPE_LABELS: Record<SsoConnection['type'], string> = { saml: 'SAML', oidc: 'OIDC' };
+const SSO_TYPE_LABELS: Record<SsoConnection['type'], string> = { saml: 'SAML', oidc: 'OIDC' };
 
 /**
  * Project → Settings → Enterprise SSO: the project's SAML and OpenID Connect connections, one organization
@@ -124,6 +124,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
         projectId={project.id}
         opened={adding}
         organizations={organizationOptions}
+        organizationsFailed={organizations.isError}
         onClose={() => setAdding(false)}
         onCreated={(created) => {
           notify.success('SSO connection added: give its values to the identity provider');

@@ -22,23 +22,38 @@ export function AddSsoConnectionModal({
   projectId,
   opened,
   organizations,
+  organizationsFailed,
   onClose,
   onCreated,
 }: {
   projectId: string;
   opened: boolean;
   organizations: OrganizationOption[];
+  /** The project's organizations could not be loaded: say so rather than "none yet". */
+  organizationsFailed: boolean;
   onClose(): void;
   onCreated(created: SsoConnection): void;
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title="Add SSO connection" centered size="lg">
-      {opened && <SsoConnectionForm projectId={projectId} organizations={organizations} onClose={onClose} onCreated={onCreated} />}
+      {opened && <SsoConnectionForm projectId={projectId} organizations={organizations} organizationsFailed={organizationsFailed} onClose={onClose} onCreated={onCreated} />}
     </Modal>
   );
 }
 
-function SsoConnectionForm({ projectId, organizations, onClose, onCreated }: { projectId: string; organizations: OrganizationOption[]; onClose(): void; onCreated(created: SsoConnection): void }) {
+function SsoConnectionForm({
+  projectId,
+  organizations,
+  organizationsFailed,
+  onClose,
+  onCreated,
+}: {
+  projectId: string;
+  organizations: OrganizationOption[];
+  organizationsFailed: boolean;
+  onClose(): void;
+  onCreated(created: SsoConnection): void;
+}) {
   const api = useSsoConnectionsApi(projectId);
   const queryClient = useQueryClient();
   const roles = useRoleOptions(projectId);
@@ -90,13 +105,19 @@ function SsoConnectionForm({ projectId, organizations, onClose, onCreated }: { p
   if (organizations.length === 0) {
     return (
       <Stack gap="md">
-        <Text size="sm">
-          A connection belongs to one of the project&rsquo;s organizations, and this project has none yet.{' '}
-          <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}?tab=organizations`}>
-            Create an organization
-          </Anchor>{' '}
-          first.
-        </Text>
+        {organizationsFailed ? (
+          <Text size="sm" c="red" role="alert">
+            Could not load the project&rsquo;s organizations. Close this dialog and try again.
+          </Text>
+        ) : (
+          <Text size="sm">
+            A connection belongs to one of the project&rsquo;s organizations, and this project has none yet.{' '}
+            <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}?tab=organizations`}>
+              Create an organization
+            </Anchor>{' '}
+            first.
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Close
