@@ -28,6 +28,10 @@ const FIELD_LABELS: Record<string, string> = {
   api_url: 'API URL',
   issuer: 'Issuer',
   display_name: 'Display name',
+  idp_metadata_xml: 'IdP metadata XML',
+  idp_metadata_url: 'IdP metadata URL',
+  default_role: 'Default role',
+  organization_id: 'Organization',
   url: 'URL',
 };
 

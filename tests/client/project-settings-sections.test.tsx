@@ -38,6 +38,7 @@ describe('Project settings sections', () => {
     expect(links.map((link) => link.textContent)).toEqual([
       'General',
       'Sign-in methods & connections',
+      'Enterprise SSO',
       'Branding & hosted pages',
       'Mails',
       'Webhooks',

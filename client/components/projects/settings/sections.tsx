@@ -8,6 +8,7 @@ import {
   IconRobot,
   IconSettings,
   IconShieldCheck,
+  IconShieldLock,
   IconUsersGroup,
   IconWebhook,
   type Icon,
@@ -24,6 +25,7 @@ import { ProjectMachineClients } from '../ProjectMachineClients';
 import { ProjectSignInSettings } from '../ProjectSignInSettings';
 import { ProjectTeam } from '../ProjectTeam';
 import { ProjectWebhooks } from '../ProjectWebhooks';
+import { ProjectSsoConnections } from '../../sso/ProjectSsoConnections';
 import { ErrorState } from '../states';
 import { BrandingSection } from './BrandingSection';
 import { DangerSection } from './DangerSection';
@@ -88,6 +90,15 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     description: 'OpenID Connect: where users return after signing in, and sign-in with GitHub, Google, Microsoft or another provider.',
     readOnlyForViewers: true,
     render: (project) => <SignInSection project={project} />,
+  },
+  {
+    id: 'enterprise-sso',
+    label: 'Enterprise SSO',
+    icon: IconShieldLock,
+    description: 'Your organizations’ own identity providers (SAML 2.0, OpenID Connect): their domains, and SCIM provisioning.',
+    // Not the section's disabled fieldset: a viewer still opens a connection's details (ProjectSsoConnections hides the rest).
+    readOnlyForViewers: false,
+    render: (project) => <ProjectSsoConnections project={project} />,
   },
   {
     id: 'branding',

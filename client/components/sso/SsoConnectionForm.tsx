@@ -1,0 +1,317 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Group, Modal, PasswordInput, SegmentedControl, Select, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { IconPlug } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { ORG_MEMBER_ROLE } from '../../../shared/schemas/organizations';
+import type { SsoConnection } from '../../../shared/schemas/sso';
+import { ApiError, apiErrorMessage } from '../../lib/api-client';
+import { notify } from '../../lib/notify';
+import { readableDetail } from '../../lib/readable-errors';
+import { SettingSwitch } from '../SettingSwitch';
+import { useRoleOptions } from '../organizations/useRoleOptions';
+import { notifyFailure } from '../projects/states';
+import { ssoConnectionKeys, useSsoConnectionsApi, type SsoConnectionInput } from './ssoConnectionsApi';
+
+type Kind = 'saml' | 'oidc';
+type MetadataSource = 'xml' | 'url';
+export type OrganizationOption = { value: string; label: string };
+
+/** "Add SSO connection": an organization, SAML (the IdP's metadata) or OpenID Connect (issuer, client), its domains and default role. */
+export function AddSsoConnectionModal({
+  projectId,
+  opened,
+  organizations,
+  organizationsFailed,
+  onClose,
+  onCreated,
+}: {
+  projectId: string;
+  opened: boolean;
+  organizations: OrganizationOption[];
+  /** The project's organizations could not be loaded: say so rather than "none yet". */
+  organizationsFailed: boolean;
+  onClose(): void;
+  onCreated(created: SsoConnection): void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Add SSO connection" centered size="lg">
+      {opened && <SsoConnectionForm projectId={projectId} organizations={organizations} organizationsFailed={organizationsFailed} onClose={onClose} onCreated={onCreated} />}
+    </Modal>
+  );
+}
+
+function SsoConnectionForm({
+  projectId,
+  organizations,
+  organizationsFailed,
+  onClose,
+  onCreated,
+}: {
+  projectId: string;
+  organizations: OrganizationOption[];
+  organizationsFailed: boolean;
+  onClose(): void;
+  onCreated(created: SsoConnection): void;
+}) {
+  const api = useSsoConnectionsApi(projectId);
+  const queryClient = useQueryClient();
+  const roles = useRoleOptions(projectId);
+  const [organizationId, setOrganizationId] = useState<string | null>(organizations.length === 1 ? organizations[0]!.value : null);
+  const [kind, setKind] = useState<Kind>('saml');
+  const [name, setName] = useState('');
+  const [source, setSource] = useState<MetadataSource>('xml');
+  const [metadataXml, setMetadataXml] = useState('');
+  const [metadataUrl, setMetadataUrl] = useState('');
+  const [issuer, setIssuer] = useState('');
+  const [clientId, setClientId] = useState('');
+  const [clientSecret, setClientSecret] = useState('');
+  const [domains, setDomains] = useState<string[]>([]);
+  const [defaultRole, setDefaultRole] = useState<string>(ORG_MEMBER_ROLE);
+  const [enabled, setEnabled] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const create = useMutation({ mutationFn: (input: SsoConnectionInput) => api.create(input) });
+
+  const idpComplete = kind === 'saml' ? (source === 'xml' ? metadataXml.trim() !== '' : metadataUrl.trim() !== '') : issuer.trim() !== '' && clientId.trim() !== '' && clientSecret !== '';
+  const complete = organizationId !== null && name.trim() !== '' && idpComplete;
+
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!complete) return;
+    setError(null);
+    const input: SsoConnectionInput = {
+      organization_id: organizationId,
+      type: kind,
+      name: name.trim(),
+      domains,
+      default_role: defaultRole,
+      enabled,
+      ...(kind === 'saml'
+        ? { saml: source === 'xml' ? { idp_metadata_xml: metadataXml.trim() } : { idp_metadata_url: metadataUrl.trim() } }
+        : { oidc: { issuer: issuer.trim(), client_id: clientId.trim(), client_secret: clientSecret } }),
+    };
+    try {
+      const created = await create.mutateAsync(input);
+      await queryClient.invalidateQueries({ queryKey: ssoConnectionKeys.list(projectId) });
+      onClose();
+      onCreated(created);
+    } catch (failure) {
+      // The server's refusal (metadata it cannot use, a domain taken, an unknown role) stays in the dialog, in words.
+      if (failure instanceof ApiError && failure.status < 500 && failure.detail) setError(readableDetail(apiErrorMessage(failure, failure.detail)));
+      else notifyFailure('Could not add the SSO connection', failure);
+    }
+  };
+
+  if (organizations.length === 0) {
+    return (
+      <Stack gap="md">
+        {organizationsFailed ? (
+          <Text size="sm" c="red" role="alert">
+            Could not load the project&rsquo;s organizations. Close this dialog and try again.
+          </Text>
+        ) : (
+          <Text size="sm">
+            A connection belongs to one of the project&rsquo;s organizations, and this project has none yet.{' '}
+            <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}?tab=organizations`}>
+              Create an organization
+            </Anchor>{' '}
+            first.
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="md">
+        {error && (
+          <Alert color="red" variant="light" role="alert" title="The connection was not added">
+            {error}
+          </Alert>
+        )}
+        <Select
+          label="Organization"
+          description="The company whose people sign in with this identity provider; they become its members."
+          data={organizations}
+          value={organizationId}
+          onChange={setOrganizationId}
+          searchable
+          required
+          comboboxProps={{ withinPortal: true }}
+        />
+        <TextInput label="Name" description="Shown to your team, such as “Acme Okta”." value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={100} data-autofocus />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="sso-type-label">
+            Protocol
+          </Text>
+          <SegmentedControl
+            aria-labelledby="sso-type-label"
+            value={kind}
+            onChange={(value) => setKind(value as Kind)}
+            data={[
+              { value: 'saml', label: 'SAML 2.0' },
+              { value: 'oidc', label: 'OpenID Connect' },
+            ]}
+          />
+        </Stack>
+        {kind === 'saml' ? (
+          <>
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="sso-metadata-label">
+                The identity provider&rsquo;s metadata
+              </Text>
+              <SegmentedControl
+                aria-labelledby="sso-metadata-label"
+                value={source}
+                onChange={(value) => setSource(value as MetadataSource)}
+                data={[
+                  { value: 'xml', label: 'Paste the XML' },
+                  { value: 'url', label: 'Metadata URL' },
+                ]}
+              />
+            </Stack>
+            {source === 'xml' ? (
+              <Textarea
+                label="IdP metadata XML"
+                description="The metadata file your IdP offers (Okta, Microsoft Entra ID “Federation Metadata XML”, Google Workspace)."
+                value={metadataXml}
+                onChange={(event) => setMetadataXml(event.currentTarget.value)}
+                autosize
+                minRows={4}
+                maxRows={12}
+                required
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+              />
+            ) : (
+              <TextInput
+                label="IdP metadata URL"
+                description="An https address this server fetches the metadata from, such as Okta’s “Metadata URL”."
+                value={metadataUrl}
+                onChange={(event) => setMetadataUrl(event.currentTarget.value)}
+                placeholder="https://acme.okta.com/app/…/sso/saml/metadata"
+                required
+              />
+            )}
+          </>
+        ) : (
+          <>
+            <TextInput label="Issuer" description="The IdP’s issuer URL; its discovery document is read from there." value={issuer} onChange={(event) => setIssuer(event.currentTarget.value)} placeholder="https://login.microsoftonline.com/{tenant}/v2.0" required />
+            <TextInput label="Client ID" value={clientId} onChange={(event) => setClientId(event.currentTarget.value)} required />
+            <PasswordInput label="Client secret" description="Sealed on the server and never shown again." value={clientSecret} onChange={(event) => setClientSecret(event.currentTarget.value)} required />
+          </>
+        )}
+        <TagsInput
+          label="Domains"
+          description="The e-mail domains the company owns, such as acme.com. Each routes sign-ins once its DNS record is verified. Press Enter after each."
+          value={domains}
+          onChange={setDomains}
+          placeholder={domains.length ? '' : 'acme.com'}
+          splitChars={[',', ' ']}
+          clearable
+        />
+        <Select
+          label="Default role"
+          description="The role of a person's membership when their IdP groups map to none."
+          data={roles.options}
+          value={defaultRole}
+          onChange={(value) => setDefaultRole(value ?? ORG_MEMBER_ROLE)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <SettingSwitch label="Enabled" description="Off: the connection is kept but nobody signs in through it." checked={enabled} onChange={setEnabled} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending} disabled={!complete} leftSection={<IconPlug size={16} />}>
+            Add connection
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** "Edit connection": its name, domains (the list is replaced: a new domain waits for its DNS proof) and default role. */
+export function EditSsoConnectionModal({ projectId, connection, onClose }: { projectId: string; connection: SsoConnection | null; onClose(): void }) {
+  return (
+    <Modal opened={connection !== null} onClose={onClose} title="Edit SSO connection" centered size="lg">
+      {connection && <EditForm key={connection.updated_at} projectId={projectId} connection={connection} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function EditForm({ projectId, connection, onClose }: { projectId: string; connection: SsoConnection; onClose(): void }) {
+  const api = useSsoConnectionsApi(projectId);
+  const queryClient = useQueryClient();
+  const roles = useRoleOptions(projectId);
+  const [name, setName] = useState(connection.name);
+  const [domains, setDomains] = useState(connection.domains.map((domain) => domain.domain));
+  const [defaultRole, setDefaultRole] = useState(connection.default_role);
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({ mutationFn: () => api.update(connection.id, { name: name.trim(), domains, default_role: defaultRole }) });
+  const dropped = connection.domains.filter((domain) => domain.verified && !domains.includes(domain.domain)).map((domain) => domain.domain);
+
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await save.mutateAsync();
+      await queryClient.invalidateQueries({ queryKey: ssoConnectionKeys.list(projectId) });
+      onClose();
+      notify.success('SSO connection saved');
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status < 500 && failure.detail) setError(readableDetail(apiErrorMessage(failure, failure.detail)));
+      else notifyFailure('Could not save the SSO connection', failure);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="md">
+        {error && (
+          <Alert color="red" variant="light" role="alert" title="The connection was not saved">
+            {error}
+          </Alert>
+        )}
+        <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={100} data-autofocus />
+        <TagsInput
+          label="Domains"
+          description="The list replaces the current one: a new domain routes sign-ins once its DNS record is verified. Press Enter after each."
+          value={domains}
+          onChange={setDomains}
+          splitChars={[',', ' ']}
+          clearable
+        />
+        {dropped.length > 0 && (
+          <Alert color="orange" variant="light">
+            Sign-ins of {dropped.join(', ')} stop going to this connection as soon as you save.
+          </Alert>
+        )}
+        <Select
+          label="Default role"
+          description="The role of a person's membership when their IdP groups map to none."
+          data={roles.options}
+          value={defaultRole}
+          onChange={(value) => setDefaultRole(value ?? ORG_MEMBER_ROLE)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
