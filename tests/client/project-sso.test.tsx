@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Organization } from '../../shared/schemas/organizations';
 import type { SsoConnection } from '../../shared/schemas/sso';
-import { renderApp, sampleProject, sampleUser } from './utils';
+import { renderApp, sampleEndUserSettings, sampleProject, sampleUser } from './utils';
 
 /** Project → Settings → Enterprise SSO over the REST API (/api/v1/projects/{id}/sso-connections). */
 
@@ -377,5 +377,29 @@ describe('Project enterprise SSO', () => {
     expect(screen.queryByRole('button', { name: 'Add connection' })).toBeNull();
     for (const name of ['Check now', 'Rotate', 'Revoke', 'Create SCIM token', 'Edit', 'Delete connection']) expect(details.queryByRole('button', { name })).toBeNull();
     expect(details.queryByRole('switch')).toBeNull();
+  });
+});
+
+describe('enterprise connections among the sign-in methods', () => {
+  it('are named by their connection (not their sso:<id> key), social ones by their provider, and switch off by that key', async () => {
+    ssoServer([samlConnection()]);
+    const updates: unknown[] = [];
+    const settings = { ...sampleEndUserSettings, sign_in_methods: { ...sampleEndUserSettings.sign_in_methods, connections: { github: true, 'sso:sso_1': true } } };
+    const { user } = renderApp('/projects/p_1/settings/sign-in', {
+      user: sampleUser,
+      handlers: {
+        'projects.get': () => sampleProject({ id: 'p_1', name: 'Acme Storefront' }),
+        'projectSettings.get': () => settings,
+        'projectSettings.update': (input) => {
+          updates.push(input);
+          return settings;
+        },
+        'social.connections': () => ({ connections: [] }),
+      },
+    });
+    const enterprise = await screen.findByRole('switch', { name: /^Enterprise SSO: Acme Okta/ });
+    expect(screen.getByRole('switch', { name: /^Connection: GitHub/ })).toBeTruthy();
+    await user.click(enterprise);
+    await waitFor(() => expect(updates).toEqual([{ id: 'p_1', sign_in_methods: { connections: { 'sso:sso_1': false } } }]));
   });
 });

@@ -1,8 +1,11 @@
 import { Card, Stack, Switch, Text, Title } from '@mantine/core';
-import { SIGN_IN_METHODS, type ProjectSettings, type SignInMethod } from '../../../shared/schemas/project-settings';
+import { useQuery } from '@tanstack/react-query';
+import { SIGN_IN_METHODS, enterpriseMethodKey, type ProjectSettings, type SignInMethod } from '../../../shared/schemas/project-settings';
+import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from '../../../shared/schemas/social';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { SETTINGS_TEXTS } from '../../messages';
+import { ssoConnectionKeys, useSsoConnectionsApi } from '../sso/ssoConnectionsApi';
 import { ReadOnlyNote } from './ReadOnlyNote';
 import { notifyFailure } from './states';
 
@@ -35,6 +38,18 @@ export function ProjectSignInMethods({ projectId, settings, readOnly }: { projec
   };
   const lastOne = (on: boolean) => on && onCount <= 1;
 
+  // Enterprise connections are keyed "sso:<id>": their names come from the connections themselves.
+  const sso = useSsoConnectionsApi(projectId);
+  const hasEnterprise = Object.keys(methods.connections).some((id) => id.startsWith(enterpriseMethodKey('')));
+  const enterprise = useQuery({ queryKey: ssoConnectionKeys.list(projectId), queryFn: sso.list, enabled: hasEnterprise, retry: false });
+  const labelOf = (id: string) => {
+    if (id.startsWith(enterpriseMethodKey(''))) {
+      const connection = enterprise.data?.connections.find((candidate) => enterpriseMethodKey(candidate.id) === id);
+      return `Enterprise SSO: ${connection?.name ?? id.slice(enterpriseMethodKey('').length)}`;
+    }
+    return `Connection: ${Object.hasOwn(SOCIAL_PROVIDER_NAMES, id) ? SOCIAL_PROVIDER_NAMES[id as SocialProvider] : id}`;
+  };
+
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="sign-in-methods-heading">
       <Title order={3} fz="md" id="sign-in-methods-heading">
@@ -58,8 +73,8 @@ export function ProjectSignInMethods({ projectId, settings, readOnly }: { projec
         {Object.entries(methods.connections).map(([id, on]) => (
           <Switch
             key={id}
-            label={`Connection: ${id}`}
-            description="Configured below; turned off here, it is hidden from sign-in and refused."
+            label={labelOf(id)}
+            description={id.startsWith(enterpriseMethodKey('')) ? 'Set up under Enterprise SSO; turned off here, it is not offered and its sign-ins are refused.' : 'Configured below; turned off here, it is hidden from sign-in and refused.'}
             checked={on}
             disabled={readOnly || update.isPending || lastOne(on)}
             onChange={(event) => void save({ connections: { [id]: event.currentTarget.checked } })}
