@@ -74,3 +74,37 @@ describe('SSO domains: DNS proof', () => {
     expect((await authorize()).statusCode).toBe(404);
   });
 });
+
+describe('SSO domains: one connection each', () => {
+  it('a domain two connections listed goes to the first proven; the second hears 409 naming it, and its other domains are verified', async () => {
+    const project = await newProject();
+    const shared = `shared-${process.pid}-${++seq}.example`;
+    const own = `own-${process.pid}-${++seq}.example`;
+    const create = async (name: string, domains: string[]) => {
+      const created = await t.call('POST', `/api/v1/projects/${project.id}/sso-connections`, {
+        token: project.token,
+        body: { organization_id: project.organizationId, type: 'saml', name, domains, saml: { idp_metadata_xml: idpMetadataXml() } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json() as { id: string; domains: { domain: string; txt_record_name: string; txt_record_value: string }[] };
+    };
+    const first = await create('First', [shared]);
+    const second = await create('Second', [shared, own]);
+    const recordOf = (connection: typeof first, domain: string) => connection.domains.find((entry) => entry.domain === domain)!;
+    // Both prove the shared domain (its record holds both values), and the second its own one.
+    dnsServer.setTxt(recordOf(first, shared).txt_record_name, [recordOf(first, shared).txt_record_value, recordOf(second, shared).txt_record_value]);
+    dnsServer.setTxt(recordOf(second, own).txt_record_name, [recordOf(second, own).txt_record_value]);
+    const verify = (connection: typeof first) => t.call('POST', `/api/v1/projects/${project.id}/sso-connections/${connection.id}/verify-domains`, { token: project.token });
+
+    expect((await verify(first)).statusCode).toBe(200);
+    const refused = await verify(second);
+    expect([refused.statusCode, refused.json()]).toEqual([409, { detail: `This domain is already verified for another SSO connection of this project: ${shared}` }]);
+    const after = (await t.call('GET', `/api/v1/projects/${project.id}/sso-connections/${second.id}`, { token: project.token })).json();
+    expect(after.domains.map((entry: { domain: string; verified: boolean }) => [entry.domain, entry.verified])).toEqual(
+      expect.arrayContaining([
+        [shared, false],
+        [own, true],
+      ]),
+    );
+  });
+});

@@ -2483,7 +2483,7 @@ export interface paths {
         put?: never;
         /**
          * Check the DNS TXT records of the connection's unverified domains
-         * @description Each domain whose `_authplatform-verification.<domain>` TXT record holds its `txt_record_value` becomes verified; a domain verified for another connection of the project answers 409.
+         * @description Each domain whose `_authplatform-verification.<domain>` TXT record holds its `txt_record_value` becomes verified; when one of them is verified for another connection of the project, the answer is 409 naming it (the others are verified all the same).
          */
         post: operations["verifySsoDomains"];
         delete?: never;

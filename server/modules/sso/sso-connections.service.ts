@@ -313,18 +313,19 @@ export async function verifySsoDomains(deps: Deps, owner: UserRow, projectId: st
     if (deps.config.ssoDomainVerification === 'off' || (await hasVerificationRecord(domain.domain, domain.verification_token))) proven.push(domain);
   }
   const now = isoNow(deps.clock);
-  let taken: string | null = null;
+  const taken: string[] = [];
   await withTransaction(deps, async (tx) => {
     for (const domain of proven) {
       if (await repo.domainVerifiedElsewhere(tx.db, project.id, domain.domain, connection.id)) {
-        taken = domain.domain;
+        taken.push(domain.domain);
         continue;
       }
       await repo.markDomainVerified(tx.db, domain.id, now);
       await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_domain.verified', target: { type: 'sso_connection', id: connection.id, label: connection.name }, after: { domain: domain.domain } });
     }
   });
-  if (taken && proven.length === 1) throw new AppError('CONFLICT', `${SSO_MESSAGES.domainTaken}: ${taken}`);
+  // The other proven domains are verified (committed above); the ones another connection holds are named.
+  if (taken.length > 0) throw new AppError('CONFLICT', `${SSO_MESSAGES.domainTaken}: ${taken.join(', ')}`);
   return answerOf(deps, connection);
 }
 

@@ -106,7 +106,7 @@ export const ssoConnectionRoutes = [
       operationId: 'verifySsoDomains',
       tag: 'Enterprise SSO',
       summary: "Check the DNS TXT records of the connection's unverified domains",
-      description: 'Each domain whose `_authplatform-verification.<domain>` TXT record holds its `txt_record_value` becomes verified; a domain verified for another connection of the project answers 409.',
+      description: 'Each domain whose `_authplatform-verification.<domain>` TXT record holds its `txt_record_value` becomes verified; when one of them is verified for another connection of the project, the answer is 409 naming it (the others are verified all the same).',
       errors: [404, 409, 429],
     },
     handler: async ({ deps, caller, params }) => verifySsoDomains(deps, caller.session.user, params.id, params.connection_id, caller.info),
