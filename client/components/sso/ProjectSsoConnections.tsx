@@ -164,8 +164,9 @@ function ConnectionRow({ connection, organizationName, open, onToggle, children 
   const detailsId = `sso-connection-${connection.id}`;
   return (
     <Paper withBorder p="sm" radius="md" role="listitem" aria-label={connection.name}>
-      <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
-        <Stack gap={6} style={{ minWidth: 0 }}>
+      {/* At 375 px the details button goes below rather than being cut off. */}
+      <Group justify="space-between" wrap="wrap" gap="sm" align="flex-start">
+        <Stack gap={6} style={{ minWidth: 0, flex: '1 1 240px' }}>
           <Group gap="xs">
             <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
               {connection.name}
@@ -197,7 +198,17 @@ function ConnectionRow({ connection, organizationName, open, onToggle, children 
               </Text>
             ) : (
               connection.domains.map((domain) => (
-                <Badge key={domain.domain} size="sm" variant="light" color={domain.verified ? 'teal' : 'orange'} tt="none" fw={500}>
+                <Badge
+                  key={domain.domain}
+                  size="sm"
+                  variant="light"
+                  color={domain.verified ? 'teal' : 'orange'}
+                  tt="none"
+                  fw={500}
+                  h="auto"
+                  maw="100%"
+                  styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
+                >
                   {domain.domain} · {domain.verified ? 'verified' : 'unverified'}
                 </Badge>
               ))
