@@ -144,3 +144,31 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe("passwordless sign-in under a project's rules (issue 30)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('an e-mail code sign-in from a hosting network is refused when the project blocks VPNs, and recorded with its method', async () => {
+    const owner = await t.signUpAndLogIn(uniqueEmail('vpn-dev'), { ip: '73.15.20.31' });
+    const project = (await t.call('POST', '/api/v1/projects', { token: owner.access_token, body: { name: 'Shop' } })).json();
+    const apiKey = (await t.call('POST', `/api/v1/projects/${project.id}/api-keys`, { token: owner.access_token, body: { name: 'backend' } })).json().secret;
+    const settings = await t.call('PATCH', `/api/v1/projects/${project.id}/settings`, { token: owner.access_token, body: { sign_in_methods: { email_code: true }, vpn_policy: 'block' } });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const api = (path: string, body: unknown, endUserIp: string) => t.call('POST', `/public/api/v1${path}`, { body, headers: { 'x-api-key': apiKey, 'x-end-user-ip': endUserIp } });
+
+    const email = uniqueEmail('vpn-code');
+    const before = t.mail.messages.length;
+    expect((await api('/auth/email-code', { email }, '73.15.20.32')).statusCode).toBe(200);
+    const code = /\b(\d{6})\b/.exec((await t.mail.waitFor(email, /sign-in code/, { after: before })).text)![1]!;
+    const refused = await api('/auth/email-code/verify', { email, code }, '3.80.12.34');
+    expect([refused.statusCode, refused.json()]).toEqual([403, { detail: 'Sign-in from VPN, proxy or hosting networks is not allowed' }]);
+    const row = await t.db.selectFrom('login_attempts').selectAll().where('email', '=', email).where('success', '=', 0).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ failure_reason: 'vpn_blocked', method: 'email_code', is_vpn: 1 });
+    // From a home network the same code still signs in.
+    expect((await api('/auth/email-code/verify', { email, code }, '73.15.20.33')).statusCode).toBe(200);
+  });
+});
