@@ -1,8 +1,8 @@
 // npm run bench:node (and at the end of npm run bench): @authplatform/node against the real server in this process
 // (a SQLite file): requireAuth's cost per request against a bare route of the same Fastify app (autocannon, same
 // run), the verification itself (a remembered token, and a full ES256 check), how long a revocation takes to reach
-// the middleware (p50/p99 over 100 sign-outs, REVOCATION_POLL_MS as configured, 500 ms by default), and the
-// package's size minified + gzipped (esbuild; with jose bundled, and without).
+// the middleware (p50/p99 over 100 sign-outs, REVOCATION_POLL_MS as configured, 500 ms by default), and every
+// package's size minified + gzipped (esbuild; with its dependencies bundled, and its own code alone; React excluded).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,13 +99,33 @@ for (let i = 0; i < 100; i++) {
 propagation.sort((a, b) => a - b);
 const percentile = (p: number) => propagation[Math.min(propagation.length - 1, Math.ceil((p / 100) * propagation.length) - 1)]!;
 
-// 4. Size, minified and gzipped.
-const sizeOf = async (external: string[]) => {
-  const out = await build({ entryPoints: [path.join(import.meta.dirname, '../packages/node/src/index.ts')], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node20', write: false, external });
+// 4. Each package's size, minified and gzipped: with its dependencies bundled (what an app ships), and its own code
+// alone. React itself is never counted (a peer the app has anyway).
+const PACKAGES = [
+  { name: '@authplatform/js', dir: 'js', platform: 'browser', dependencies: ['oauth4webapi'] },
+  { name: '@authplatform/react', dir: 'react', platform: 'browser', dependencies: ['@authplatform/js', 'oauth4webapi'] },
+  { name: '@authplatform/node', dir: 'node', platform: 'node', dependencies: ['jose'] },
+  { name: '@authplatform/api', dir: 'api', platform: 'neutral', dependencies: ['jose', 'openapi-fetch'] },
+] as const;
+const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
+const sizeOf = async (dir: string, platform: 'browser' | 'node' | 'neutral', external: string[]) => {
+  const out = await build({
+    entryPoints: [path.join(import.meta.dirname, `../packages/${dir}/src/index.ts`)],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform,
+    target: 'es2022',
+    write: false,
+    external: [...REACT, ...external],
+    tsconfig: path.join(import.meta.dirname, '../tsconfig.json'),
+  });
   return gzipSync(out.outputFiles[0]!.contents).length;
 };
-const withJose = await sizeOf([]);
-const withoutJose = await sizeOf(['jose']);
+const sizes: Record<string, { with_dependencies: number; own_code: number }> = {};
+for (const pkg of PACKAGES) {
+  sizes[pkg.name] = { with_dependencies: await sizeOf(pkg.dir, pkg.platform, []), own_code: await sizeOf(pkg.dir, pkg.platform, [...pkg.dependencies]) };
+}
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 console.log(
@@ -119,7 +139,7 @@ console.log(
       },
       verification_us: { remembered_token: round(remembered, 2), full_es256_check: round(fullCheck), ratio: round(fullCheck / remembered) },
       revocation_propagation_ms: { p50: round(percentile(50)), p99: round(percentile(99)), max: round(propagation.at(-1)!), poll_ms: config.revocationPollMs, samples: propagation.length },
-      package_size_min_gzip_bytes: { with_jose: withJose, without_jose: withoutJose },
+      package_size_min_gzip_bytes: sizes,
     },
     null,
     2,

@@ -105,7 +105,15 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
       return answer(201, created);
     }
     if (!found) return answer(404, { detail: 'SSO connection not found' });
-    if (!action && call.method === 'PATCH') return answer(200, replace({ ...found, ...(call.body as Partial<SsoConnection>) }));
+    if (!action && call.method === 'PATCH') {
+      // As the server answers: the new domains as records (a domain kept keeps its state).
+      const { domains, ...changes } = call.body as Partial<SsoConnection> & { domains?: string[] };
+      const records = domains?.map(
+        (domain) =>
+          found.domains.find((kept) => kept.domain === domain) ?? { domain, verified: false, verified_at: null, txt_record_name: `_authplatform-verification.${domain}`, txt_record_value: 'authplatform-domain-verification=ddd' },
+      );
+      return answer(200, replace({ ...found, ...changes, ...(records && { domains: records }) }));
+    }
     if (!action && call.method === 'DELETE') {
       connections = connections.filter((connection) => connection !== found);
       return answer(200, { message: 'SSO connection deleted' });
