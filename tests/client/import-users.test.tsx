@@ -89,6 +89,7 @@ describe('Import users', () => {
     const failed = within(dialog.getByRole('table', { name: 'Failed lines' }));
     expect(failed.getByRole('row', { name: '2 email: Enter a valid e-mail address' })).toBeTruthy();
     expect(dialog.getByText('Done')).toBeTruthy();
+    expect(dialog.getByRole('button', { name: 'Back to users' })).toBeTruthy();
 
     expect(sent[0]).toMatchObject({ url: `${BASE}?format=native`, method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: file });
     await waitFor(() => expect(callsTo(calls, 'projects.monitor.users').length).toBeGreaterThan(listReads));

@@ -56,7 +56,7 @@ test('a developer dry-runs a file, imports it, reads the failed line, and the im
   await expect(dialog.getByText('3 lines read · 2 users created · 1 failed')).toBeVisible();
   expect(await seriousAxeViolations(page, '[role="dialog"]')).toEqual([]);
   await captureScreen(page, 'user-import-result', { fullPage: false });
-  await dialog.getByRole('button', { name: 'Done' }).click();
+  await dialog.getByRole('button', { name: 'Back to users' }).click();
 
   await expect(page.getByRole('table', { name: 'Users' }).getByText(moved)).toBeVisible();
   const signIn = await page.request.post('/public/api/v1/auth/login', {

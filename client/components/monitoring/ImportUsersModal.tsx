@@ -160,7 +160,7 @@ export function ImportUsersModal({ projectId, opened, onClose, onImported }: { p
                 {current.dry_run && current.state === 'done' ? 'Back to import' : 'Import another file'}
               </Button>
             )}
-            <Button onClick={close}>{current?.state === 'running' ? 'Close (it goes on)' : 'Done'}</Button>
+            <Button onClick={close}>{current?.state === 'running' ? 'Close (it goes on)' : 'Back to users'}</Button>
           </Group>
         </Stack>
       )}
