@@ -107,7 +107,7 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
     if (!found) return answer(404, { detail: 'SSO connection not found' });
     if (!action && call.method === 'PATCH') {
       // As the server answers: the new domains as records (a domain kept keeps its state).
-      const { domains, ...changes } = call.body as Partial<SsoConnection> & { domains?: string[] };
+      const { domains, ...changes } = call.body as Omit<Partial<SsoConnection>, 'domains'> & { domains?: string[] };
       const records = domains?.map(
         (domain) =>
           found.domains.find((kept) => kept.domain === domain) ?? { domain, verified: false, verified_at: null, txt_record_name: `_authplatform-verification.${domain}`, txt_record_value: 'authplatform-domain-verification=ddd' },
