@@ -498,17 +498,23 @@ export interface IdentityLinkRequestsTable {
 
 /** A change made by an admin or a developer: append-only (the database refuses updates and deletes). */
 /**
- * The revocation feed: a project's end-user session that ended before its time, written by triggers
- * (migrations/2026_11_27_0500_add_session_revocations.ts). Read in (txid, id) order.
+ * The revocation feed: a project's end-user session that ended before its time, or a machine client revoked or
+ * deleted, written by triggers (migrations/2026_11_27_0500_add_session_revocations.ts, 2026_11_28_0900). Read in
+ * (txid, id) order.
  */
 export interface SessionRevocationsTable {
   id: Generated<number>;
   /** The writing transaction (xid8, a string) on PostgreSQL; 0 on SQLite, whose ids follow commit order. */
   txid: Generated<string | number>;
   project_id: string;
+  /** The session's id; a machine client's client_id when subject_type is 'machine_client'. */
   session_id: string;
+  /** 'session' or 'machine_client' (migrations/2026_11_28_0900_feed_machine_client_revocations.ts). */
+  subject_type: Generated<RevocationSubjectType>;
   revoked_at: string;
 }
+
+export type RevocationSubjectType = 'session' | 'machine_client';
 
 export interface AuditLogTable {
   id: string;

@@ -1,11 +1,23 @@
 import { z } from 'zod';
 
-/** One session of a project's end user that ended before its time (the revocation feed, issue 31). */
-export const RevocationSchema = z.object({
-  session_id: z.string().meta({ description: "The session's id: the `sid` claim of its access tokens" }),
+const revokedTimes = {
   revoked_at: z.string().meta({ description: 'When it ended (ISO 8601)' }),
-  expires_at: z.string().meta({ description: 'When every access token of the session has expired, so a reader may forget it (ISO 8601)' }),
+  expires_at: z.string().meta({ description: 'When every access token it held has expired, so a reader may forget it (ISO 8601)' }),
+};
+
+/** One session of a project's end user that ended before its time (the revocation feed, issue 31). */
+export const SessionRevocationSchema = z.object({
+  session_id: z.string().meta({ description: "The session's id: the `sid` claim of its access tokens" }),
+  ...revokedTimes,
 });
+
+/** A machine client revoked or deleted: none of its access tokens may be accepted any more. */
+export const MachineClientRevocationSchema = z.object({
+  client_id: z.string().meta({ description: "The machine client's client_id: the `sub` (and `client_id`) of its access tokens" }),
+  ...revokedTimes,
+});
+
+export const RevocationSchema = z.union([SessionRevocationSchema, MachineClientRevocationSchema]);
 export type Revocation = z.infer<typeof RevocationSchema>;
 
 export const RevocationPageSchema = z.object({

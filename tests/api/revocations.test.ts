@@ -22,8 +22,9 @@ afterAll(async () => {
 });
 
 type Shop = Awaited<ReturnType<typeof projectWithKey>>;
+type Revocation = ({ session_id: string } | { client_id: string }) & { revoked_at: string; expires_at: string };
 interface Page {
-  revocations: { session_id: string; revoked_at: string; expires_at: string }[];
+  revocations: Revocation[];
   cursor: string;
   has_more: boolean;
 }
@@ -33,7 +34,7 @@ async function feed(shop: Shop, query = ''): Promise<Page> {
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
-const idsIn = (page: Page) => page.revocations.map((row) => row.session_id);
+const idsIn = (page: Page) => page.revocations.map((row) => ('session_id' in row ? row.session_id : `client:${row.client_id}`));
 
 /**
  * Until the feed lists every one of these sessions. On PostgreSQL a row is read once every transaction
@@ -116,6 +117,22 @@ describe('the feed lists a session after each way it ends', () => {
     expect(await rows()).toEqual([]);
     expect((await t.call('DELETE', `/api/v1/projects/${doomed.project.id}`, { token: doomed.developer.access_token })).statusCode).toBe(200);
     expect(await rows()).toHaveLength(1);
+  });
+
+  it('a machine client revoked, or deleted while it could still hold tokens, is listed by its client_id (once)', async () => {
+    const create = async (name: string) => (await t.call('POST', `/api/v1/projects/${shop.project.id}/machine-clients`, { token: shop.developer.access_token, body: { name, scopes: [] } })).json() as { id: string; client_id: string };
+    const revoked = await create('Revoked');
+    const deleted = await create('Deleted');
+    const revokedThenDeleted = await create('Revoked, then deleted');
+    expect((await t.call('PATCH', `/api/v1/projects/${shop.project.id}/machine-clients/${revoked.id}`, { token: shop.developer.access_token, body: { revoked: true } })).statusCode).toBe(200);
+    expect((await ownerCall('DELETE', `/machine-clients/${deleted.id}`)).statusCode).toBe(200);
+    expect((await t.call('PATCH', `/api/v1/projects/${shop.project.id}/machine-clients/${revokedThenDeleted.id}`, { token: shop.developer.access_token, body: { revoked: true } })).statusCode).toBe(200);
+    expect((await ownerCall('DELETE', `/machine-clients/${revokedThenDeleted.id}`)).statusCode).toBe(200);
+
+    const ids = await listed(shop, [revoked, deleted, revokedThenDeleted].map((client) => `client:${client.client_id}`));
+    expect(ids.filter((id) => id === `client:${revokedThenDeleted.client_id}`)).toHaveLength(1);
+    const row = (await feed(shop)).revocations.find((entry) => 'client_id' in entry && entry.client_id === revoked.client_id)!;
+    expect(Object.keys(row).sort()).toEqual(['client_id', 'expires_at', 'revoked_at']);
   });
 
   it('the idle timeout', async () => {

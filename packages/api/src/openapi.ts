@@ -23124,14 +23124,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        revocations: {
+                        revocations: ({
                             /** @description The session's id: the `sid` claim of its access tokens */
                             session_id: string;
                             /** @description When it ended (ISO 8601) */
                             revoked_at: string;
-                            /** @description When every access token of the session has expired, so a reader may forget it (ISO 8601) */
+                            /** @description When every access token it held has expired, so a reader may forget it (ISO 8601) */
                             expires_at: string;
-                        }[];
+                        } | {
+                            /** @description The machine client's client_id: the `sub` (and `client_id`) of its access tokens */
+                            client_id: string;
+                            /** @description When it ended (ISO 8601) */
+                            revoked_at: string;
+                            /** @description When every access token it held has expired, so a reader may forget it (ISO 8601) */
+                            expires_at: string;
+                        })[];
                         /** @description Opaque: pass it as `since` (or `Last-Event-ID` to the stream) to read what came after */
                         cursor: string;
                         /** @description Another page follows at once */

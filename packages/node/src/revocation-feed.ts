@@ -24,10 +24,12 @@ export interface RevocationFeed {
   start(): Promise<void>;
   /** Whether this session was revoked (and one of its tokens could still be valid). */
   isRevoked(sessionId: string): boolean;
+  /** Whether this machine client was revoked or deleted (and one of its tokens could still be valid). */
+  isClientRevoked(clientId: string): boolean;
   /** Stops the stream and the polling. */
   close(): Promise<void>;
   readonly cursor: string | undefined;
-  /** How many revoked sessions are remembered. */
+  /** How many revoked sessions and machine clients are remembered. */
   readonly size: number;
   /** `stream` while the stream is open, `polling` while it is being opened again, `closed`. */
   readonly mode: 'idle' | 'stream' | 'polling' | 'closed';
@@ -38,11 +40,11 @@ export interface RevocationFeed {
   unreachableForMs(): number;
 }
 
-interface Revocation {
-  session_id: string;
-  revoked_at: string;
-  expires_at: string;
-}
+/** A session's revocation names its `session_id`; a machine client's, its `client_id`. */
+type Revocation = ({ session_id: string } | { client_id: string }) & { revoked_at: string; expires_at: string };
+
+// Sessions and machine clients in one map: a client's key is prefixed, so neither can pass for the other.
+const clientKey = (clientId: string) => `client:${clientId}`;
 
 /**
  * The project's revoked sessions, kept in memory: the server-sent-event stream while it is open,
@@ -71,7 +73,8 @@ export function createRevocationFeed(options: RevocationFeedOptions): Revocation
   const report = (error: unknown) => options.onError?.(error);
   const add = (row: Revocation) => {
     const expires = Date.parse(row.expires_at);
-    if (Number.isFinite(expires) && expires > now()) revoked.set(row.session_id, expires);
+    const key = 'session_id' in row ? row.session_id : 'client_id' in row ? clientKey(row.client_id) : undefined;
+    if (typeof key === 'string' && Number.isFinite(expires) && expires > now()) revoked.set(key, expires);
   };
   const prune = () => {
     const at = now();
@@ -187,6 +190,10 @@ export function createRevocationFeed(options: RevocationFeedOptions): Revocation
     },
     isRevoked(sessionId) {
       const expires = revoked.get(sessionId);
+      return expires !== undefined && expires > now();
+    },
+    isClientRevoked(clientId) {
+      const expires = revoked.get(clientKey(clientId));
       return expires !== undefined && expires > now();
     },
     async close() {

@@ -16,6 +16,17 @@ export interface AuthClaims extends JWTPayload {
   public_metadata?: Record<string, unknown>;
 }
 
+/** What a verified access token of a project's machine client (the client-credentials grant) says. */
+export interface MachineClaims extends JWTPayload {
+  /** The machine client's client_id (`mc_…`), also in `client_id`. */
+  sub: string;
+  client_id: string;
+  /** The scopes granted, space-separated (absent when none). */
+  scope?: string;
+  exp: number;
+  iat: number;
+}
+
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface VerifierOptions {
@@ -53,8 +64,13 @@ export class TokenError extends Error {
 }
 
 export interface Verifier {
-  /** The token's claims once its type, signature, issuer, audience and expiry hold; throws TokenError otherwise. */
+  /**
+   * An end user's token: its claims once its type, signature, issuer, audience and expiry hold and it names a
+   * session; throws TokenError otherwise (a machine client's token too).
+   */
   verify(token: string): Promise<AuthClaims>;
+  /** A machine client's token (no session; `client_id` is its subject); throws TokenError otherwise (an end user's token too). */
+  verifyMachine(token: string): Promise<MachineClaims>;
 }
 
 const MAX_TOKEN_LENGTH = 16_384;
@@ -75,38 +91,50 @@ export function createVerifier(options: VerifierOptions): Verifier {
     ...(options.fetch && { [customFetch]: options.fetch }),
   });
   const tolerance = options.clockToleranceS ?? 5;
-  const verified = new BoundedCache<AuthClaims>(options.cacheSize ?? 10_000);
+  const verified = new BoundedCache<JWTPayload & { exp: number }>(options.cacheSize ?? 10_000);
 
+  /** Type, signature, issuer, audience and expiry: what both kinds of token share. */
+  async function verifyPayload(token: string): Promise<JWTPayload & { exp: number }> {
+    const nowS = Math.floor(now() / 1000);
+    const cached = verified.get(token);
+    if (cached) {
+      if (cached.exp + tolerance <= nowS) throw new TokenError('expired', 'The access token has expired');
+      return cached;
+    }
+    if (token.length > MAX_TOKEN_LENGTH) throw new TokenError('invalid', 'The access token is not valid');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, {
+        issuer,
+        audience: options.projectKey,
+        algorithms: ['ES256'],
+        typ: 'at+jwt',
+        clockTolerance: tolerance,
+        currentDate: new Date(nowS * 1000),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      }));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw new TokenError('expired', 'The access token has expired');
+      // The key set could not be read: not the token's fault, so not answered as if it were.
+      if (error instanceof errors.JWKSTimeout || (error instanceof Error && !(error instanceof errors.JOSEError))) throw error;
+      throw new TokenError('invalid', 'The access token is not valid');
+    }
+    const claims = payload as JWTPayload & { exp: number };
+    verified.set(token, claims);
+    return claims;
+  }
+
+  const invalid = () => new TokenError('invalid', 'The access token is not valid');
   return {
     async verify(token) {
-      const nowS = Math.floor(now() / 1000);
-      const cached = verified.get(token);
-      if (cached) {
-        if (cached.exp + tolerance <= nowS) throw new TokenError('expired', 'The access token has expired');
-        return cached;
-      }
-      if (token.length > MAX_TOKEN_LENGTH) throw new TokenError('invalid', 'The access token is not valid');
-      let payload: JWTPayload;
-      try {
-        ({ payload } = await jwtVerify(token, jwks, {
-          issuer,
-          audience: options.projectKey,
-          algorithms: ['ES256'],
-          typ: 'at+jwt',
-          clockTolerance: tolerance,
-          currentDate: new Date(nowS * 1000),
-          requiredClaims: ['sub', 'sid', 'exp', 'iat'],
-        }));
-      } catch (error) {
-        if (error instanceof errors.JWTExpired) throw new TokenError('expired', 'The access token has expired');
-        // The key set could not be read: not the token's fault, so not answered as if it were.
-        if (error instanceof errors.JWKSTimeout || (error instanceof Error && !(error instanceof errors.JOSEError))) throw error;
-        throw new TokenError('invalid', 'The access token is not valid');
-      }
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new TokenError('invalid', 'The access token is not valid');
-      const claims = payload as AuthClaims;
-      verified.set(token, claims);
-      return claims;
+      const claims = await verifyPayload(token);
+      if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw invalid();
+      return claims as AuthClaims;
+    },
+    async verifyMachine(token) {
+      const claims = await verifyPayload(token);
+      if (typeof claims.sub !== 'string' || claims.sid !== undefined || claims.client_id !== claims.sub) throw invalid();
+      return claims as MachineClaims;
     },
   };
 }

@@ -235,3 +235,75 @@ describe('failClosedAfterMs: how long the revocation feed may be unreachable', (
     }
   });
 });
+
+describe('requireMachine: calls from machine clients (the client-credentials grant)', () => {
+  it("accepts a machine client's token with its scopes, refuses it where an end user is required (and the other way round), and refuses it within 5 s of the client's revocation or deletion", async () => {
+    // A project of its own (the shop's developer token is two test days old), with two machine clients.
+    const fleet = await projectWithKey(t, 'node-sdk-machines');
+    const dev = { token: fleet.developer.access_token };
+    const createClient = async (name: string) => {
+      const created = await t.call('POST', `/api/v1/projects/${fleet.project.id}/machine-clients`, { ...dev, body: { name, scopes: ['invoices:read'] } });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json() as { id: string; client_id: string; client_secret: string };
+    };
+    const tokenOf = async (client: { client_id: string; client_secret: string }) => {
+      const response = await fetch(`${serverUrl}/projects/${fleet.project.project_key}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'client_credentials' }),
+        dispatcher: agent,
+      } as RequestInit);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    const machines = createAuthPlatform({
+      url: serverUrl,
+      issuer: `http://app.test/projects/${fleet.project.project_key}`,
+      projectKey: fleet.project.project_key,
+      apiKey: fleet.apiKey,
+      fetch: (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit),
+    });
+    const app = express();
+    app.get('/jobs', machines.requireMachine(), (req, res) => res.json((req as unknown as { machine: { clientId: string; scopes: string[] } }).machine));
+    app.get('/invoices', machines.requireMachine({ scope: 'invoices:read' }), (_req, res) => res.json({ ok: true }));
+    app.get('/invoices/write', machines.requireMachine({ scope: 'invoices:write' }), (_req, res) => res.json({ ok: true }));
+    app.get('/me', machines.requireAuth(), (_req, res) => res.json({ ok: true }));
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await machines.start();
+      await until(() => machines.feed?.mode === 'stream', 'the feed to follow the stream');
+      const billing = await createClient('Billing job');
+      const reports = await createClient('Reports job');
+      const billingToken = await tokenOf(billing);
+      const reportsToken = await tokenOf(reports);
+
+      expect(await get(base, '/jobs', billingToken)).toMatchObject({ status: 200, body: { clientId: billing.client_id, scopes: ['invoices:read'] } });
+      expect((await get(base, '/invoices', billingToken)).status).toBe(200);
+      expect(await get(base, '/invoices/write', billingToken)).toMatchObject({ status: 403, body: { detail: 'This needs the scope invoices:write' }, challenge: 'Bearer error="insufficient_scope"' });
+      // A machine is no end user, and an end user no machine.
+      expect(await get(base, '/me', billingToken)).toMatchObject({ status: 401, body: { detail: 'The access token is not valid' } });
+      const { tokens } = await fleet.signUp('not-a-machine');
+      expect(await get(base, '/jobs', tokens.access_token)).toMatchObject({ status: 401, body: { detail: 'The access token is not valid' } });
+      expect((await get(base, '/me', tokens.access_token)).status).toBe(200);
+
+      // Revoked in the dashboard: its unexpired token is refused within 5 s; the other client's still passes.
+      const revokedAt = Date.now();
+      expect((await t.call('PATCH', `/api/v1/projects/${fleet.project.id}/machine-clients/${billing.id}`, { ...dev, body: { revoked: true } })).statusCode).toBe(200);
+      await until(async () => (await get(base, '/jobs', billingToken)).status === 401, "the revoked client's token to be refused", 5000);
+      expect(Date.now() - revokedAt).toBeLessThan(5000);
+      expect(await get(base, '/jobs', billingToken)).toMatchObject({ body: { detail: 'The machine client has been revoked' } });
+      expect((await get(base, '/jobs', reportsToken)).status).toBe(200);
+
+      // Deleted without being revoked first: the same.
+      expect((await t.call('DELETE', `/api/v1/projects/${fleet.project.id}/machine-clients/${reports.id}`, dev)).statusCode).toBe(200);
+      await until(async () => (await get(base, '/jobs', reportsToken)).status === 401, "the deleted client's token to be refused", 5000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await machines.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/connect.js';
+import type { RevocationSubjectType } from '../../db/schema.js';
 import { readRows } from '../../db/read-rows.js';
 
 /** Where a reader of the feed is: after the row of this transaction and id (the start: 0, 0). */
@@ -13,7 +14,9 @@ export const START: Position = { txid: 0n, id: 0 };
 export interface RevocationRow {
   position: Position;
   project_id: string;
-  session_id: string;
+  subject_type: RevocationSubjectType;
+  /** The session's id, or the machine client's client_id. */
+  subject_id: string;
   revoked_at: string;
 }
 
@@ -29,7 +32,7 @@ export async function readRevocationsAfter(db: Db, dialect: Dialect, after: Posi
   const txid = postgres ? sql`${after.txid.toString()}::xid8` : sql`${Number(after.txid)}`;
   let query = db
     .selectFrom('session_revocations')
-    .select(['id', sql<string>`cast(txid as text)`.as('txid'), 'project_id', 'session_id', 'revoked_at'])
+    .select(['id', sql<string>`cast(txid as text)`.as('txid'), 'project_id', 'subject_type', 'session_id', 'revoked_at'])
     .where(sql<boolean>`(txid > ${txid} or (txid = ${txid} and id > ${after.id}))`);
   if (postgres) query = query.where(sql<boolean>`txid < pg_snapshot_xmin(pg_current_snapshot())`);
   if (options.projectId !== null) query = query.where('project_id', '=', options.projectId);
@@ -37,7 +40,8 @@ export async function readRevocationsAfter(db: Db, dialect: Dialect, after: Posi
   return rows.map((row) => ({
     position: { txid: BigInt(row.txid), id: Number(row.id) },
     project_id: row.project_id,
-    session_id: row.session_id,
+    subject_type: row.subject_type,
+    subject_id: row.session_id,
     revoked_at: row.revoked_at,
   }));
 }

@@ -28,7 +28,8 @@ export function decodeCursor(cursor: string | undefined): Position {
 }
 
 export function toRevocation(row: RevocationRow, windowS: number): Revocation {
-  return { session_id: row.session_id, revoked_at: row.revoked_at, expires_at: new Date(Date.parse(row.revoked_at) + windowS * 1000).toISOString() };
+  const times = { revoked_at: row.revoked_at, expires_at: new Date(Date.parse(row.revoked_at) + windowS * 1000).toISOString() };
+  return row.subject_type === 'machine_client' ? { client_id: row.subject_id, ...times } : { session_id: row.subject_id, ...times };
 }
 
 /** The feed is the project of the caller's key only: another project's is answered as not found. */
