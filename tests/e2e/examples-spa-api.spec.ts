@@ -3,14 +3,15 @@ import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { PASSWORD, field, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, field, linkIn, logInViaUi, signUpViaApi, toast, uniqueEmail, waitForMail } from './support';
 import { freePort } from '../helpers/tcp-probe';
 
 /**
  * examples/react-spa (@authplatform/react) served by examples/express-api (@authplatform/node's requireAuth), against
  * the real server, as `npm run example:spa` runs them: sign in through the hosted pages in one tab, a second tab of the
  * app is signed in too, both call the API, the two tabs share exactly one refresh per access token, and signing out
- * in one tab signs out the other. The project's access tokens live 60 s (the shortest a project may set), so the
+ * in one tab signs out the other; a session revoked from the dashboard is refused by the API within 5 s and both tabs
+ * show why they are signed out. The project's access tokens live 60 s (the shortest a project may set), so the
  * client refreshes after 30 s (half the lifetime): the one wait of this spec.
  */
 
@@ -22,6 +23,8 @@ test.describe.configure({ mode: 'serial' });
 let api: ChildProcess | undefined;
 let appUrl = '';
 let endUser = '';
+let developer = '';
+let projectId = '';
 
 function waitForOutput(child: ChildProcess, text: string, what: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -54,7 +57,7 @@ test.beforeAll(async ({ playwright }) => {
   const built = waitForOutput(build, 'built in', 'vite build of examples/react-spa', 180_000);
 
   const request = await playwright.request.newContext({ baseURL: E2E.baseURL });
-  const developer = uniqueEmail('spa-dev');
+  developer = uniqueEmail('spa-dev');
   await signUpViaApi(request, { email: developer });
   const token = linkIn(await waitForMail(developer, /verif/i), '/verify-email').searchParams.get('token');
   expect((await request.post('/trpc/auth.verifyEmail', { data: { token } })).ok()).toBe(true);
@@ -65,6 +68,7 @@ test.beforeAll(async ({ playwright }) => {
   });
   expect(created.ok(), await created.text()).toBe(true);
   const project = (await created.json()).result.data as { id: string; project_key: string };
+  projectId = project.id;
   const settings = await request.post('/trpc/projectSettings.update', { data: { id: project.id, access_token_ttl_s: ACCESS_TOKEN_TTL_S } });
   expect(settings.ok(), await settings.text()).toBe(true);
   const key = await request.post('/trpc/projects.createApiKey', { data: { id: project.id, name: 'example-api' } });
@@ -174,4 +178,46 @@ test('two tabs of the React SPA: one sign-in, one refresh per token for both, th
   await expect(first.getByText(/You are signed out/)).toBeVisible();
   await expect(first.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expect(first.getByRole('button', { name: 'Call the API' })).toHaveCount(0);
+});
+
+test('a session revoked from the dashboard: the API refuses it within 5 s and both tabs show they were signed out (revoked)', async ({ context, browser }) => {
+  const first = await context.newPage();
+  await first.goto(appUrl);
+  await first.getByRole('button', { name: 'Sign in' }).click();
+  await field(first, 'Email').fill(endUser);
+  await field(first, 'Password').fill(PASSWORD);
+  await first.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(first.getByText(`Signed in as ${endUser}`)).toBeVisible();
+  const second = await context.newPage();
+  await second.goto(appUrl);
+  await expect(second.getByText(`Signed in as ${endUser}`)).toBeVisible();
+  const { sessionId } = await callTheApi(first);
+  expect((await callTheApi(second)).sessionId).toBe(sessionId);
+
+  // The developer revokes the session in Monitoring → Sessions.
+  const team = await browser.newContext({ baseURL: E2E.baseURL });
+  try {
+    const dashboard = await team.newPage();
+    await dashboard.goto('/login');
+    await logInViaUi(dashboard, developer);
+    await dashboard.goto(`/monitoring?project=${projectId}&tab=sessions`);
+    // The app's session (its client named), not the hosted pages' own one of the same sign-in.
+    const row = dashboard.getByRole('table', { name: 'Active sessions' }).getByRole('row').filter({ hasText: endUser }).filter({ hasText: 'OpenID Connect: Example SPA' });
+    await expect(row).toHaveCount(1);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await expect(toast(dashboard, 'Session revoked')).toBeVisible();
+  } finally {
+    await team.close();
+  }
+
+  // The access token has not expired, yet the API refuses it: the app's next call finds out, and the client signs
+  // both tabs out with the reason.
+  const signedOut = (page: Page) => page.getByText('You are signed out (revoked).');
+  await expect(async () => {
+    if (await signedOut(first).isVisible()) return;
+    await first.getByRole('button', { name: 'Call the API' }).click({ timeout: 1_000 });
+    await expect(signedOut(first)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 5_000 });
+  await expect(signedOut(second)).toBeVisible();
+  await expect(second.getByRole('button', { name: 'Call the API' })).toHaveCount(0);
 });

@@ -6,13 +6,22 @@ interface ApiAnswer {
   body: unknown;
 }
 
-/** Calls the example API with the current access token (refreshed by the client when it is about to expire). */
+/**
+ * Calls the example API with the current access token (refreshed by the client when it is about to expire). A 401
+ * means the session may have ended (revoked from the dashboard, signed out elsewhere): one forced refresh tells. If
+ * the session was revoked, the client signs every tab out with the reason; if not, the call is made again once.
+ */
 function CallTheApi() {
   const { getAccessToken } = useAuth();
   const [answer, setAnswer] = useState<ApiAnswer | null>(null);
+  const callWith = (token: string | null) => fetch('/api/me', { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   async function call() {
-    const token = await getAccessToken();
-    const response = await fetch('/api/me', { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    let response = await callWith(await getAccessToken());
+    if (response.status === 401) {
+      const renewed = await getAccessToken({ forceRefresh: true });
+      if (!renewed) return;
+      response = await callWith(renewed);
+    }
     setAnswer({ status: response.status, body: await response.json() });
   }
   return (
