@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PASSWORD, linkIn, signUpViaApi, uniqueEmail, waitForMail } from './support';
+import { PASSWORD, linkIn, signUpViaApi, signedInUser, uniqueEmail, waitForMail } from './support';
 
 /**
  * Rough edges of issue 32, as a person meets them: a sign-in from a hosting network says "Hosting" (not
@@ -54,4 +54,32 @@ test("the API docs page's PowerShell block is the README's quick start and names
   const scripts = page.locator('pre, code').filter({ hasText: 'npm start' });
   await expect(scripts.first()).toContainText('npm ci');
   await expect(page.getByText("from '@authplatform/api'").first()).toBeVisible();
+});
+
+test('while the session check is pending the header shows a placeholder, then the account menu; a visitor then gets Login', async ({ page }) => {
+  // The session check is held until the test lets it go: in between, the corner is neither empty nor wrong.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await signedInUser(page, 'edges-pending', { firstName: 'Penny' });
+  await page.route(/\/trpc\/[^?]*auth\.session/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.reload();
+  const banner = page.getByRole('banner');
+  const placeholder = banner.getByRole('status', { name: 'Checking your session…' });
+  await expect(placeholder).toBeVisible();
+  await expect(placeholder).toHaveAttribute('aria-busy', 'true');
+  await expect(banner.getByRole('link', { name: 'Login' })).toHaveCount(0);
+  await expect(banner.getByRole('button', { name: /^Account menu/ })).toHaveCount(0);
+  release();
+  await expect(banner.getByRole('button', { name: 'Account menu for Penny' })).toBeVisible();
+  await expect(placeholder).toHaveCount(0);
+
+  // A visitor: the same placeholder gives way to Login and Sign Up.
+  await page.context().clearCookies();
+  await page.goto('/api-docs');
+  await expect(banner.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(banner.getByRole('link', { name: 'Sign Up' })).toBeVisible();
+  await expect(placeholder).toHaveCount(0);
 });
