@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { startTestGitHub, type TestGitHub } from '../helpers/identity-providers';
+import { freePort } from '../helpers/tcp-probe';
 import { E2E } from './env';
 import { expect, test } from './fixtures';
 import { serverCommand } from './server-bundle';
@@ -11,13 +14,16 @@ import { PASSWORD, field, linkIn, uniqueEmail, waitForMail } from './support';
  * Issue 32's rough edges that need an operator's settings, on a server of their own: the marketing page
  * turned off (LANDING_PAGE=off: `/` is the sign-in), the operator's legal pages (PRIVACY_URL, TERMS_URL),
  * and the platform's captcha (self-hosted ALTCHA, no third party), which a project's hosted pages show
- * unless the project chose `none`.
+ * unless the project chose `none`. It also signs in with its own GitHub stand-in, whose one user's
+ * account (no password) may be deleted here: the main server's is shared with other specs.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const operatorUrl = `http://${E2E.host}:${E2E.operatorPort}`;
 const PRIVACY_URL = 'https://operator.example/privacy';
 const TERMS_URL = 'https://operator.example/terms';
 let server: ChildProcess | null = null;
+let github: TestGitHub | null = null;
+const octocat = { id: 5151, login: 'e2e-operator-octocat', name: 'Op Octocat', email: 'e2e-operator-octocat@example.com' };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,6 +33,12 @@ test.beforeAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   const logFile = path.join(E2E.workDir, 'operator.log');
+  github = await startTestGitHub({
+    port: await freePort(),
+    acceptAnyClient: true,
+    defaultUserId: octocat.id,
+    users: [{ id: octocat.id, login: octocat.login, name: octocat.name, emails: [{ email: octocat.email, primary: true, verified: true }] }],
+  });
   const [command, args] = serverCommand();
   server = spawn(command, args, {
     cwd: root,
@@ -47,6 +59,11 @@ test.beforeAll(async () => {
       PRIVACY_URL,
       TERMS_URL,
       CAPTCHA_PROVIDER: 'altcha',
+      GITHUB_CLIENT_ID: 'operator-github-client',
+      GITHUB_CLIENT_SECRET: 'operator-github-secret',
+      GITHUB_AUTHORIZE_URL: github.authorizeUrl,
+      GITHUB_TOKEN_URL: github.tokenUrl,
+      GITHUB_API_URL: github.apiBaseUrl,
     },
   });
   // A bound, not a wait: it ends when /health answers.
@@ -59,8 +76,9 @@ test.beforeAll(async () => {
   }
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
   server?.kill('SIGTERM');
+  await github?.close();
 });
 
 async function trpc<T>(request: APIRequestContext, procedure: string, data: unknown): Promise<T> {
@@ -140,4 +158,49 @@ test("the platform's captcha is on its own forms and a project's hosted pages, u
   await page.goto(`${operatorUrl}/hosted/${none.project_key}/sign-up`);
   await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await expect(page.getByTestId('altcha-widget')).toHaveCount(0);
+});
+
+test('a GitHub-only developer with a passkey (no password) deletes the account, confirming with the passkey', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(`${operatorUrl}/login`);
+  await page.getByRole('button', { name: 'Continue with GitHub' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // A passkey, through Chromium's virtual authenticator (just signed in: no step-up yet).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.goto(`${operatorUrl}/settings`);
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('listitem', { name: 'Passkey 1' })).toBeVisible();
+
+  // The sign-in an hour back, past the step-up window.
+  const file = path.join(E2E.workDir, 'operator', 'e2e.sqlite');
+  const db = new Database(file);
+  try {
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    db.prepare('update sessions set created_at = ?, authenticated_at = ?, reauthenticated_at = null where user_id in (select id from users where email = ? and project_id is null)').run(hourAgo, hourAgo, octocat.email);
+  } finally {
+    db.close();
+  }
+
+  await page.getByRole('tab', { name: 'Danger Zone' }).click();
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page.getByLabel('Current password')).toHaveCount(0);
+  await page.getByLabel('Type DELETE to confirm').fill('DELETE');
+  await page.getByRole('button', { name: 'Permanently delete account' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).not.toHaveURL(/\/settings$/);
+
+  const after = new Database(file, { readonly: true });
+  try {
+    expect(after.prepare('select count(*) as n from users where email = ? and project_id is null').get(octocat.email)).toEqual({ n: 0 });
+  } finally {
+    after.close();
+  }
 });
