@@ -111,14 +111,14 @@ test('platform: a GitHub-only developer confirms with a mailed code to change th
   linkIn(await waitForMail(newEmail, /confirm/i), '/confirm-email-change');
 });
 
-test("hosted pages: a project's GitHub-only end user deletes the account with a mailed code", async ({ page }) => {
-  test.setTimeout(180_000);
+/** A developer's project whose hosted pages offer GitHub (the stand-in), with a name of its own. */
+async function projectWithGitHub(page: Page, name: string) {
   const developer = uniqueEmail('nopass-dev');
   await signUpViaApi(page.request, { email: developer, firstName: 'Dana' });
   const token = linkIn(await waitForMail(developer, /verif/i), '/verify-email').searchParams.get('token');
   await trpc(page.request, 'auth.verifyEmail', { token });
   await trpc(page.request, 'auth.logIn', { email: developer, password: PASSWORD, captcha_token: '', device_fingerprint: null });
-  const project = await trpc<{ id: string; project_key: string }>(page.request, 'projects.create', { name: 'No Password Notes', environment: 'development' });
+  const project = await trpc<{ id: string; project_key: string }>(page.request, 'projects.create', { name, environment: 'development' });
   const saved = await page.request.put(`/api/v1/projects/${project.id}/connections/github`, {
     data: {
       client_id: 'nopass-e2e-client',
@@ -131,6 +131,12 @@ test("hosted pages: a project's GitHub-only end user deletes the account with a 
   });
   expect(saved.ok(), await saved.text()).toBe(true);
 
+  return project;
+}
+
+test("hosted pages: a project's GitHub-only end user deletes the account with a mailed code", async ({ page }) => {
+  test.setTimeout(180_000);
+  const project = await projectWithGitHub(page, 'No Password Notes');
   const hosted = `/hosted/${project.project_key}`;
   await page.goto(`${hosted}/sign-in`);
   await page.getByRole('button', { name: 'Continue with GitHub' }).click();
@@ -158,6 +164,47 @@ test("hosted pages: a project's GitHub-only end user deletes the account with a 
   const db = new Database(path.join(E2E.workDir, 'main', 'e2e.sqlite'), { readonly: true });
   try {
     expect(db.prepare('select count(*) as n from users where project_id = ?').get(project.id)).toEqual({ n: 0 });
+  } finally {
+    db.close();
+  }
+});
+
+test("hosted pages: a project's GitHub-only end user changes the address after signing in again with GitHub", async ({ page }) => {
+  test.setTimeout(180_000);
+  const project = await projectWithGitHub(page, 'No Password Moves');
+  const hosted = `/hosted/${project.project_key}`;
+  await page.goto(`${hosted}/sign-in`);
+  await page.getByRole('button', { name: 'Continue with GitHub' }).click();
+  await expect(page).toHaveURL(new RegExp(`${hosted}/account$`));
+  ageSessions(github.user.email, project.id);
+
+  // No password to give: the step-up offers a mailed code or the provider; the provider it is.
+  const form = page.getByRole('form', { name: 'Change email' });
+  await form.scrollIntoViewIfNeeded();
+  await expect(form.getByLabel('Current password')).toHaveCount(0);
+  const newEmail = uniqueEmail('hosted-github-moved');
+  await form.getByLabel('New email').fill(newEmail);
+  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog.getByRole('button', { name: 'E-mail me a code' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Or sign in again with your provider' }).click();
+  await expect(page).toHaveURL(new RegExp(`${hosted}/sign-in\\?return_to=`));
+  await expect(page.getByText('Sign in again to confirm it is you, then make the change.')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue with GitHub' }).click();
+  await expect(page).toHaveURL(new RegExp(`${hosted}/account$`));
+
+  // Just signed in: the change goes through without a second prompt, and the new inbox gets the link.
+  await form.getByLabel('New email').fill(newEmail);
+  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText(`We sent a link to ${newEmail}.`, { exact: false })).toBeVisible();
+  const link = linkIn(await waitForMail(newEmail, /confirm/i), `${hosted}/confirm-email-change`);
+  await page.goto(link.toString());
+  await expect(page.getByText('Email address changed')).toBeVisible();
+
+  const db = new Database(path.join(E2E.workDir, 'main', 'e2e.sqlite'), { readonly: true });
+  try {
+    expect(db.prepare('select email from users where project_id = ?').all(project.id)).toEqual([{ email: newEmail }]);
   } finally {
     db.close();
   }

@@ -12,6 +12,8 @@ const githubPort = Number(process.env.E2E_GITHUB_PORT ?? port + 16);
  * main server.
  */
 const demoPort = Number(process.env.E2E_DEMO_PORT ?? port + 17);
+/** The operator spec's server (LANDING_PAGE off, legal pages, the platform's ALTCHA captcha), a server of its own too. */
+const operatorPort = Number(process.env.E2E_OPERATOR_PORT ?? port + 2);
 
 /** localhost rather than 127.0.0.1: passkeys need a host name (WebAuthn refuses IP addresses as relying parties). */
 const host = 'localhost';
@@ -22,6 +24,7 @@ export const E2E = {
   smtpPort,
   githubPort,
   demoPort,
+  operatorPort,
   baseURL: `http://${host}:${port}`,
   /** A second server whose access tokens live SHORT_TTL_S seconds (the refresh test). */
   shortTtlURL: `http://${host}:${shortTtlPort}`,

@@ -180,6 +180,8 @@ async function trpcMutation<T>(page: Page, path: string, input: unknown): Promis
   return ((await response.json()) as { result: { data: T } }).result.data;
 }
 
+const SHOPPER_NAMES = ['Maya Chen', 'Liam Ortiz', 'Sofia Rossi', 'Noah Patel', 'Emma Larsen'];
+
 /** A verified developer, signed in through the API, with projects, keys and traffic. Returns the main project's id. */
 async function seedDeveloper(page: Page, tag: string): Promise<{ projectId: string }> {
   const email = uniqueEmail(tag);
@@ -218,7 +220,10 @@ async function seedDeveloper(page: Page, tag: string): Promise<{ projectId: stri
     expect(response.status(), await response.text()).toBe(status);
   };
   const shoppers = Array.from({ length: 5 }, (_, i) => uniqueEmail(`shopper${i}`));
-  for (const shopper of shoppers) await call(live.secret, '/auth/signup', { email: shopper, password: PASSWORD }, 201);
+  for (const [i, shopper] of shoppers.entries()) {
+    const [first_name, last_name] = SHOPPER_NAMES[i]!.split(' ');
+    await call(live.secret, '/auth/signup', { email: shopper, password: PASSWORD, first_name, last_name }, 201);
+  }
   for (const shopper of [...shoppers, ...shoppers.slice(0, 3)]) await call(live.secret, '/auth/login', { email: shopper, password: PASSWORD }, 200);
   for (const shopper of shoppers.slice(0, 2)) await call(live.secret, '/auth/login', { email: shopper, password: 'Wrong-Horse-00' }, 401);
   const tester = uniqueEmail('tester');
@@ -264,6 +269,25 @@ async function captureProjectScreens(page: Page, suffix: string, projectId: stri
   await page.goto(`/projects/${projectId}/settings/branding`);
   await expect(page.getByRole('img', { name: /hosted sign-in page/ })).toBeVisible();
   await capture(page, `project-settings-branding-${suffix}`, 'Acme Storefront');
+  await check();
+
+  // Settings in sections: the mails section's kinds stay readable at 375 px.
+  await page.goto(`/projects/${projectId}/settings/mails`);
+  await expect(page.getByRole('radiogroup', { name: 'Mail' })).toBeVisible();
+  await capture(page, `project-settings-mails-${suffix}`, 'Acme Storefront');
+  await check();
+
+  // Monitoring's tabs (at 375 px with the hint that there are more), then a page per user.
+  await page.goto(`/monitoring?project=${projectId}&tab=users`);
+  // A table at 1280 px, a list of cards on a phone.
+  const maya = page.getByRole('main').getByRole('link', { name: SHOPPER_NAMES[0] });
+  await expect(maya).toBeVisible();
+  await capture(page, `monitoring-users-${suffix}`, 'Monitoring');
+  await check();
+  await maya.click();
+  await expect(page).toHaveURL(/\/monitoring\/users\//);
+  await expect(page.getByRole('table', { name: 'Recent login attempts' }).getByText('Success').first()).toBeVisible();
+  await capture(page, `user-page-${suffix}`, SHOPPER_NAMES[0]!);
   await check();
 
   await page.goto(`/api-keys?project=${projectId}`);

@@ -433,7 +433,7 @@ function UserBody({ source, user, actions }: { source: UserPageSource; user: Use
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(attempt.created_at)}</Table.Td>
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
-                    <Badge variant="light" color={attempt.success ? 'teal' : 'red'}>
+                    <Badge variant="light" color={attempt.success ? 'teal' : 'red'} style={{ flexShrink: 0 }}>
                       {attempt.success ? 'Success' : 'Failed'}
                     </Badge>
                     {!attempt.success && attempt.failure_reason && (
