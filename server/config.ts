@@ -91,6 +91,7 @@ const EnvSchema = z.object({
     .refine((v) => Buffer.from(v, 'base64').length === 32, { error: 'expected 32 random bytes, base64-encoded' })
     .optional(),
   BLOCK_VPN: booleanFlag.default(false),
+  PLATFORM_EMAIL_CODE: booleanFlag.default(true),
   IP_DATA_DIR: z.string().min(1).optional(),
   IMPORT_SPOOL_DIR: z.string().min(1).optional(),
   CAPTCHA_PROVIDER: z.enum(['none', 'altcha', 'turnstile', 'hcaptcha', 'recaptcha']).default('none'),
@@ -178,6 +179,8 @@ export type Config = Readonly<{
   jwtPrivateKey: string | null;
   masterKey: string | null;
   blockVpn: boolean;
+  /** Developers may sign in to the dashboard with a mailed 6-digit code (PLATFORM_EMAIL_CODE). */
+  platformEmailCode: boolean;
   ipDataDir: string | null;
   /** Where user imports' uploads wait while their job reads them (DATA_DIR/import-spool unless IMPORT_SPOOL_DIR). */
   importSpoolDir: string;
@@ -341,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { al
     jwtPrivateKey: e.JWT_PRIVATE_KEY ?? null,
     masterKey: e.MASTER_KEY ?? null,
     blockVpn: e.BLOCK_VPN,
+    platformEmailCode: e.PLATFORM_EMAIL_CODE,
     ipDataDir: e.IP_DATA_DIR ?? null,
     importSpoolDir: e.IMPORT_SPOOL_DIR ?? path.join(e.DATA_DIR, 'import-spool'),
     captcha: Object.freeze({ provider: e.CAPTCHA_PROVIDER, siteKey: e.CAPTCHA_SITE_KEY, secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL ?? null }),

@@ -25,7 +25,7 @@ import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js'
 import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes, userOrganizationRoutes } from './modules/organizations/organizations.rest.js';
 import { hostedSsoRoutes, ssoConnectionRoutes, ssoSignInRoutes } from './modules/sso/sso.rest.js';
 import { switchOrganizationRoutes } from './modules/auth/switch-organization.rest.js';
-import { hostedPasswordlessRoutes, publicPasswordlessRoutes } from './modules/passwordless/passwordless.rest.js';
+import { hostedPasswordlessRoutes, platformPasswordlessRoutes, publicPasswordlessRoutes } from './modules/passwordless/passwordless.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
 import { USER_TRANSFER_ROUTES } from './modules/user-transfer/user-transfer.rest.js';
 import { z } from 'zod';
@@ -37,6 +37,7 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   openApiRoute(() => REST_ROUTES),
   ...accountRoutes(PLATFORM_ACCOUNTS),
   ...platformAuthRoutes,
+  ...platformPasswordlessRoutes,
   ...passwordChangeRoutes(PLATFORM_ACCOUNTS),
   ...emailChangeRoutes(PLATFORM_ACCOUNTS),
   ...stepUpRoutes(PLATFORM_ACCOUNTS),

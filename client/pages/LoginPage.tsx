@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
+import { IconCircleCheck, IconMail } from '@tabler/icons-react';
+import type { MfaChallenge } from '../../shared/schemas/mfa';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { navigationMessage, postLoginPath, safeReturnTo } from '../auth/redirect';
 import { AuthShell } from '../components/AuthShell';
+import { EMAIL_CODE_TEXT, EmailCodeSignIn } from '../components/auth/EmailCodeSignIn';
 import { PasskeySignInButton } from '../components/auth/PasskeySignInButton';
 import { SecondFactorStep } from '../components/auth/SecondFactorStep';
 import { SocialButtons } from '../components/auth/SocialButtons';
@@ -54,8 +56,12 @@ export function LoginPage() {
 
   const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, { return_to: returnTo, ...proof }));
+  // "Email me a sign-in code", when the platform offers it (PLATFORM_EMAIL_CODE).
+  const emailCodeOffered = trpc.auth.signInMethods.useQuery(undefined, { staleTime: 60_000 }).data?.email_code === true;
+  const [byCode, setByCode] = useState(false);
+  const [codeChallenge, setCodeChallenge] = useState<MfaChallenge | null>(null);
 
-  const secondStep = challenge ?? returnedChallenge;
+  const secondStep = challenge ?? codeChallenge ?? returnedChallenge;
   if (secondStep) {
     return (
       <AuthShell title="Two-factor authentication" subtitle="One more step to sign in">
@@ -65,6 +71,7 @@ export function LoginPage() {
           onCancel={() => {
             dropReturnedChallenge();
             cancelChallenge();
+            setCodeChallenge(null);
           }}
         />
       </AuthShell>
@@ -92,29 +99,45 @@ export function LoginPage() {
         )}
         <LocalMailHint enabled={typeof banner === 'string' && /check your email/i.test(banner)} />
         <SocialErrorAlert code={params.get('social_error')} />
-        <form onSubmit={onSubmit} noValidate>
-          <Stack gap="md">
-            <EmailField {...form.getInputProps('email')} />
-            <PasswordField
-              label="Password"
-              placeholder="Your password"
-              autoComplete="current-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <Group justify="flex-end" mt={-8}>
-              <Anchor component={Link} to="/forgot-password" size="sm">
-                Forgot password?
-              </Anchor>
-            </Group>
-            <CaptchaField ref={captcha} onReadyChange={setCaptchaReady} />
-            <Button type="submit" fullWidth loading={submitting}>
-              Sign in
-            </Button>
-          </Stack>
-        </form>
-        <PasskeySignInButton onSignedIn={signedIn} />
-        <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+        {byCode ? (
+          <>
+            <EmailCodeSignIn initialEmail={form.getValues().email} onSignedIn={signedIn} onChallenge={setCodeChallenge} />
+            <Anchor component="button" type="button" size="sm" ta="center" onClick={() => setByCode(false)}>
+              Sign in with a password instead
+            </Anchor>
+          </>
+        ) : (
+          <>
+            <form onSubmit={onSubmit} noValidate>
+              <Stack gap="md">
+                <EmailField {...form.getInputProps('email')} />
+                <PasswordField
+                  label="Password"
+                  placeholder="Your password"
+                  autoComplete="current-password"
+                  required
+                  {...form.getInputProps('password')}
+                />
+                <Group justify="flex-end" mt={-8}>
+                  <Anchor component={Link} to="/forgot-password" size="sm">
+                    Forgot password?
+                  </Anchor>
+                </Group>
+                <CaptchaField ref={captcha} onReadyChange={setCaptchaReady} />
+                <Button type="submit" fullWidth loading={submitting}>
+                  Sign in
+                </Button>
+              </Stack>
+            </form>
+            <PasskeySignInButton onSignedIn={signedIn} />
+            {emailCodeOffered && (
+              <Button variant="default" fullWidth leftSection={<IconMail size={18} />} onClick={() => setByCode(true)}>
+                {EMAIL_CODE_TEXT.ask}
+              </Button>
+            )}
+            <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+          </>
+        )}
         <LegalNotice action="signing in" />
       </Stack>
     </AuthShell>

@@ -670,7 +670,8 @@ export interface ProjectSettingsTable {
 /** A mailed sign-in code or magic link (migration 2026_11_27_0100). */
 export interface EmailSignInsTable {
   id: string;
-  project_id: string;
+  /** Null: a developer's sign-in code (the platform's accounts). */
+  project_id: string | null;
   /** Lower-cased; the address may have no account yet. */
   email: string;
   kind: 'code' | 'link';

@@ -6,6 +6,7 @@ import { adminMailRoutes, localMailRoutes, projectMailRoutes } from '../modules/
 import { mfaRoutes } from '../modules/mfa/mfa.rest.js';
 import { ADMIN_MONITORING, monitoringRoutes, PROJECT_MONITORING } from '../modules/monitoring/monitoring.rest.js';
 import { passkeyRoutes } from '../modules/auth/passkeys.rest.js';
+import { platformPasswordlessRoutes } from '../modules/passwordless/passwordless.rest.js';
 import { profileRoutes } from '../modules/profile/profile.rest.js';
 import { projectSettingsRoutes } from '../modules/projects/project-settings.rest.js';
 import { projectsRoutes } from '../modules/projects/projects.rest.js';
@@ -27,6 +28,7 @@ export const appRouter = router({
   auth: routerOf([
     ...accountRoutes(PLATFORM_ACCOUNTS),
     ...platformAuthRoutes,
+    ...platformPasswordlessRoutes,
     ...passwordChangeRoutes(PLATFORM_ACCOUNTS),
     ...emailChangeRoutes(PLATFORM_ACCOUNTS),
     ...stepUpRoutes(PLATFORM_ACCOUNTS),

@@ -39,13 +39,16 @@ describe('captcha (turnstile against a fake verifier)', () => {
     expect((await t.call('GET', '/api/v1/captcha/challenge')).statusCode).toBe(404);
   });
 
-  it('signup, login and forgot-password without a valid token answer 400 Captcha verification failed', async () => {
+  it('signup, login, forgot-password and the sign-in code without a valid token answer 400 Captcha verification failed', async () => {
     const email = uniqueEmail();
     for (const [url, body] of [
       ['/api/v1/auth/signup', { email, password: STRONG_PASSWORD }],
       ['/api/v1/auth/signup', { email, password: STRONG_PASSWORD, captcha_token: 'bad-token' }],
       ['/api/v1/auth/login', { email, password: STRONG_PASSWORD, captcha_token: '' }],
       ['/api/v1/auth/forgot-password', { email, captcha_token: 'bad' }],
+      // A developer's sign-in code (issue 30) is asked for like a password sign-in.
+      ['/api/v1/auth/email-code', { email }],
+      ['/api/v1/auth/email-code', { email, captcha_token: 'bad' }],
     ] as const) {
       const res = await t.call('POST', url, { body, ip: uniqueIp() });
       expect(res.statusCode, url).toBe(400);

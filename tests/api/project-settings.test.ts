@@ -222,6 +222,31 @@ describe('per-project settings on the public API and the hosted pages', () => {
     expect((await publicCall('/auth/signup', { email: uniqueEmail(), password: STRONG_PASSWORD })).statusCode).toBe(201);
   });
 
+  it('asks for the project’s captcha before mailing an e-mail code, on its public API and hosted pages (issue 30)', async () => {
+    await settle({ sign_in_methods: { email_code: true }, captcha_provider: 'turnstile', captcha_site_key: 'project-site', captcha_secret: 'project-secret' });
+    try {
+      const email = uniqueEmail('code-captcha');
+      const before = t.mail.messages.length;
+      for (const res of [
+        await publicCall('/auth/email-code', { email }),
+        await publicCall('/auth/email-code', { email, captcha_token: 'bad' }),
+        await t.call('POST', `/hosted/${p.key}/api/v1/auth/email-code`, { body: { email }, ip: uniqueIp() }),
+      ]) {
+        expect([res.statusCode, res.json()]).toEqual([400, { detail: 'Captcha verification failed' }]);
+      }
+      await t.mailSettled();
+      expect(t.mail.messages.slice(before).filter((mail) => mail.to === email)).toEqual([]);
+
+      const ok = await publicCall('/auth/email-code', { email, captcha_token: goodToken() });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(verified.at(-1)?.get('secret')).toBe('project-secret');
+      await t.mail.waitFor(email, /sign-in code/, { after: before });
+      expect((await hostedCall('/auth/email-code', { email })).statusCode).toBe(200);
+    } finally {
+      await settle({ sign_in_methods: { email_code: false }, captcha_provider: 'platform' });
+    }
+  });
+
   it('brands the verification, reset and notice mails of the project’s end users', async () => {
     await settle({ mail_sender_name: 'Shop Team', mail_product_name: 'Shop', mail_accent_color: '#AA3300' });
     const email = await publicSignUp();

@@ -197,6 +197,46 @@ describe('the encrypted export with secrets', () => {
     expect(JSON.parse(entry.after!)).toMatchObject({ users: 4, include: ['password_hashes', 'totp_secrets'], encrypted: true });
   }, 60_000);
 
+  it('round-trips: the decrypted file imported into another project signs the same people in (password, and password + TOTP)', async () => {
+    const res = await encryptedExport(owner.token, withSecrets);
+    expect(res.statusCode, res.body).toBe(200);
+    const file = await decrypt(res.rawPayload);
+
+    const other = (await t.call('POST', '/api/v1/projects', { token: owner.token, body: { name: 'Shop, moved' } })).json();
+    const otherKey = (await t.call('POST', `/api/v1/projects/${other.id}/api-keys`, { token: owner.token, body: { name: 'backend' } })).json().secret;
+    // Memberships are imported by slug: the organizations are set up in the new project first.
+    expect((await t.call('POST', `/api/v1/projects/${other.id}/organizations`, { token: owner.token, body: { name: 'Acme', slug: 'acme' } })).statusCode).toBe(201);
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${other.id}/users/import`,
+      payload: file,
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson' },
+      remoteAddress: uniqueIp(),
+    });
+    expect(upload.statusCode, upload.body).toBe(202);
+    let job: Record<string, unknown> = { state: 'running' };
+    for (let i = 0; i < 600 && job.state === 'running'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = (await t.call('GET', `/api/v1/projects/${other.id}/users/import/${upload.json().job_id}`, { token: owner.token })).json();
+    }
+    expect(job, JSON.stringify(job)).toMatchObject({ state: 'done', created: 4, failed: 0 });
+
+    const there = (path: string, body: unknown) => t.call('POST', `/public/api/v1${path}`, { body, ip: uniqueIp(), headers: { 'x-api-key': otherKey } });
+    const plain = await there('/auth/login', { email: people.plain.email, password: STRONG_PASSWORD });
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json().user).toMatchObject({ email: people.plain.email, is_verified: true });
+    expect(plain.json().user.id).not.toBe(people.plain.id);
+    expect((await there('/auth/login', { email: people.plain.email, password: `${STRONG_PASSWORD}-not` })).statusCode).toBe(401);
+
+    const first = await there('/auth/login', { email: people.totp.email, password: STRONG_PASSWORD });
+    expect(first.json()).toMatchObject({ mfa_required: true });
+    clock.advance(31);
+    const code = new TOTP({ secret: Secret.fromBase32(totpSecret) }).generate({ timestamp: clock.now().getTime() });
+    const second = await there('/auth/mfa/verify', { mfa_token: first.json().mfa_token, code });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().user.email).toBe(people.totp.email);
+  }, 60_000);
+
   it('is refused to a project admin (403), and without a recent proof (401 step_up_required) until the owner steps up', async () => {
     expect((await encryptedExport(admin.token, withSecrets)).statusCode).toBe(403);
     expect((await encryptedExport(viewer.token, withSecrets)).statusCode).toBe(403);

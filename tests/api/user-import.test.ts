@@ -179,6 +179,43 @@ describe("a provider's own export file (?format=)", () => {
     expect((await logIn(project, 'user1@example.com', 'user1password')).statusCode).toBe(200);
   });
 
+  it("reads Auth0's password-hash export: its users sign in with their Auth0 password, then hold our bcrypt", async () => {
+    const project = await newProject();
+    const job = await importLines(project, fixture('auth0-password-hashes.ndjson'), { query: '?format=auth0' });
+    expect(job).toMatchObject({ state: 'done', format: 'auth0', failed: 0, created: 2 });
+    const before = await storedHash(project, 'ada@example.com');
+    expect((await logIn(project, 'ada@example.com', 'Correct-Horse-42')).statusCode).toBe(200);
+    const after = await storedHash(project, 'ada@example.com');
+    // Already bcrypt at the tests' cost (BCRYPT_COST): kept as it is; a cheaper one would be rehashed.
+    expect(after).toMatch(/^\$2b\$/);
+    expect(after).toBe(before);
+  });
+
+  it("reads Clerk's CSV: its users sign in with their Clerk password and authenticator, then hold our bcrypt", async () => {
+    const project = await newProject();
+    const job = await importLines(project, fixture('clerk-users.csv'), { type: 'text/csv', query: '?format=clerk' });
+    expect(job).toMatchObject({ state: 'done', format: 'clerk', failed: 0 });
+    const before = await storedHash(project, 'ada@example.com');
+    const first = await logIn(project, 'ada@example.com', 'Correct-Horse-42');
+    expect(first.json()).toMatchObject({ mfa_required: true });
+    const code = new TOTP({ secret: Secret.fromBase32('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP') }).generate({ timestamp: clock.now().getTime() });
+    const second = await t.call('POST', '/public/api/v1/auth/mfa/verify', { body: { mfa_token: first.json().mfa_token, code }, headers: { 'x-api-key': project.apiKey }, ip: uniqueIp() });
+    expect(second.statusCode, second.body).toBe(200);
+    const after = await storedHash(project, 'ada@example.com');
+    // Already bcrypt at the tests' cost (BCRYPT_COST): kept as it is; a cheaper one would be rehashed.
+    expect(after).toMatch(/^\$2b\$/);
+    expect(after).toBe(before);
+  });
+
+  it("reads Cognito's CSV (no hashes): its users have no password here until they reset it", async () => {
+    const project = await newProject();
+    const job = await importLines(project, fixture('cognito-users.csv'), { type: 'text/csv', query: '?format=cognito' });
+    expect(job).toMatchObject({ state: 'done', format: 'cognito', failed: 0 });
+    expect(job.created).toBeGreaterThan(0);
+    const refused = await logIn(project, 'ada@example.com', 'Correct-Horse-42');
+    expect([refused.statusCode, refused.json()]).toEqual([401, { detail: 'Incorrect email or password' }]);
+  });
+
   it('refuses a CSV body for the native format (415)', async () => {
     const project = await newProject();
     const res = await upload(project, fixture('supabase-users.csv'), { type: 'text/csv' });

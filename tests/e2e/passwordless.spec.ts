@@ -75,6 +75,28 @@ test('an end user signs in with a mailed code, then with a mailed link; the link
   await asking.close();
 });
 
+test('a developer signs in to the dashboard with a code mailed to them', async ({ page, request }) => {
+  const email = uniqueEmail('dev-code');
+  await signUpViaApi(request, { email, firstName: 'Dora' });
+  const token = linkIn(await waitForMail(email, /verif/i), '/verify-email').searchParams.get('token');
+  await trpc(request, 'auth.verifyEmail', { token });
+
+  await page.goto('/login');
+  // The password form is still there; the code is offered beside it.
+  await expect(page.getByRole('textbox', { name: 'Password' })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Email me a sign-in code' }).click({ timeout: 20_000 });
+  await page.getByLabel('Email').fill(email);
+  const before = new Date().toISOString();
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/a code is on its way/)).toBeVisible();
+  const code = /\b(\d{6})\b/.exec((await waitForMailAfter(email, /sign-in code/i, before)).text)![1]!;
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.getByLabel('Code digit 1 of 6').click();
+  await page.keyboard.type(code);
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
+  await expect(page.getByText('Login successful!')).toBeVisible();
+});
+
 /** The newest mail to the address with that subject received after `after` (the code mail came first). */
 async function waitForMailAfter(to: string, subject: RegExp, after: string) {
   const deadline = Date.now() + 20_000;

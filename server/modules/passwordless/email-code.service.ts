@@ -26,25 +26,29 @@ import { chargeCodeTry, expireEmailSignIns, findLiveCode, insertEmailSignIn, spe
 import { accountOfProvenAddress } from './proven-address.js';
 import { emailCodeDigest } from './secret-digest.js';
 
-/** A project's realm: codes are of one project's addresses (the platform has none). */
-function projectOf(realm: Realm): string {
-  if (!realm.projectId) throw new AppError('NOT_FOUND', 'Not found');
-  return realm.projectId;
+/**
+ * Whose address a code is of, as its digest binds it: a project's end users, or the platform's
+ * developers (project ids are random ids, never this word).
+ */
+function codeRealmOf(realm: Realm): string {
+  return realm.projectId ?? 'platform';
 }
 
 /**
  * Mails a 6-digit sign-in code (EMAIL_CODE_TTL_S, EMAIL_CODE_MAX_TRIES) to the address, ending its
- * earlier one. The answer and the work are the same whether or not the address has an account (one
- * without gets a code too: it signs up with it); a deactivated account is mailed nothing.
+ * earlier one. The answer and the work are the same whether or not the address has an account. In a
+ * project an address without one gets a code too (it signs up with it); developers sign up with a
+ * password, so on the platform an unknown address is mailed nothing. A deactivated account is mailed nothing.
  */
 export async function sendEmailCode(deps: Deps, realm: Realm, input: z.output<typeof EmailCodeInputSchema>, request: RequestInfo): Promise<{ message: string }> {
-  const projectId = projectOf(realm);
+  const projectId = realm.projectId;
   requireSignInMethod(realm, 'email_code');
   await deps.limiters.emailSignInsPerIp.consume(realmKey(realm, request.network));
   await requireCaptcha(deps, realm, input.captcha_token, request);
   await deps.limiters.emailSignInsPerAccount.consume(realmKey(realm, input.email));
   const user = await findUserByEmail(deps.db, projectId, input.email);
-  const mayMail = user?.is_active !== 0 && (await withinMailCap(deps, 'email_code', input.email));
+  const signsUp = !user && projectId !== null;
+  const mayMail = (user?.is_active === 1 || signsUp) && (await withinMailCap(deps, 'email_code', input.email));
   const code = String(randomInt(1_000_000)).padStart(6, '0');
   const now = isoNow(deps.clock);
   await withTransaction(deps, async (tx) => {
@@ -55,7 +59,7 @@ export async function sendEmailCode(deps: Deps, realm: Realm, input: z.output<ty
       project_id: projectId,
       email: input.email,
       kind: 'code',
-      secret_digest: emailCodeDigest(deps.secretBox, projectId, input.email, code),
+      secret_digest: emailCodeDigest(deps.secretBox, codeRealmOf(realm), input.email, code),
       created_at: now,
       expires_at: new Date(Date.parse(now) + EMAIL_CODE_TTL_S * 1000).toISOString(),
     });
@@ -74,10 +78,10 @@ export async function sendEmailCode(deps: Deps, realm: Realm, input: z.output<ty
  * is one answer, and a failed login attempt.
  */
 export async function verifyEmailCode(deps: Deps, realm: Realm, input: z.output<typeof EmailCodeVerifyInputSchema>, request: RequestInfo): Promise<LogInResult | MfaChallenge> {
-  const projectId = projectOf(realm);
+  const projectId = realm.projectId;
   requireSignInMethod(realm, 'email_code');
   await deps.limiters.loginPerIp.consume(realmKey(realm, request.network));
-  await deps.limiters.projectLogins.consume(projectId);
+  if (projectId) await deps.limiters.projectLogins.consume(projectId);
   const prove = async () => {
     const account = realmKey(realm, input.email);
     await deps.limiters.wrongEmailCodesPerAccount.consume(account);
@@ -85,9 +89,11 @@ export async function verifyEmailCode(deps: Deps, realm: Realm, input: z.output<
     const live = await findLiveCode(deps.db, projectId, input.email, now);
     const incorrect = new AppError('UNAUTHORIZED', PASSWORDLESS_MESSAGES.codeIncorrect);
     if (!live || !(await chargeCodeTry(deps.db, live.id, EMAIL_CODE_MAX_TRIES, now))) throw incorrect;
-    if (!constantTimeEqual(live.secret_digest, emailCodeDigest(deps.secretBox, projectId, input.email, input.code))) throw incorrect;
+    if (!constantTimeEqual(live.secret_digest, emailCodeDigest(deps.secretBox, codeRealmOf(realm), input.email, input.code))) throw incorrect;
     if (!(await spendEmailSignIn(deps.db, live.id, now))) throw incorrect;
     await deps.limiters.wrongEmailCodesPerAccount.refund(account);
+    // A developer's code was mailed to an account; one deleted since signs nobody up.
+    if (projectId === null && !(await findUserByEmail(deps.db, null, input.email))) throw incorrect;
     return accountOfProvenAddress(deps, realm, input.email, request);
   };
   return logInWithMailbox(deps, realm, { method: EMAIL_CODE_METHOD, email: input.email, deviceFingerprint: input.device_fingerprint, prove }, request);

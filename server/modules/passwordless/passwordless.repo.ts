@@ -1,17 +1,21 @@
-import type { Insertable } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { EmailSignInsTable, EmailSignInRow } from '../../db/schema.js';
+import type { Database, EmailSignInsTable, EmailSignInRow } from '../../db/schema.js';
+
+/** The realm's codes and links: a project's, or the platform's (project_id null). */
+const ofRealm = (projectId: string | null) => (eb: ExpressionBuilder<Database, 'email_sign_ins'>) =>
+  projectId === null ? eb('project_id', 'is', null) : eb('project_id', '=', projectId);
 
 export async function insertEmailSignIn(db: Db, row: Insertable<EmailSignInsTable>): Promise<void> {
   await db.insertInto('email_sign_ins').values(row).execute();
 }
 
 /** Ends the address's live codes (or links): one live at a time. */
-export async function expireEmailSignIns(db: Db, projectId: string, email: string, kind: EmailSignInRow['kind'], now: string): Promise<void> {
+export async function expireEmailSignIns(db: Db, projectId: string | null, email: string, kind: EmailSignInRow['kind'], now: string): Promise<void> {
   await db
     .updateTable('email_sign_ins')
     .set({ expires_at: now })
-    .where('project_id', '=', projectId)
+    .where(ofRealm(projectId))
     .where('email', '=', email)
     .where('kind', '=', kind)
     .where('used_at', 'is', null)
@@ -20,11 +24,11 @@ export async function expireEmailSignIns(db: Db, projectId: string, email: strin
 }
 
 /** The address's live code, if any. */
-export async function findLiveCode(db: Db, projectId: string, email: string, now: string): Promise<EmailSignInRow | undefined> {
+export async function findLiveCode(db: Db, projectId: string | null, email: string, now: string): Promise<EmailSignInRow | undefined> {
   return db
     .selectFrom('email_sign_ins')
     .selectAll()
-    .where('project_id', '=', projectId)
+    .where(ofRealm(projectId))
     .where('email', '=', email)
     .where('kind', '=', 'code')
     .where('used_at', 'is', null)

@@ -1,4 +1,5 @@
-import { LogInAnswerSchema } from '../../../shared/schemas/auth.js';
+import { BrowserSignInSchema, LogInAnswerSchema } from '../../../shared/schemas/auth.js';
+import { SignInMethodsSchema } from '../../../shared/schemas/project-settings.js';
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import {
   EmailCodeInputSchema,
@@ -8,13 +9,15 @@ import {
   MagicLinkInputSchema,
   MagicLinkOpenInputSchema,
 } from '../../../shared/schemas/passwordless.js';
-import { HOSTED_COOKIES } from '../../plugins/auth-cookies.js';
+import { HOSTED_COOKIES, PLATFORM_COOKIES } from '../../plugins/auth-cookies.js';
+import { accountMountOf, PLATFORM_ACCOUNTS } from '../../rest/account-mount.js';
 import { EndUserHeadersSchema } from '../../rest/end-user-headers.js';
 import { API_KEY, defineRoute, HOSTED } from '../../rest/route.js';
 import { continuationFrom } from '../hosted/continuation.service.js';
 import { flowBindingOf, presentedFlowBinding } from '../hosted/flow-cookie.js';
 import { sendEmailCode, verifyEmailCode } from './email-code.service.js';
 import { openMagicLink, sendMagicLink } from './magic-link.service.js';
+import { effectiveSignInMethods } from '../realms/sign-in-methods.js';
 
 const DISABLED = 'The project turned this sign-in method off: 403 {"detail": "This sign-in method is disabled"}.';
 
@@ -133,6 +136,69 @@ export const hostedPasswordlessRoutes = [
       const outcome = await openMagicLink(deps, caller, body, presentedFlowBinding(request), caller.info);
       if (outcome.signedIn) HOSTED_COOKIES.set(reply, request, deps.config, outcome.signedIn, caller.realm.policy);
       return outcome.answer;
+    },
+  }),
+];
+
+const PLATFORM = accountMountOf(PLATFORM_ACCOUNTS);
+
+/**
+ * The developers' own sign-in by a mailed code, on the dashboard's sign-in page: the same service as
+ * the projects' (a code of the platform's realm), answering what the password sign-in answers. No
+ * account is made by a code (developers sign up with a password): an unknown address is mailed nothing.
+ */
+export const platformPasswordlessRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/auth/sign-in-methods',
+    procedure: 'signInMethods',
+    access: PLATFORM.anonymous,
+    response: { 200: SignInMethodsSchema },
+    doc: {
+      tag: 'Auth',
+      operationId: 'getSignInMethods',
+      summary: "The ways developers may sign in (the dashboard's sign-in page offers these)",
+      description: '`email_code` is on unless the platform set PLATFORM_EMAIL_CODE=off; `connections` is empty (GET /api/v1/auth/oauth/providers lists the providers).',
+    },
+    handler: async ({ caller }) => effectiveSignInMethods(caller.realm.policy.signInMethods, []),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/auth/email-code',
+    procedure: 'sendEmailCode',
+    access: PLATFORM.anonymous,
+    body: EmailCodeInputSchema,
+    response: { 200: MessageSchema },
+    doc: {
+      tag: 'Auth',
+      operationId: 'sendEmailCode',
+      summary: 'Mail a developer a 6-digit sign-in code',
+      description:
+        'The code works for 10 minutes, 5 tries, once; a new code ends the earlier one. The same answer whether or not the address has an account (an address without one is mailed nothing: developers sign up with a password). Needs the captcha when one is configured. 403 when the platform turned it off (PLATFORM_EMAIL_CODE=off).',
+      errors: [400, 403, 429],
+    },
+    handler: async ({ deps, caller, body }) => sendEmailCode(deps, caller.realm, body, caller.info),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/auth/email-code/verify',
+    procedure: 'verifyEmailCode',
+    browserResponse: BrowserSignInSchema,
+    access: PLATFORM.anonymous,
+    body: EmailCodeVerifyInputSchema,
+    response: { 200: LogInAnswerSchema },
+    doc: {
+      tag: 'Auth',
+      operationId: 'verifyEmailCode',
+      summary: 'Sign in with the mailed code',
+      description:
+        'The same answer as POST /api/v1/auth/login: the tokens in the body and as HttpOnly cookies, or with two factors on {mfa_required, mfa_token, methods} for POST /api/v1/auth/mfa/verify. A wrong, spent or expired code: 401. 403 when the platform turned it off.',
+      errors: [401, 403, 429],
+    },
+    async handler({ deps, caller, body, request, reply }) {
+      const result = await verifyEmailCode(deps, caller.realm, body, caller.info);
+      if (!('mfa_required' in result)) PLATFORM_COOKIES.set(reply, request, deps.config, result, caller.realm.policy);
+      return result;
     },
   }),
 ];

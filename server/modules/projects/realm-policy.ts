@@ -7,7 +7,7 @@ import type { CaptchaVerifier } from '../captcha/captcha.js';
 import type { RealmPolicy } from '../realms/realm.js';
 import { DEFAULT_MAX_ORGANIZATIONS_PER_USER } from '../../../shared/schemas/organizations.js';
 import { parseStoredOverrides } from '../../../shared/i18n/overrides.js';
-import { NO_CHOICE, parseSignInMethods } from '../realms/sign-in-methods.js';
+import { parseSignInMethods } from '../realms/sign-in-methods.js';
 
 /** The platform's rules for its own accounts, and every project's until it sets its own: the environment's. */
 export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmPolicy {
@@ -21,7 +21,8 @@ export function platformPolicy(config: Config, captcha: CaptchaVerifier): RealmP
     allowUnverifiedSignIn: true,
     mail: PLATFORM_BRAND,
     organizations: { selfService: false, maxPerUser: DEFAULT_MAX_ORGANIZATIONS_PER_USER, customClaims: null },
-    signInMethods: NO_CHOICE,
+    // Developers sign in with a password, a passkey, a provider, and a mailed code unless PLATFORM_EMAIL_CODE is off.
+    signInMethods: { methods: { email_code: config.platformEmailCode }, connections: {} },
   });
 }
 
