@@ -34,6 +34,7 @@ import * as addSessionRevocations from './2026_11_27_0500_add_session_revocation
 import * as addMachineAndDeviceClients from './2026_11_27_0600_add_machine_and_device_clients.js';
 import * as addScimProvisioning from './2026_11_28_0100_add_scim_provisioning.js';
 import * as addSsoIdentities from './2026_11_28_0600_add_sso_identities.js';
+import * as addAdminPortal from './2026_11_28_0700_add_admin_portal.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0600_add_machine_and_device_clients': addMachineAndDeviceClients,
   '2026_11_28_0100_add_scim_provisioning': addScimProvisioning,
   '2026_11_28_0600_add_sso_identities': addSsoIdentities,
+  '2026_11_28_0700_add_admin_portal': addAdminPortal,
 };
