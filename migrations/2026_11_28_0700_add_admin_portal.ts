@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 // - admin_portal_sessions: what that exchange opens: a session cookie (SHA-256 kept) scoped to the
 //   link's organization, until `expires_at` (at most the link's own expiry). `test_result` holds the
 //   attributes the last "test connection" round trip received (JSON), read back by this session only.
+//   `next_connection_id` is the id the session's next new connection gets, so the guides show the values
+//   the IdP needs (entity id, ACS URL, callback) before the IdP's metadata exists.
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -32,6 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('test_result', 'text')
+    .addColumn('next_connection_id', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('admin_portal_sessions_link_idx').on('admin_portal_sessions').column('link_id').execute();
 }

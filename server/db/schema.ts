@@ -462,6 +462,8 @@ export interface AdminPortalSessionsTable {
   expires_at: string;
   /** JSON: what the last test of a connection received from the IdP. */
   test_result: string | null;
+  /** The id of the next connection made in this session: the guides show its SP values before it exists. */
+  next_connection_id: string;
 }
 
 /** An end user a connection's IdP provisions through SCIM (the SCIM id is the user's id). */

@@ -37,6 +37,8 @@ export const AdminPortalSessionSchema = z.object({
 
 export const AdminPortalOverviewSchema = AdminPortalSessionSchema.extend({
   connections: z.array(SsoConnectionSchema),
+  /** What the IdP needs for the next connection added here (its id is reserved), before the IdP's metadata exists. */
+  next_connection: z.object({ sp_entity_id: z.string(), acs_url: z.string(), sp_metadata_url: z.string(), oidc_callback_url: z.string() }),
 });
 
 /** A connection of the portal's organization: the developer's create input, its organization implied. */

@@ -132,6 +132,8 @@ describe('the portal session', () => {
     const overview = await call('GET', '/organization');
     expect(overview.statusCode, overview.body).toBe(200);
     expect(overview.json()).toMatchObject({ organization: { id: project.acme.id, name: 'Acme Inc.' }, connections: [] });
+    // The guides show the next connection's values before it exists; the connection made gets them.
+    const next = overview.json().next_connection;
 
     // organization_id is not the portal's to choose.
     expect((await call('POST', '/connections', { organization_id: project.globex.id, type: 'saml', name: 'x', saml: { idp_metadata_xml: idpMetadataXml() } })).statusCode).toBe(422);
@@ -139,7 +141,9 @@ describe('the portal session', () => {
     expect(broken.statusCode).toBe(422);
     expect(broken.json().detail).toMatch(/metadata/);
     const mine = await samlConnectionVia(call, project.domain);
-    expect(mine).toMatchObject({ organization_id: project.acme.id, saml: { acs_url: `${APP_URL}/sso/saml/${mine.id}/acs` } });
+    expect(mine).toMatchObject({ organization_id: project.acme.id, saml: { acs_url: next.acs_url, sp_entity_id: next.sp_entity_id, sp_metadata_url: next.sp_metadata_url } });
+    expect(next.acs_url).toBe(`${APP_URL}/sso/saml/${mine.id}/acs`);
+    expect((await call('GET', '/organization')).json().next_connection.acs_url).not.toBe(next.acs_url);
     expect((await call('GET', '/organization')).json().connections.map((c: { id: string }) => c.id)).toEqual([mine.id]);
 
     for (const [method, path] of [

@@ -3493,7 +3493,7 @@ export interface paths {
         put?: never;
         /**
          * Add a SAML or OpenID Connect connection to the portal's organization
-         * @description The same input and checks as the team's createSsoConnection, without `organization_id` (always the portal's). Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         * @description The same input and checks as the team's createSsoConnection, without `organization_id` (always the portal's). The connection gets the id whose values `next_connection` showed. Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
          */
         post: operations["createAdminPortalConnection"];
         delete?: never;
@@ -23301,6 +23301,12 @@ export interface operations {
                             created_at: string;
                             updated_at: string;
                         }[];
+                        next_connection: {
+                            sp_entity_id: string;
+                            acs_url: string;
+                            sp_metadata_url: string;
+                            oidc_callback_url: string;
+                        };
                     };
                 };
             };

@@ -41,3 +41,8 @@ export async function deleteExpiredLinks(db: Db, now: string): Promise<number> {
   const result = await db.deleteFrom('admin_portal_links').where('expires_at', '<', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The session made a connection with its reserved id: the next one gets a new id. */
+export async function renewNextConnectionId(db: Db, id: string, next: string): Promise<void> {
+  await db.updateTable('admin_portal_sessions').set({ next_connection_id: next }).where('id', '=', id).execute();
+}

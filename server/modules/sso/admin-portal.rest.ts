@@ -17,9 +17,8 @@ import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { ANYONE, defineRoute, TEAM, UnvalidatedParam } from '../../rest/route.js';
-import { closePortalSession, createAdminPortalLink, lastTestResult, openAdminPortal, portalOrganization, portalSessionOf } from './admin-portal.service.js';
+import { closePortalSession, createAdminPortalLink, createPortalConnection, nextConnectionValues, lastTestResult, openAdminPortal, portalOrganization, portalSessionOf } from './admin-portal.service.js';
 import {
-  createConnectionAs,
   createScimTokenAs,
   deleteConnectionAs,
   getConnectionAs,
@@ -125,7 +124,7 @@ export const adminPortalRoutes = [
     doc: portalDoc('getAdminPortalOrganization', "The portal's organization and its enterprise connections, with the values each IdP needs"),
     handler: async ({ deps, caller, request }) => {
       const session = await sessionOf(deps, request, caller.info);
-      return { ...(await portalOrganization(deps, session)), ...(await listConnectionsAs(deps, session.manager)) };
+      return { ...(await portalOrganization(deps, session)), ...(await listConnectionsAs(deps, session.manager)), next_connection: nextConnectionValues(deps, session) };
     },
   }),
   defineRoute({
@@ -135,12 +134,12 @@ export const adminPortalRoutes = [
     body: CreatePortalConnectionInputSchema,
     response: { 201: SsoConnectionSchema },
     doc: portalDoc('createAdminPortalConnection', "Add a SAML or OpenID Connect connection to the portal's organization", {
-      description: 'The same input and checks as the team\'s createSsoConnection, without `organization_id` (always the portal\'s).',
+      description: 'The same input and checks as the team\'s createSsoConnection, without `organization_id` (always the portal\'s). The connection gets the id whose values `next_connection` showed.',
       errors: [401, 409, 422, 429],
     }),
     handler: async ({ deps, caller, request, body }) => {
       const session = await sessionOf(deps, request, caller.info);
-      return createConnectionAs(deps, session.manager, { ...body, organization_id: session.manager.organizationId });
+      return createPortalConnection(deps, session, { ...body, organization_id: session.manager.organizationId });
     },
   }),
   defineRoute({

@@ -17,7 +17,9 @@ import { recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { organizationOf } from '../organizations/organizations.service.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import * as repo from './admin-portal.repo.js';
-import type { ConnectionManager } from './sso-connections.service.js';
+import { createConnectionAs, type ConnectionManager } from './sso-connections.service.js';
+import { acsUrlOf, oidcCallbackUrlOf, spEntityIdOf, spMetadataUrlOf } from './sso-urls.js';
+import type { SsoConnection } from '../../../shared/schemas/sso.js';
 
 /**
  * The self-serve setup portal: a project's team makes a one-time link for one of its organizations;
@@ -84,6 +86,7 @@ export async function openAdminPortal(deps: Deps, token: string, info: RequestIn
       created_at: now.toISOString(),
       expires_at: expiresAt,
       test_result: null,
+      next_connection_id: newId(),
     });
     await recordAudit(tx, portalActorOf(link.id, info), { projectId: link.project_id, action: 'admin_portal.opened', target: { type: 'organization', id: organization.id, label: organization.name } });
   });
@@ -108,6 +111,19 @@ export async function portalSessionOf(deps: Deps, cookie: string | undefined, in
 export async function portalOrganization(deps: Deps, session: PortalSession): Promise<{ organization: { id: string; name: string }; expires_at: string }> {
   const organization = await organizationOf(deps, session.row.project_id, session.row.organization_id);
   return { organization: { id: organization.id, name: organization.name }, expires_at: session.row.expires_at };
+}
+
+/** What the IdP needs for the session's next connection (its id is reserved), shown by the guides before the connection exists. */
+export function nextConnectionValues(deps: Pick<Deps, 'config'>, session: PortalSession) {
+  const id = session.row.next_connection_id;
+  return { sp_entity_id: spEntityIdOf(deps.config, id), acs_url: acsUrlOf(deps.config, id), sp_metadata_url: spMetadataUrlOf(deps.config, id), oidc_callback_url: oidcCallbackUrlOf(deps.config, id) };
+}
+
+/** A connection made in the portal gets the id its guide showed; the session then reserves another. */
+export async function createPortalConnection(deps: Deps, session: PortalSession, input: Parameters<typeof createConnectionAs>[2]): Promise<SsoConnection> {
+  const created = await createConnectionAs(deps, session.manager, input, session.row.next_connection_id);
+  await repo.renewNextConnectionId(deps.db, session.row.id, newId());
+  return created;
 }
 
 export async function closePortalSession(deps: Deps, session: PortalSession): Promise<{ message: string }> {

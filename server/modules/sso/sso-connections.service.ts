@@ -233,7 +233,7 @@ export async function createSsoConnection(deps: Deps, owner: UserRow, projectId:
 }
 
 /** The setup portal's manager can only add a connection to its own organization (whatever organization_id says). */
-export async function createConnectionAs(deps: Deps, manager: ConnectionManager, given: CreateInput): Promise<SsoConnection> {
+export async function createConnectionAs(deps: Deps, manager: ConnectionManager, given: CreateInput, id: string = newId()): Promise<SsoConnection> {
   const project = { id: manager.projectId };
   const input = manager.organizationId === undefined ? given : { ...given, organization_id: manager.organizationId };
   await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
@@ -250,7 +250,6 @@ export async function createConnectionAs(deps: Deps, manager: ConnectionManager,
     requireReachableIssuer(deps, input.oidc.issuer);
   }
   const now = isoNow(deps.clock);
-  const id = newId();
   return withTransaction(deps, async (tx) => {
     await repo.insertConnection(tx.db, {
       id,
