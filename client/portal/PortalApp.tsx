@@ -270,14 +270,22 @@ function ConnectionCard({ connection, onChanged }: { connection: SsoConnection; 
   const [error, setError] = useState<string | null>(null);
   const [token, setToken] = useState<ScimToken | null>(null);
   const [editing, setEditing] = useState(false);
+  const [dnsNotice, setDnsNotice] = useState<string | null>(null);
   const run = useMutation({
     mutationFn: async (action: 'verify' | 'scim' | 'test' | 'delete') => {
-      if (action === 'verify') return portalApi.verifyDomains(connection.id);
+      if (action === 'verify') {
+        const checked = await portalApi.verifyDomains(connection.id);
+        const missing = checked.domains.filter((domain) => !domain.verified).map((domain) => domain.domain);
+        return setDnsNotice(missing.length ? `The TXT record was not found yet for ${missing.join(', ')}. DNS changes can take a few minutes to show: check again later.` : 'Every domain is verified.');
+      }
       if (action === 'scim') return setToken(await portalApi.createScimToken(connection.id));
       if (action === 'test') return window.location.assign((await portalApi.startTest(connection.id)).authorization_url);
       return portalApi.remove(connection.id);
     },
-    onMutate: () => setError(null),
+    onMutate: () => {
+      setError(null);
+      setDnsNotice(null);
+    },
     onSuccess: () => void onChanged(),
     onError: (failure) => setError(detailOf(failure, 'That did not work. Try again.')),
   });
@@ -351,6 +359,11 @@ function ConnectionCard({ connection, onChanged }: { connection: SsoConnection; 
               )}
             </Stack>
           ))}
+          {dnsNotice && (
+            <Text size="sm" role="status">
+              {dnsNotice}
+            </Text>
+          )}
           {pending.length > 0 && (
             <Button size="xs" variant="light" onClick={() => run.mutate('verify')} loading={run.isPending && run.variables === 'verify'} style={{ alignSelf: 'flex-start' }}>
               Check the DNS records
