@@ -208,6 +208,9 @@ function AddConnection({ overview, onCancel, onAdded }: { overview: PortalOvervi
           />
         </Stack>
         <GuideSteps guide={guide} values={overview.next_connection} />
+        <Text size="sm" c="dimmed">
+          <b>User provisioning (SCIM), once the connection is added:</b> {guide.scim}
+        </Text>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             {create.isError && (

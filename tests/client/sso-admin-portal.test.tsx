@@ -79,6 +79,7 @@ describe('the setup portal', () => {
     expect(steps.getByText(NEXT.acs_url)).toBeTruthy();
     expect(steps.getByText(NEXT.sp_entity_id)).toBeTruthy();
     expect(steps.getAllByRole('button', { name: /^Copy ACS URL/ }).length).toBeGreaterThan(0);
+    expect(screen.getByText(/SCIM connector base URL/)).toBeTruthy();
 
     await user.click(screen.getAllByRole('radio', { name: 'Microsoft Entra ID' })[0]!);
     expect(within(screen.getByRole('list', { name: 'Microsoft Entra ID steps' })).getByText(/Federation Metadata XML/)).toBeTruthy();
