@@ -32,6 +32,8 @@ const TestSignInPage = lazy(() => import('./pages/TestSignInPage').then((m) => (
 const VerifyEmailPage = lazy(() => import('./pages/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })));
 /** A project's hosted sign-in pages: their own frame and realm, outside the platform's layout. */
 const HostedApp = lazy(() => import('./hosted/HostedApp').then((m) => ({ default: m.HostedApp })));
+/** The self-serve setup portal of enterprise SSO: an IT admin with a one-time link, no account and no dashboard frame. */
+const PortalApp = lazy(() => import('./portal/PortalApp').then((m) => ({ default: m.PortalApp })));
 
 const guarded = (page: ReactNode) => <ProtectedRoute>{page}</ProtectedRoute>;
 const guestOnly = (page: ReactNode) => <GuestRoute>{page}</GuestRoute>;
@@ -45,6 +47,14 @@ export function AppRoutes() {
         element={
           <Suspense fallback={<FullPageLoader />}>
             <HostedApp />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/portal/*"
+        element={
+          <Suspense fallback={<FullPageLoader />}>
+            <PortalApp />
           </Suspense>
         }
       />

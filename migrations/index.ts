@@ -34,6 +34,7 @@ import * as addSessionRevocations from './2026_11_27_0500_add_session_revocation
 import * as addMachineAndDeviceClients from './2026_11_27_0600_add_machine_and_device_clients.js';
 import * as addScimProvisioning from './2026_11_28_0100_add_scim_provisioning.js';
 import * as addSsoIdentities from './2026_11_28_0600_add_sso_identities.js';
+import * as addAdminPortal from './2026_11_28_0700_add_admin_portal.js';
 import * as platformEmailCodes from './2026_11_28_0800_platform_email_codes.js';
 import * as feedMachineClientRevocations from './2026_11_28_0900_feed_machine_client_revocations.js';
 
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0600_add_machine_and_device_clients': addMachineAndDeviceClients,
   '2026_11_28_0100_add_scim_provisioning': addScimProvisioning,
   '2026_11_28_0600_add_sso_identities': addSsoIdentities,
+  '2026_11_28_0700_add_admin_portal': addAdminPortal,
   '2026_11_28_0800_platform_email_codes': platformEmailCodes,
   '2026_11_28_0900_feed_machine_client_revocations': feedMachineClientRevocations,
 };

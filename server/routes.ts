@@ -24,6 +24,7 @@ import { ownSessionRoutes } from './modules/auth/own-sessions.rest.js';
 import { connectionRoutes, socialRoutes } from './modules/social/social.rest.js';
 import { API_KEY_SIDE, DASHBOARD_SIDE, endUserOrganizationRoutes, organizationRoleRoutes, organizationRoutes, userMetadataRoutes, userOrganizationRoutes } from './modules/organizations/organizations.rest.js';
 import { hostedSsoRoutes, ssoConnectionRoutes, ssoSignInRoutes } from './modules/sso/sso.rest.js';
+import { adminPortalLinkRoutes, adminPortalRoutes } from './modules/sso/admin-portal.rest.js';
 import { switchOrganizationRoutes } from './modules/auth/switch-organization.rest.js';
 import { hostedPasswordlessRoutes, platformPasswordlessRoutes, publicPasswordlessRoutes } from './modules/passwordless/passwordless.rest.js';
 import { openApiRoute } from './openapi/openapi.rest.js';
@@ -61,10 +62,12 @@ export const REST_ROUTES: readonly AnyRoute[] = [
   ...organizationRoleRoutes,
   ...userOrganizationRoutes,
   ...ssoConnectionRoutes,
+  ...adminPortalLinkRoutes,
   ...auditRoutes,
   ...mailRoutes,
   ...publicApiRoutes,
   ...ssoSignInRoutes,
+  ...adminPortalRoutes,
   ...publicPasswordlessRoutes,
   ...revocationRoutes,
   ...userMetadataRoutes,

@@ -367,7 +367,8 @@ export interface ProjectConnectionsTable {
   updated_at: string;
 }
 
-export type SocialIntent = 'sign_in' | 'link' | 'api';
+/** `test`: the setup portal's test of an enterprise connection (nothing is provisioned). */
+export type SocialIntent = 'sign_in' | 'link' | 'api' | 'test';
 
 /** A sign-in sent to a provider, waiting for its callback; on the public API, then for the exchange. */
 export interface SocialSignInsTable {
@@ -436,6 +437,33 @@ export interface SsoIdentitiesTable {
   user_id: string;
   created_at: string;
   last_sign_in_at: string;
+}
+
+/** A one-time link to the setup portal of one organization's enterprise SSO (token SHA-256 hashed). */
+export interface AdminPortalLinksTable {
+  id: string;
+  project_id: string;
+  organization_id: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** The portal session a link's one exchange opens (cookie SHA-256 hashed), scoped to the link's organization. */
+export interface AdminPortalSessionsTable {
+  id: string;
+  link_id: string;
+  project_id: string;
+  organization_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  /** JSON: what the last test of a connection received from the IdP. */
+  test_result: string | null;
+  /** The id of the next connection made in this session: the guides show its SP values before it exists. */
+  next_connection_id: string;
 }
 
 /** An end user a connection's IdP provisions through SCIM (the SCIM id is the user's id). */
@@ -815,6 +843,8 @@ export interface Database {
   sso_domains: SsoDomainsTable;
   sso_assertions: SsoAssertionsTable;
   sso_identities: SsoIdentitiesTable;
+  admin_portal_links: AdminPortalLinksTable;
+  admin_portal_sessions: AdminPortalSessionsTable;
   scim_users: ScimUsersTable;
   scim_groups: ScimGroupsTable;
   scim_group_members: ScimGroupMembersTable;
@@ -846,6 +876,8 @@ export type ProjectConnectionRow = Selectable<ProjectConnectionsTable>;
 export type SocialSignInRow = Selectable<SocialSignInsTable>;
 export type SsoConnectionRow = Selectable<SsoConnectionsTable>;
 export type SsoDomainRow = Selectable<SsoDomainsTable>;
+export type AdminPortalLinkRow = Selectable<AdminPortalLinksTable>;
+export type AdminPortalSessionRow = Selectable<AdminPortalSessionsTable>;
 export type ScimUserRow = Selectable<ScimUsersTable>;
 export type ScimGroupRow = Selectable<ScimGroupsTable>;
 export type ProjectSettingsRow = Selectable<ProjectSettingsTable>;

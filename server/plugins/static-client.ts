@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SITE_CONFIG, SITE_CONFIG_META, type SiteConfig } from '../../shared/site-config.js';
 
-const API_PREFIXES = ['/api/', '/trpc/', '/public/api/', '/.well-known/'];
+const API_PREFIXES = ['/api/', '/trpc/', '/public/api/', '/.well-known/', '/portal/api/'];
 /** The server's own paths outside those prefixes: without their route (METRICS_TOKEN unset) they are a 404, not the client. */
 const SERVER_PATHS = new Set(['/metrics']);
 /** The hosted pages' browser API (/hosted/{project_key}/api/…) and the OpenID Connect endpoints answer JSON, never the client. */

@@ -40,7 +40,7 @@ const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> =
     return JSON.stringify(result.data);
   };
 
-const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/ready', '/hosted/:project_key/api/'];
+const API_PREFIXES = ['/api/', '/public/api/', '/.well-known/', '/health', '/ready', '/hosted/:project_key/api/', '/portal/api/'];
 
 /**
  * Registers the declared routes: an onRequest hook that checks the route's access (callers.ts:

@@ -65,6 +65,11 @@ export const TAGS = [
     name: 'Enterprise SSO',
     description: "A project's SAML 2.0 and OpenID Connect connections for its organizations (the values each IdP needs, the e-mail domains they own and their DNS proof), as its team manages them.",
   },
+  {
+    name: 'Setup portal',
+    description:
+      "The browser API of the self-serve setup portal (/portal): an organization's IT admin, with the session a one-time setup link opens (an HttpOnly cookie scoped to /portal), sets up that organization's enterprise SSO and nothing else.",
+  },
   { name: 'Project monitoring', description: "One project's end users, login attempts, devices and sessions." },
   { name: 'Public API', description: "The end-user API a developer's backend calls with its project's key (X-API-Key). No cookies." },
   {

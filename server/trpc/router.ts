@@ -15,6 +15,7 @@ import { connectionRoutes, socialRoutes } from '../modules/social/social.rest.js
 import { teamRoutes } from '../modules/teams/teams.rest.js';
 import { DASHBOARD_SIDE, organizationRoleRoutes, organizationRoutes, userOrganizationRoutes } from '../modules/organizations/organizations.rest.js';
 import { ssoConnectionRoutes } from '../modules/sso/sso.rest.js';
+import { adminPortalLinkRoutes } from '../modules/sso/admin-portal.rest.js';
 import { PLATFORM_ACCOUNTS } from '../rest/account-mount.js';
 import { mergeRouters, router } from './init.js';
 import { routerOf } from './procedures.js';
@@ -43,7 +44,7 @@ export const appRouter = router({
   admin: routerOf([...monitoringRoutes(ADMIN_MONITORING), ...adminAuditRoutes, ...adminMailRoutes]),
   localMail: routerOf(localMailRoutes),
   projectSettings: routerOf(projectSettingsRoutes),
-  sso: routerOf(ssoConnectionRoutes),
+  sso: routerOf([...ssoConnectionRoutes, ...adminPortalLinkRoutes]),
   organizations: routerOf([...organizationRoutes(DASHBOARD_SIDE), ...organizationRoleRoutes, ...userOrganizationRoutes]),
   projects: mergeRouters(routerOf([...projectsRoutes, ...projectAuditRoutes, ...projectMailRoutes]), router({ monitor: routerOf(monitoringRoutes(PROJECT_MONITORING)) })),
 });

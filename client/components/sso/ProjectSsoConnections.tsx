@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconPlus } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconLink, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Project } from '../../../shared/schemas/projects';
 import type { SsoConnection } from '../../../shared/schemas/sso';
@@ -10,6 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { ConfirmModal } from '../ConfirmModal';
 import { notifyFailure } from '../projects/states';
 import { ScimTokenModal, type ShownScimToken } from './ScimTokenModal';
+import { SetupLinkModal } from './SetupLinkModal';
 import { SsoConnectionDetails } from './SsoConnectionDetails';
 import { AddSsoConnectionModal, EditSsoConnectionModal } from './SsoConnectionForm';
 import { ssoConnectionKeys, useSsoConnectionsApi } from './ssoConnectionsApi';
@@ -28,6 +29,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
   const list = useQuery({ queryKey: ssoConnectionKeys.list(project.id), queryFn: api.list, retry: false });
   const organizations = trpc.organizations.list.useQuery({ id: project.id, limit: 100 });
   const [adding, setAdding] = useState(false);
+  const [linking, setLinking] = useState(false);
   const [editing, setEditing] = useState<SsoConnection | null>(null);
   const [expanded, setExpanded] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
@@ -71,9 +73,14 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
           </Text>
         </div>
         {manages && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} disabled={list.isLoading || list.isError || organizations.isPending}>
-            Add connection
-          </Button>
+          <Group gap="xs">
+            <Button variant="default" leftSection={<IconLink size={16} />} onClick={() => setLinking(true)} disabled={organizations.isPending || organizationOptions.length === 0}>
+              Create setup link
+            </Button>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} disabled={list.isLoading || list.isError || organizations.isPending}>
+              Add connection
+            </Button>
+          </Group>
         )}
       </Group>
       {!manages && (
@@ -131,6 +138,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
           setExpanded(created.id);
         }}
       />
+      {linking && <SetupLinkModal projectId={project.id} opened={linking} organizations={organizationOptions} onClose={() => setLinking(false)} />}
       <EditSsoConnectionModal projectId={project.id} connection={editing} onClose={() => setEditing(null)} />
       <ConfirmModal
         opened={confirming !== null}

@@ -2573,6 +2573,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/organizations/{organization_id}/admin-portal-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link to the setup portal of the organization's enterprise SSO, for its IT admin
+         * @description Answers the link's `url` this once (only its SHA-256 is kept), valid `expires_in_hours` (1 to 168, default 24). Whoever opens it (once: a second opening is refused) sets up this organization's SAML or OpenID Connect connections, verifies its domains, tests a sign-in and makes the SCIM token, without an account and without seeing anything else of the project. Owners and admins of the project; audited.
+         */
+        post: operations["createAdminPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/audit-log": {
         parameters: {
             query?: never;
@@ -3470,6 +3490,178 @@ export interface paths {
          * @description By `email` (its domain must be verified for one of the project's connections: home-realm discovery) or `connection_id`. Answers the IdP's `authorization_url` (a SAML AuthnRequest, or an OpenID Connect authorization with PKCE): send the end user's browser there. The IdP comes back to the connection's ACS or callback, which redirects to `redirect_uri` (one of the project's registered redirect URIs) with `code` and your `state`, or with `error` (`access_denied`, `server_error`). Check `state`, then exchange the code (valid 60 s, once) at /public/api/v1/auth/oauth/exchange: the tokens carry the connection's organization as the active one (`org_id`).
          */
         get: operations["publicStartSsoSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a setup link: spends its one-time token for a portal session (an HttpOnly cookie scoped to /portal)
+         * @description `token` is the last segment of the link's URL. The session lasts an hour, never past the link's expiry. A link opens once: a second opening, an expired or an unknown link is a 401 with `detail` to show.
+         */
+        post: operations["openAdminPortal"];
+        /**
+         * Leave the setup portal (the session ends; the link stays spent)
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        delete: operations["closeAdminPortal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portal's organization and its enterprise connections, with the values each IdP needs
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        get: operations["getAdminPortalOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a SAML or OpenID Connect connection to the portal's organization
+         * @description The same input and checks as the team's createSsoConnection, without `organization_id` (always the portal's). The connection gets the id whose values `next_connection` showed. Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        post: operations["createAdminPortalConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/connections/{connection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the organization's connections
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        get: operations["getAdminPortalConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the organization's connections
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        delete: operations["deleteAdminPortalConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change one of the organization's connections
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        patch: operations["updateAdminPortalConnection"];
+        trace?: never;
+    };
+    "/portal/api/v1/connections/{connection_id}/verify-domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the DNS TXT records of the connection's unverified domains
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        post: operations["verifyAdminPortalDomains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/connections/{connection_id}/scim-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make (or replace) the connection's SCIM bearer token, answered this once
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        post: operations["createAdminPortalScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/connections/{connection_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the connection: a sign-in at the IdP that comes back to the portal with what the IdP sent
+         * @description Send the browser to `authorization_url`; the IdP comes back (ACS or callback) to /portal?test=ok|failed, and …/test-result then answers the e-mail, names and groups received. No account, membership or session is made. Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        post: operations["startAdminPortalConnectionTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/v1/test-result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this session's last connection test received from the IdP (null before any)
+         * @description Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link's organization.
+         */
+        get: operations["getAdminPortalTestResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -18905,6 +19097,113 @@ export interface operations {
             };
         };
     };
+    createAdminPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default 24 */
+                    expires_in_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getAdminAuditLog: {
         parameters: {
             query?: {
@@ -23062,6 +23361,1168 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    openAdminPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: {
+                            id: string;
+                            name: string;
+                        };
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    closeAdminPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAdminPortalOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: {
+                            id: string;
+                            name: string;
+                        };
+                        expires_at: string;
+                        connections: {
+                            id: string;
+                            organization_id: string;
+                            /** @enum {string} */
+                            type: "saml" | "oidc";
+                            name: string;
+                            enabled: boolean;
+                            domains: {
+                                domain: string;
+                                verified: boolean;
+                                verified_at: string | null;
+                                txt_record_name: string;
+                                txt_record_value: string;
+                            }[];
+                            default_role: string;
+                            attribute_mapping: {
+                                email?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                groups?: string;
+                                group_roles?: {
+                                    [key: string]: string;
+                                };
+                            };
+                            allow_idp_initiated: boolean;
+                            enforce: boolean;
+                            saml: {
+                                idp_entity_id: string;
+                                idp_sso_url: string;
+                                idp_metadata_url: string | null;
+                                idp_certificates: {
+                                    not_after: string;
+                                    subject: string;
+                                }[];
+                                sp_entity_id: string;
+                                acs_url: string;
+                                sp_metadata_url: string;
+                            } | null;
+                            oidc: {
+                                issuer: string;
+                                client_id: string;
+                                callback_url: string;
+                            } | null;
+                            scim: {
+                                enabled: boolean;
+                                base_url: string;
+                                token_created_at: string | null;
+                            };
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        next_connection: {
+                            sp_entity_id: string;
+                            acs_url: string;
+                            sp_metadata_url: string;
+                            oidc_callback_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createAdminPortalConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "saml" | "oidc";
+                    name: string;
+                    saml?: {
+                        idp_metadata_xml: string;
+                    } | {
+                        /** Format: uri */
+                        idp_metadata_url: string;
+                    };
+                    oidc?: {
+                        /** Format: uri */
+                        issuer: string;
+                        client_id: string;
+                        client_secret?: string;
+                    };
+                    default_role?: string;
+                    attribute_mapping?: {
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        groups?: string;
+                        group_roles?: {
+                            [key: string]: string;
+                        };
+                    };
+                    allow_idp_initiated?: boolean;
+                    enforce?: boolean;
+                    enabled?: boolean;
+                    /** @default [] */
+                    domains?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organization_id: string;
+                        /** @enum {string} */
+                        type: "saml" | "oidc";
+                        name: string;
+                        enabled: boolean;
+                        domains: {
+                            domain: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            txt_record_name: string;
+                            txt_record_value: string;
+                        }[];
+                        default_role: string;
+                        attribute_mapping: {
+                            email?: string;
+                            first_name?: string;
+                            last_name?: string;
+                            groups?: string;
+                            group_roles?: {
+                                [key: string]: string;
+                            };
+                        };
+                        allow_idp_initiated: boolean;
+                        enforce: boolean;
+                        saml: {
+                            idp_entity_id: string;
+                            idp_sso_url: string;
+                            idp_metadata_url: string | null;
+                            idp_certificates: {
+                                not_after: string;
+                                subject: string;
+                            }[];
+                            sp_entity_id: string;
+                            acs_url: string;
+                            sp_metadata_url: string;
+                        } | null;
+                        oidc: {
+                            issuer: string;
+                            client_id: string;
+                            callback_url: string;
+                        } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAdminPortalConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organization_id: string;
+                        /** @enum {string} */
+                        type: "saml" | "oidc";
+                        name: string;
+                        enabled: boolean;
+                        domains: {
+                            domain: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            txt_record_name: string;
+                            txt_record_value: string;
+                        }[];
+                        default_role: string;
+                        attribute_mapping: {
+                            email?: string;
+                            first_name?: string;
+                            last_name?: string;
+                            groups?: string;
+                            group_roles?: {
+                                [key: string]: string;
+                            };
+                        };
+                        allow_idp_initiated: boolean;
+                        enforce: boolean;
+                        saml: {
+                            idp_entity_id: string;
+                            idp_sso_url: string;
+                            idp_metadata_url: string | null;
+                            idp_certificates: {
+                                not_after: string;
+                                subject: string;
+                            }[];
+                            sp_entity_id: string;
+                            acs_url: string;
+                            sp_metadata_url: string;
+                        } | null;
+                        oidc: {
+                            issuer: string;
+                            client_id: string;
+                            callback_url: string;
+                        } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteAdminPortalConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateAdminPortalConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    saml?: {
+                        idp_metadata_xml: string;
+                    } | {
+                        /** Format: uri */
+                        idp_metadata_url: string;
+                    };
+                    oidc?: {
+                        /** Format: uri */
+                        issuer: string;
+                        client_id: string;
+                        client_secret?: string;
+                    };
+                    default_role?: string;
+                    attribute_mapping?: {
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        groups?: string;
+                        group_roles?: {
+                            [key: string]: string;
+                        };
+                    };
+                    allow_idp_initiated?: boolean;
+                    enforce?: boolean;
+                    enabled?: boolean;
+                    domains?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organization_id: string;
+                        /** @enum {string} */
+                        type: "saml" | "oidc";
+                        name: string;
+                        enabled: boolean;
+                        domains: {
+                            domain: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            txt_record_name: string;
+                            txt_record_value: string;
+                        }[];
+                        default_role: string;
+                        attribute_mapping: {
+                            email?: string;
+                            first_name?: string;
+                            last_name?: string;
+                            groups?: string;
+                            group_roles?: {
+                                [key: string]: string;
+                            };
+                        };
+                        allow_idp_initiated: boolean;
+                        enforce: boolean;
+                        saml: {
+                            idp_entity_id: string;
+                            idp_sso_url: string;
+                            idp_metadata_url: string | null;
+                            idp_certificates: {
+                                not_after: string;
+                                subject: string;
+                            }[];
+                            sp_entity_id: string;
+                            acs_url: string;
+                            sp_metadata_url: string;
+                        } | null;
+                        oidc: {
+                            issuer: string;
+                            client_id: string;
+                            callback_url: string;
+                        } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verifyAdminPortalDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organization_id: string;
+                        /** @enum {string} */
+                        type: "saml" | "oidc";
+                        name: string;
+                        enabled: boolean;
+                        domains: {
+                            domain: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            txt_record_name: string;
+                            txt_record_value: string;
+                        }[];
+                        default_role: string;
+                        attribute_mapping: {
+                            email?: string;
+                            first_name?: string;
+                            last_name?: string;
+                            groups?: string;
+                            group_roles?: {
+                                [key: string]: string;
+                            };
+                        };
+                        allow_idp_initiated: boolean;
+                        enforce: boolean;
+                        saml: {
+                            idp_entity_id: string;
+                            idp_sso_url: string;
+                            idp_metadata_url: string | null;
+                            idp_certificates: {
+                                not_after: string;
+                                subject: string;
+                            }[];
+                            sp_entity_id: string;
+                            acs_url: string;
+                            sp_metadata_url: string;
+                        } | null;
+                        oidc: {
+                            issuer: string;
+                            client_id: string;
+                            callback_url: string;
+                        } | null;
+                        scim: {
+                            enabled: boolean;
+                            base_url: string;
+                            token_created_at: string | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a limit is reached) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createAdminPortalScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        base_url: string;
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    startAdminPortalConnectionTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authorization_url: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, or a token, captcha or current password that is not right */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; the detail names the first broken rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests; Retry-After says in how many seconds to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAdminPortalTestResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            connection_id: string;
+                            ok: boolean;
+                            error: string | null;
+                            email: string | null;
+                            first_name: string | null;
+                            last_name: string | null;
+                            groups: string[];
+                            domain_verified: boolean;
+                            tested_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

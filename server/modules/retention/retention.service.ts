@@ -5,6 +5,7 @@ import { deleteSpentCodesBefore, sweepExpiredOAuthRequests } from '../oidc/oidc.
 import { sweepExpiredDeviceAuthorizations } from '../oidc/device-authorization.service.js';
 import { deleteExpiredLinkRequests, sweepExpiredSocialSignIns } from '../social/social.service.js';
 import { sweepExpiredAssertions } from '../sso/sso-sign-in.service.js';
+import { sweepExpiredPortalLinks } from '../sso/admin-portal.service.js';
 import { deleteExpiredInvitations } from '../teams/teams.repo.js';
 import { deleteSettledWebhookEventsBefore } from '../webhooks/webhooks.service.js';
 import { deleteEndedEmailSignIns } from '../passwordless/passwordless.repo.js';
@@ -91,6 +92,8 @@ export interface SweepResult {
   /** Sign-ins sent to a provider. */
   socialSignIns: number;
   ssoAssertions: number;
+  /** Setup portal links past their expiry, with their sessions. */
+  adminPortalLinks: number;
 }
 
 /**
@@ -106,6 +109,7 @@ export async function sweepExpiredWaiting(deps: Pick<Deps, 'db' | 'clock'>): Pro
     deviceAuthorizations: await sweepExpiredDeviceAuthorizations(deps),
     socialSignIns: await sweepExpiredSocialSignIns(deps),
     ssoAssertions: await sweepExpiredAssertions(deps),
+    adminPortalLinks: await sweepExpiredPortalLinks(deps),
   };
 }
 

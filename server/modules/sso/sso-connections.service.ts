@@ -11,13 +11,13 @@ import {
 } from '../../../shared/schemas/sso.js';
 import { ORG_MEMBER_ROLE } from '../../../shared/schemas/organizations.js';
 import type { Deps } from '../../deps.js';
-import type { ProjectRow, SsoConnectionRow, SsoDomainRow, UserRow } from '../../db/schema.js';
+import type { SsoConnectionRow, SsoDomainRow, UserRow } from '../../db/schema.js';
 import { withTransaction, type Tx } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
 import { createPublicFetch, isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { organizationOf, requireProjectRoleKey } from '../organizations/organizations.service.js';
 import { requireProjectRole } from '../realms/project-access.js';
@@ -86,22 +86,53 @@ async function answerOf(deps: Deps, row: SsoConnectionRow): Promise<SsoConnectio
   return toSsoConnection(deps, row, await repo.listDomains(deps.db, [row.id]));
 }
 
-async function requireConnection(deps: Pick<Deps, 'db'>, projectId: string, connectionId: string): Promise<SsoConnectionRow> {
-  const row = await repo.findConnection(deps.db, projectId, connectionId);
-  if (!row) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
+/**
+ * Who changes a project's connections: a member of its team (the dashboard, the REST API), or the
+ * setup portal of one organization (its IT admin, through a one-time link), which sees and changes
+ * that organization's connections only. The services below are the same for both.
+ */
+export interface ConnectionManager {
+  projectId: string;
+  actor: AuditActor;
+  /** The key of the per-actor limit on changes. */
+  limitKey: string;
+  /** Set for the setup portal: any other organization's connection is not found (404). */
+  organizationId?: string;
+}
+
+/** A team member with at least `needed` on the project, as the manager of its connections. */
+async function teamManager(deps: Deps, owner: UserRow, projectId: string, info: RequestInfo): Promise<ConnectionManager> {
+  const project = await requireProjectRole(deps, owner, projectId, 'admin');
+  return { projectId: project.id, actor: { user: owner, info }, limitKey: owner.id };
+}
+
+/** What a team member who may read the project's connections (a viewer) sees. */
+async function teamReader(deps: Deps, owner: UserRow, projectId: string): Promise<{ projectId: string }> {
+  return { projectId: (await requireProjectRole(deps, owner, projectId, 'viewer')).id };
+}
+
+async function requireConnection(deps: Pick<Deps, 'db'>, manager: Pick<ConnectionManager, 'projectId' | 'organizationId'>, connectionId: string): Promise<SsoConnectionRow> {
+  const row = await repo.findConnection(deps.db, manager.projectId, connectionId);
+  if (!row || (manager.organizationId !== undefined && row.organization_id !== manager.organizationId)) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
   return row;
 }
 
 export async function listSsoConnections(deps: Deps, owner: UserRow, projectId: string): Promise<{ connections: SsoConnection[] }> {
-  const project = await requireProjectRole(deps, owner, projectId, 'viewer');
-  const rows = await repo.listConnections(deps.db, project.id);
+  return listConnectionsAs(deps, await teamReader(deps, owner, projectId));
+}
+
+export async function listConnectionsAs(deps: Deps, manager: Pick<ConnectionManager, 'projectId' | 'organizationId'>): Promise<{ connections: SsoConnection[] }> {
+  const rows = (await repo.listConnections(deps.db, manager.projectId)).filter((row) => manager.organizationId === undefined || row.organization_id === manager.organizationId);
   const domains = await repo.listDomains(deps.db, rows.map((row) => row.id));
   return { connections: rows.map((row) => toSsoConnection(deps, row, domains)) };
 }
 
 export async function getSsoConnection(deps: Deps, owner: UserRow, projectId: string, connectionId: string): Promise<SsoConnection> {
-  const project = await requireProjectRole(deps, owner, projectId, 'viewer');
-  return answerOf(deps, await requireConnection(deps, project.id, connectionId));
+  return getConnectionAs(deps, await teamReader(deps, owner, projectId), connectionId);
+}
+
+export async function getConnectionAs(deps: Deps, manager: Pick<ConnectionManager, 'projectId' | 'organizationId'>, connectionId: string): Promise<SsoConnection> {
+  return answerOf(deps, await requireConnection(deps, manager, connectionId));
 }
 
 /**
@@ -155,7 +186,7 @@ function requireReachableIssuer(deps: Deps, issuer: string): void {
 }
 
 /** New domains of a connection, verified at once when SSO_DOMAIN_VERIFICATION=off (tests); 409 for one another connection holds. */
-async function addDomains(tx: Tx<Deps>, project: ProjectRow, connectionId: string, domains: readonly string[], now: string): Promise<void> {
+async function addDomains(tx: Tx<Deps>, project: { id: string }, connectionId: string, domains: readonly string[], now: string): Promise<void> {
   const skipProof = tx.config.ssoDomainVerification === 'off';
   for (const domain of new Set(domains)) {
     if (await repo.domainVerifiedElsewhere(tx.db, project.id, domain, connectionId)) throw new AppError('CONFLICT', `${SSO_MESSAGES.domainTaken}: ${domain}`);
@@ -198,8 +229,14 @@ async function requireMappedRoles(deps: Deps, projectId: string, defaultRole: st
  * with the master key and never shown again. Domains wait for their DNS proof.
  */
 export async function createSsoConnection(deps: Deps, owner: UserRow, projectId: string, input: CreateInput, info: RequestInfo): Promise<SsoConnection> {
-  const project = await requireProjectRole(deps, owner, projectId, 'admin');
-  await deps.limiters.connectionChangesPerUser.consume(owner.id);
+  return createConnectionAs(deps, await teamManager(deps, owner, projectId, info), input);
+}
+
+/** The setup portal's manager can only add a connection to its own organization (whatever organization_id says). */
+export async function createConnectionAs(deps: Deps, manager: ConnectionManager, given: CreateInput, id: string = newId()): Promise<SsoConnection> {
+  const project = { id: manager.projectId };
+  const input = manager.organizationId === undefined ? given : { ...given, organization_id: manager.organizationId };
+  await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
   await organizationOf(deps, project.id, input.organization_id);
   const defaultRole = input.default_role ?? ORG_MEMBER_ROLE;
   await requireMappedRoles(deps, project.id, defaultRole, input.attribute_mapping);
@@ -213,7 +250,6 @@ export async function createSsoConnection(deps: Deps, owner: UserRow, projectId:
     requireReachableIssuer(deps, input.oidc.issuer);
   }
   const now = isoNow(deps.clock);
-  const id = newId();
   return withTransaction(deps, async (tx) => {
     await repo.insertConnection(tx.db, {
       id,
@@ -238,16 +274,20 @@ export async function createSsoConnection(deps: Deps, owner: UserRow, projectId:
     });
     await addDomains(tx, project, id, input.domains, now);
     const connection = await answerOf(tx, (await repo.findConnectionById(tx.db, id))!);
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_connection.created', target: { type: 'sso_connection', id, label: connection.name }, before: null, after: audited(connection) });
+    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_connection.created', target: { type: 'sso_connection', id, label: connection.name }, before: null, after: audited(connection) });
     return connection;
   });
 }
 
 /** Changes a connection; new metadata is checked like at creation, a removed domain stops routing at once. */
 export async function updateSsoConnection(deps: Deps, owner: UserRow, projectId: string, connectionId: string, input: UpdateInput, info: RequestInfo): Promise<SsoConnection> {
-  const project = await requireProjectRole(deps, owner, projectId, 'admin');
-  await deps.limiters.connectionChangesPerUser.consume(owner.id);
-  const existing = await requireConnection(deps, project.id, connectionId);
+  return updateConnectionAs(deps, await teamManager(deps, owner, projectId, info), connectionId, input);
+}
+
+export async function updateConnectionAs(deps: Deps, manager: ConnectionManager, connectionId: string, input: UpdateInput): Promise<SsoConnection> {
+  const project = { id: manager.projectId };
+  await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
+  const existing = await requireConnection(deps, manager, connectionId);
   const before = await answerOf(deps, existing);
   if (input.saml && existing.type !== 'saml') throw new AppError('UNPROCESSABLE_CONTENT', 'saml applies to SAML connections only');
   if (input.oidc && existing.type !== 'oidc') throw new AppError('UNPROCESSABLE_CONTENT', 'oidc applies to OpenID Connect connections only');
@@ -283,18 +323,22 @@ export async function updateSsoConnection(deps: Deps, owner: UserRow, projectId:
     }
     const connection = await answerOf(tx, (await repo.findConnectionById(tx.db, existing.id))!);
     const after = { ...audited(connection), ...(input.oidc?.client_secret && { client_secret: 'replaced' }) };
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_connection.updated', target: { type: 'sso_connection', id: existing.id, label: connection.name }, ...changedFields(audited(before), after) });
+    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_connection.updated', target: { type: 'sso_connection', id: existing.id, label: connection.name }, ...changedFields(audited(before), after) });
     return connection;
   });
 }
 
 export async function deleteSsoConnection(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<{ message: string }> {
-  const project = await requireProjectRole(deps, owner, projectId, 'admin');
-  await deps.limiters.connectionChangesPerUser.consume(owner.id);
-  const before = await answerOf(deps, await requireConnection(deps, project.id, connectionId));
+  return deleteConnectionAs(deps, await teamManager(deps, owner, projectId, info), connectionId);
+}
+
+export async function deleteConnectionAs(deps: Deps, manager: ConnectionManager, connectionId: string): Promise<{ message: string }> {
+  const project = { id: manager.projectId };
+  await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
+  const before = await answerOf(deps, await requireConnection(deps, manager, connectionId));
   await withTransaction(deps, async (tx) => {
     if (!(await repo.deleteConnection(tx.db, project.id, connectionId))) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_connection.deleted', target: { type: 'sso_connection', id: connectionId, label: before.name }, before: audited(before) });
+    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_connection.deleted', target: { type: 'sso_connection', id: connectionId, label: before.name }, before: audited(before) });
   });
   return { message: 'SSO connection deleted' };
 }
@@ -304,9 +348,13 @@ export async function deleteSsoConnection(deps: Deps, owner: UserRow, projectId:
  * verified for another connection of the project stays unverified here (409 when that is all that is left).
  */
 export async function verifySsoDomains(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<SsoConnection> {
-  const project = await requireProjectRole(deps, owner, projectId, 'admin');
-  await deps.limiters.connectionChangesPerUser.consume(owner.id);
-  const connection = await requireConnection(deps, project.id, connectionId);
+  return verifyDomainsAs(deps, await teamManager(deps, owner, projectId, info), connectionId);
+}
+
+export async function verifyDomainsAs(deps: Deps, manager: ConnectionManager, connectionId: string): Promise<SsoConnection> {
+  const project = { id: manager.projectId };
+  await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
+  const connection = await requireConnection(deps, manager, connectionId);
   const pending = (await repo.listDomains(deps.db, [connection.id])).filter((domain) => domain.verified_at === null);
   const proven: SsoDomainRow[] = [];
   for (const domain of pending) {
@@ -321,7 +369,7 @@ export async function verifySsoDomains(deps: Deps, owner: UserRow, projectId: st
         continue;
       }
       await repo.markDomainVerified(tx.db, domain.id, now);
-      await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'sso_domain.verified', target: { type: 'sso_connection', id: connection.id, label: connection.name }, after: { domain: domain.domain } });
+      await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_domain.verified', target: { type: 'sso_connection', id: connection.id, label: connection.name }, after: { domain: domain.domain } });
     }
   });
   // The other proven domains are verified (committed above); the ones another connection holds are named.
@@ -334,28 +382,33 @@ export async function verifySsoDomains(deps: Deps, owner: UserRow, projectId: st
  * existed is replaced at once (the IdP's old one is refused from the next call on).
  */
 export async function createScimToken(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<{ token: string; base_url: string; created_at: string }> {
-  const project = await requireProjectRole(deps, owner, projectId, 'admin');
-  await deps.limiters.connectionChangesPerUser.consume(owner.id);
-  const connection = await requireConnection(deps, project.id, connectionId);
+  return createScimTokenAs(deps, await teamManager(deps, owner, projectId, info), connectionId);
+}
+
+export async function createScimTokenAs(deps: Deps, manager: ConnectionManager, connectionId: string): Promise<{ token: string; base_url: string; created_at: string }> {
+  const project = { id: manager.projectId };
+  await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
+  const connection = await requireConnection(deps, manager, connectionId);
   const token = `scim_${randomToken()}`;
   const now = isoNow(deps.clock);
   await withTransaction(deps, async (tx) => {
     await repo.updateConnection(tx.db, connection.id, { scim_token_hash: sha256(token), scim_token_created_at: now });
     const action = connection.scim_token_hash === null ? 'scim_token.created' : 'scim_token.rotated';
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action, target: { type: 'sso_connection', id: connection.id, label: connection.name } });
+    await recordAudit(tx, manager.actor, { projectId: project.id, action, target: { type: 'sso_connection', id: connection.id, label: connection.name } });
   });
   return { token, base_url: scimBaseUrlOf(deps.config, connection.id), created_at: now };
 }
 
 /** Turns SCIM off for the connection: its token is refused from now on (what was provisioned stays). */
 export async function revokeScimToken(deps: Deps, owner: UserRow, projectId: string, connectionId: string, info: RequestInfo): Promise<{ message: string }> {
-  const project = await requireProjectRole(deps, owner, projectId, 'admin');
-  await deps.limiters.connectionChangesPerUser.consume(owner.id);
-  const connection = await requireConnection(deps, project.id, connectionId);
+  const manager = await teamManager(deps, owner, projectId, info);
+  const project = { id: manager.projectId };
+  await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
+  const connection = await requireConnection(deps, manager, connectionId);
   if (connection.scim_token_hash === null) throw new AppError('NOT_FOUND', 'This connection has no SCIM token');
   await withTransaction(deps, async (tx) => {
     await repo.updateConnection(tx.db, connection.id, { scim_token_hash: null, scim_token_created_at: null });
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'scim_token.revoked', target: { type: 'sso_connection', id: connection.id, label: connection.name } });
+    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'scim_token.revoked', target: { type: 'sso_connection', id: connection.id, label: connection.name } });
   });
   return { message: 'SCIM token revoked' };
 }

@@ -36,6 +36,8 @@ import { attributeMappingOf } from './sso-connections.service.js';
 import * as repo from './sso.repo.js';
 import { connectionForEmail, domainOf } from '../sso-routing/sso-routing.js';
 import { oidcCallbackUrlOf } from './sso-urls.js';
+import { recordConnectionTest } from './admin-portal.service.js';
+import type { ConnectionManager } from './sso-connections.service.js';
 
 /** Who the IdP says signed in, after the connection's attribute mapping. */
 export interface EnterpriseIdentity {
@@ -84,7 +86,8 @@ export function oidcSettingsOf(deps: Pick<Deps, 'config' | 'secretBox'>, row: Ss
 }
 
 export interface SsoStart {
-  intent: 'api' | 'sign_in';
+  /** test: the setup portal's test of the connection (`clientState` is the portal session's id); nothing is provisioned. */
+  intent: 'api' | 'sign_in' | 'test';
   /** api: the developer's registered redirect URI; sign_in: a path of the hosted pages. */
   returnTo: string;
   clientState: string | null;
@@ -97,7 +100,8 @@ export interface SsoStart {
  * The waiting rows are social sign-in's, with its caps per network and project.
  */
 export async function startSsoSignIn(deps: Deps, realm: Realm, connection: SsoConnectionRow, start: SsoStart, request: RequestInfo): Promise<{ url: string; state: string }> {
-  requireConnectionEnabled(realm, enterpriseMethodKey(connection.id));
+  // A test runs before the project offers the connection as a sign-in method.
+  if (start.intent !== 'test') requireConnectionEnabled(realm, enterpriseMethodKey(connection.id));
   await chargeProviderSignInStart(deps, realm, request);
   let url: string;
   let state: string;
@@ -183,6 +187,42 @@ export async function startHostedSsoSignIn(
   return url;
 }
 
+/**
+ * The setup portal's "Sign in with your IdP": a real round trip through the connection's IdP that
+ * ends back on the portal with what the IdP sent (recordConnectionTest), creating no account,
+ * membership or session. `sessionId` ties the result to the portal session that asked.
+ */
+export async function startConnectionTest(deps: Deps, manager: ConnectionManager, connectionId: string, sessionId: string, request: RequestInfo): Promise<{ authorization_url: string }> {
+  const connection = await repo.findConnection(deps.db, manager.projectId, connectionId);
+  if (!connection || (manager.organizationId !== undefined && connection.organization_id !== manager.organizationId)) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
+  if (connection.enabled !== 1) throw new AppError('UNPROCESSABLE_CONTENT', 'Turn the connection on to test it');
+  const { realm } = await realmOfConnection(deps, connection);
+  const { url } = await startSsoSignIn(deps, realm, connection, { intent: 'test', returnTo: '', clientState: sessionId, deviceFingerprint: null }, request);
+  return { authorization_url: url };
+}
+
+/** The end of a test: what the IdP sent, kept for the portal session; nothing is provisioned. */
+async function finishTest(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow, outcome: { identity: EnterpriseIdentity } | { error: string }, request: RequestInfo): Promise<string> {
+  const verified = (await repo.listDomains(deps.db, [connection.id])).filter((domain) => domain.verified_at !== null).map((domain) => domain.domain);
+  const identity = 'identity' in outcome ? outcome.identity : null;
+  return recordConnectionTest(
+    deps,
+    waiting.client_state ?? '',
+    {
+      connection_id: connection.id,
+      ok: identity !== null,
+      error: 'error' in outcome ? outcome.error : null,
+      email: identity?.email ?? null,
+      first_name: identity?.firstName ?? null,
+      last_name: identity?.lastName ?? null,
+      groups: identity?.groups ?? [],
+      domain_verified: identity !== null && verified.includes(domainOf(identity.email)),
+      tested_at: isoNow(deps.clock),
+    },
+    request,
+  );
+}
+
 export type HostedSsoOutcome =
   | { kind: 'signed_in'; result: LogInResult; returnTo: string | null }
   | { kind: 'mfa'; challenge: MfaChallenge; returnTo: string | null }
@@ -204,7 +244,8 @@ export async function completeHostedSsoSignIn(
 }
 
 /** Where a refused enterprise sign-in goes: the app's redirect URI with `error` (public API), or the hosted finish (hosted pages). */
-async function failureRedirect(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow, error: 'access_denied' | 'server_error'): Promise<string> {
+async function failureRedirect(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow, error: 'access_denied' | 'server_error', reason: string, request: RequestInfo): Promise<string> {
+  if (waiting.intent === 'test') return finishTest(deps, connection, waiting, { error: reason }, request);
   if (waiting.intent === 'sign_in') {
     const { project } = await realmOfConnection(deps, connection);
     return `${hostedSsoFinishUrlOf(deps.config, project.project_key)}?${new URLSearchParams({ error })}`;
@@ -289,6 +330,7 @@ function realmOfConnection(deps: Deps, connection: SsoConnectionRow): Promise<{ 
 
 /** Where the IdP's answer goes once the account is ready: the app's code (public API), or the hosted finish with its code. */
 async function finish(deps: Deps, connection: SsoConnectionRow, waiting: SocialSignInRow | { projectId: string; connectionId: string; redirectUri: string }, identity: EnterpriseIdentity, request: RequestInfo): Promise<string> {
+  if ('id' in waiting && waiting.intent === 'test') return finishTest(deps, connection, waiting, { identity }, request);
   const { realm, project } = await realmOfConnection(deps, connection);
   // Also for IdP-initiated sign-ins, which never passed a start.
   requireConnectionEnabled(realm, enterpriseMethodKey(connection.id));
@@ -324,7 +366,7 @@ export async function completeSamlSignIn(deps: Deps, connectionId: string, form:
     // to answer its request is not trusted for anything else, and the waiting request is spent.
     const claimed = claimedInResponseTo(samlResponse);
     const waiting = claimed ? await takeEnterpriseSignIn(deps, connection.id, claimed) : undefined;
-    if (waiting) return failureRedirect(deps, connection, waiting, 'access_denied');
+    if (waiting) return failureRedirect(deps, connection, waiting, 'access_denied', error.message, request);
     throw new SsoRefusal('access_denied', error.message);
   });
   if (typeof assertion === 'string') return assertion;
@@ -345,7 +387,7 @@ export async function completeSamlSignIn(deps: Deps, connectionId: string, form:
   const refuse = (error: SsoRefusal): Promise<string> => {
     if (!('id' in waiting)) throw error;
     deps.logger.warn({ connection: connection.id, reason: error.message }, 'sso: SAML sign-in refused');
-    return failureRedirect(deps, connection, waiting, error.error);
+    return failureRedirect(deps, connection, waiting, error.error, error.message, request);
   };
   try {
     if (!(await repo.rememberAssertion(deps.db, { connection_id: connection.id, assertion_id: assertion.id, expires_at: assertion.expiresAt.toISOString() }))) {
@@ -389,7 +431,7 @@ export async function completeOidcSignIn(deps: Deps, connectionId: string, callb
             : null;
     if (!refusal) throw error;
     deps.logger.warn({ connection: connection.id, reason: refusal.message }, 'sso: OpenID Connect sign-in refused');
-    return failureRedirect(deps, connection, waiting, refusal.error);
+    return failureRedirect(deps, connection, waiting, refusal.error, refusal.message, request);
   }
 }
 

@@ -1,0 +1,215 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  ADMIN_PORTAL_PATH,
+  AdminPortalLinkSchema,
+  AdminPortalOverviewSchema,
+  AdminPortalSessionSchema,
+  ConnectionTestAnswerSchema,
+  ConnectionTestStartSchema,
+  CreateAdminPortalLinkInputSchema,
+  CreatePortalConnectionInputSchema,
+  OpenAdminPortalInputSchema,
+} from '../../../shared/schemas/admin-portal.js';
+import { MessageSchema } from '../../../shared/schemas/common.js';
+import { ScimTokenSchema, SsoConnectionSchema, UpdateSsoConnectionInputSchema } from '../../../shared/schemas/sso.js';
+import type { Config } from '../../config.js';
+import type { Deps } from '../../deps.js';
+import type { RequestInfo } from '../../lib/request-info.js';
+import { ANYONE, defineRoute, TEAM, UnvalidatedParam } from '../../rest/route.js';
+import { closePortalSession, createAdminPortalLink, createPortalConnection, nextConnectionValues, lastTestResult, openAdminPortal, portalOrganization, portalSessionOf } from './admin-portal.service.js';
+import {
+  createScimTokenAs,
+  deleteConnectionAs,
+  getConnectionAs,
+  listConnectionsAs,
+  updateConnectionAs,
+  verifyDomainsAs,
+} from './sso-connections.service.js';
+import { startConnectionTest } from './sso-sign-in.service.js';
+
+/**
+ * The portal session's cookie: HttpOnly, SameSite=Lax (the portal is reached again by a top-level
+ * navigation from the IdP after a test), scoped to the portal's path (/portal: its page and its API).
+ */
+export const PORTAL_SESSION_COOKIE = 'portal_session';
+
+function portalCookie(config: Config) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.appUrl.startsWith('https://'), path: ADMIN_PORTAL_PATH };
+}
+
+function sessionOf(deps: Deps, request: FastifyRequest, info: RequestInfo) {
+  return portalSessionOf(deps, request.cookies[PORTAL_SESSION_COOKIE], info);
+}
+
+const PORTAL_AUTH = 'Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link\'s organization.';
+const portalDoc = (operationId: string, summary: string, more: { description?: string; errors?: (400 | 401 | 404 | 409 | 422 | 429)[] } = {}) => ({
+  operationId,
+  tag: 'Setup portal' as const,
+  summary,
+  description: `${more.description ? `${more.description} ` : ''}${PORTAL_AUTH}`,
+  errors: more.errors ?? [401],
+});
+
+const OrgParams = z.object({ id: UnvalidatedParam, organization_id: UnvalidatedParam });
+const ConnectionParams = z.object({ connection_id: UnvalidatedParam });
+
+/** The project's team makes a setup link for one of its organizations. */
+export const adminPortalLinkRoutes = [
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:id/organizations/:organization_id/admin-portal-links',
+    procedure: 'createAdminPortalLink',
+    access: TEAM,
+    params: OrgParams,
+    body: CreateAdminPortalLinkInputSchema,
+    response: { 201: AdminPortalLinkSchema },
+    doc: {
+      operationId: 'createAdminPortalLink',
+      tag: 'Enterprise SSO',
+      summary: "A one-time link to the setup portal of the organization's enterprise SSO, for its IT admin",
+      description:
+        "Answers the link's `url` this once (only its SHA-256 is kept), valid `expires_in_hours` (1 to 168, default 24). Whoever opens it (once: a second opening is refused) sets up this organization's SAML or OpenID Connect connections, verifies its domains, tests a sign-in and makes the SCIM token, without an account and without seeing anything else of the project. Owners and admins of the project; audited.",
+      bodyOptional: true,
+      errors: [404, 429],
+    },
+    handler: async ({ deps, caller, params, body }) => createAdminPortalLink(deps, caller.session.user, params.id, params.organization_id, body, caller.info),
+  }),
+];
+
+function setSession(reply: FastifyReply, config: Config, token: string, expiresAt: string) {
+  reply.setCookie(PORTAL_SESSION_COOKIE, token, { ...portalCookie(config), expires: new Date(expiresAt) });
+}
+
+/** The setup portal's browser API (/portal/api/v1), for the IT admin who opened a setup link. */
+export const adminPortalRoutes = [
+  defineRoute({
+    method: 'POST',
+    url: '/portal/api/v1/session',
+    access: ANYONE,
+    body: OpenAdminPortalInputSchema,
+    response: { 201: AdminPortalSessionSchema },
+    doc: {
+      operationId: 'openAdminPortal',
+      tag: 'Setup portal',
+      summary: 'Open a setup link: spends its one-time token for a portal session (an HttpOnly cookie scoped to /portal)',
+      description:
+        "`token` is the last segment of the link's URL. The session lasts an hour, never past the link's expiry. A link opens once: a second opening, an expired or an unknown link is a 401 with `detail` to show.",
+      errors: [401],
+    },
+    handler: async ({ deps, caller, body, reply }) => {
+      const opened = await openAdminPortal(deps, body.token, caller.info);
+      setSession(reply, deps.config, opened.sessionToken, opened.expires_at);
+      reply.header('cache-control', 'no-store');
+      return { organization: opened.organization, expires_at: opened.expires_at };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/portal/api/v1/session',
+    access: ANYONE,
+    response: { 200: MessageSchema },
+    doc: portalDoc('closeAdminPortal', 'Leave the setup portal (the session ends; the link stays spent)'),
+    handler: async ({ deps, caller, request, reply }) => {
+      const session = await sessionOf(deps, request, caller.info);
+      reply.clearCookie(PORTAL_SESSION_COOKIE, portalCookie(deps.config));
+      return closePortalSession(deps, session);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/portal/api/v1/organization',
+    access: ANYONE,
+    response: { 200: AdminPortalOverviewSchema },
+    doc: portalDoc('getAdminPortalOrganization', "The portal's organization and its enterprise connections, with the values each IdP needs"),
+    handler: async ({ deps, caller, request }) => {
+      const session = await sessionOf(deps, request, caller.info);
+      return { ...(await portalOrganization(deps, session)), ...(await listConnectionsAs(deps, session.manager)), next_connection: nextConnectionValues(deps, session) };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/portal/api/v1/connections',
+    access: ANYONE,
+    body: CreatePortalConnectionInputSchema,
+    response: { 201: SsoConnectionSchema },
+    doc: portalDoc('createAdminPortalConnection', "Add a SAML or OpenID Connect connection to the portal's organization", {
+      description: 'The same input and checks as the team\'s createSsoConnection, without `organization_id` (always the portal\'s). The connection gets the id whose values `next_connection` showed.',
+      errors: [401, 409, 422, 429],
+    }),
+    handler: async ({ deps, caller, request, body }) => {
+      const session = await sessionOf(deps, request, caller.info);
+      return createPortalConnection(deps, session, { ...body, organization_id: session.manager.organizationId });
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/portal/api/v1/connections/:connection_id',
+    access: ANYONE,
+    params: ConnectionParams,
+    response: { 200: SsoConnectionSchema },
+    doc: portalDoc('getAdminPortalConnection', "One of the organization's connections", { errors: [401, 404] }),
+    handler: async ({ deps, caller, request, params }) => getConnectionAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    url: '/portal/api/v1/connections/:connection_id',
+    access: ANYONE,
+    params: ConnectionParams,
+    body: UpdateSsoConnectionInputSchema,
+    response: { 200: SsoConnectionSchema },
+    doc: portalDoc('updateAdminPortalConnection', "Change one of the organization's connections", { errors: [401, 404, 409, 422, 429] }),
+    handler: async ({ deps, caller, request, params, body }) => updateConnectionAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/portal/api/v1/connections/:connection_id',
+    access: ANYONE,
+    params: ConnectionParams,
+    response: { 200: MessageSchema },
+    doc: portalDoc('deleteAdminPortalConnection', "Remove one of the organization's connections", { errors: [401, 404, 429] }),
+    handler: async ({ deps, caller, request, params }) => deleteConnectionAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/portal/api/v1/connections/:connection_id/verify-domains',
+    access: ANYONE,
+    params: ConnectionParams,
+    response: { 200: SsoConnectionSchema },
+    doc: portalDoc('verifyAdminPortalDomains', "Check the DNS TXT records of the connection's unverified domains", { errors: [401, 404, 409, 429] }),
+    handler: async ({ deps, caller, request, params }) => verifyDomainsAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/portal/api/v1/connections/:connection_id/scim-token',
+    access: ANYONE,
+    params: ConnectionParams,
+    response: { 201: ScimTokenSchema },
+    doc: portalDoc('createAdminPortalScimToken', "Make (or replace) the connection's SCIM bearer token, answered this once", { errors: [401, 404, 429] }),
+    handler: async ({ deps, caller, request, params }) => createScimTokenAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/portal/api/v1/connections/:connection_id/test',
+    access: ANYONE,
+    params: ConnectionParams,
+    response: { 200: ConnectionTestStartSchema },
+    doc: portalDoc('startAdminPortalConnectionTest', 'Test the connection: a sign-in at the IdP that comes back to the portal with what the IdP sent', {
+      description:
+        'Send the browser to `authorization_url`; the IdP comes back (ACS or callback) to /portal?test=ok|failed, and …/test-result then answers the e-mail, names and groups received. No account, membership or session is made.',
+      errors: [401, 404, 422, 429],
+    }),
+    handler: async ({ deps, caller, request, params }) => {
+      const session = await sessionOf(deps, request, caller.info);
+      return startConnectionTest(deps, session.manager, params.connection_id, session.row.id, caller.info);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/portal/api/v1/test-result',
+    access: ANYONE,
+    response: { 200: ConnectionTestAnswerSchema },
+    doc: portalDoc('getAdminPortalTestResult', "What this session's last connection test received from the IdP (null before any)"),
+    handler: async ({ deps, caller, request }) => lastTestResult(await sessionOf(deps, request, caller.info)),
+  }),
+];
