@@ -199,7 +199,7 @@ export function renderApp(
     { initialEntries: [entry] },
   );
   const result = render(<RouterProvider router={router} useTransitions={false} />);
-  return { ...result, calls, user: userEvent.setup({ delay: null }), queryClient, router };
+  return { ...result, calls, user: userEvent.setup(), queryClient, router };
 }
 
 /**
