@@ -107,7 +107,13 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
     if (!found) return answer(404, { detail: 'SSO connection not found' });
     if (!action && call.method === 'PATCH') {
       // As the server answers: the new domains as records (a domain kept keeps its state).
-      const { domains, ...changes } = call.body as Omit<Partial<SsoConnection>, 'domains'> & { domains?: string[] };
+      // The IdP's settings come back read from them (the metadata's entity id and certificates), not as sent.
+      const { domains, saml: _metadata, oidc, ...changes } = call.body as Omit<Partial<SsoConnection>, 'domains' | 'saml' | 'oidc'> & {
+        domains?: string[];
+        saml?: unknown;
+        oidc?: { issuer: string; client_id: string };
+      };
+      if (oidc && found.oidc) Object.assign(changes, { oidc: { ...found.oidc, issuer: oidc.issuer, client_id: oidc.client_id } });
       const records = domains?.map(
         (domain) =>
           found.domains.find((kept) => kept.domain === domain) ?? { domain, verified: false, verified_at: null, txt_record_name: `_authplatform-verification.${domain}`, txt_record_value: 'authplatform-domain-verification=ddd' },
@@ -351,8 +357,63 @@ describe('Project enterprise SSO', () => {
     expect(dialog.getByText(/Sign-ins of acme.com stop going to this connection/)).toBeTruthy();
     await user.type(domains, 'acme.io{enter}acme.dev{enter}');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([{ name: 'Acme SSO', domains: ['acme.io', 'acme.dev'], default_role: 'org:member' }]));
+    await waitFor(() =>
+      expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([
+        { name: 'Acme SSO', domains: ['acme.io', 'acme.dev'], default_role: 'org:member', attribute_mapping: {}, enforce: false, allow_idp_initiated: false },
+      ]),
+    );
     expect(await (await connectionList()).findByRole('listitem', { name: 'Acme SSO' })).toBeTruthy();
+  });
+
+  it('edits the attribute mapping (groups to roles), requires SSO, allows IdP-initiated sign-in and replaces the metadata', async () => {
+    const calls = ssoServer([samlConnection({ attribute_mapping: { email: 'mail' } })]);
+    const { user } = render();
+    const details = await openDetails(user, 'Acme Okta');
+    await user.click(details.getByRole('button', { name: 'Edit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit SSO connection' }));
+    expect((dialog.getByRole('textbox', { name: 'E-mail' }) as HTMLInputElement).value).toBe('mail');
+    await user.type(dialog.getByRole('textbox', { name: 'First name' }), 'givenName');
+    await user.type(dialog.getByRole('textbox', { name: 'Groups' }), 'memberOf');
+    await user.click(dialog.getByRole('button', { name: 'Map a group to a role' }));
+    await user.type(dialog.getByRole('textbox', { name: 'IdP group 1' }), 'Acme Admins');
+    await user.click(dialog.getByRole('textbox', { name: 'Role for group 1' }));
+    // The default role's list is mounted too (in its own portal, earlier): this row's is the last one.
+    await user.click((await screen.findAllByRole('option', { name: 'Admin · org:admin', hidden: true })).at(-1)!);
+    // A row left without its group is not sent.
+    await user.click(dialog.getByRole('button', { name: 'Map a group to a role' }));
+    await user.click(dialog.getByRole('switch', { name: /Require SSO for these domains/ }));
+    await user.click(dialog.getByRole('switch', { name: /Allow IdP-initiated sign-in/ }));
+    await user.type(dialog.getByRole('textbox', { name: /New IdP metadata XML/ }), '<md:EntityDescriptor/>');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([
+        {
+          name: 'Acme Okta',
+          domains: ['acme.com', 'acme.io'],
+          default_role: 'org:member',
+          attribute_mapping: { email: 'mail', first_name: 'givenName', groups: 'memberOf', group_roles: { 'Acme Admins': 'org:admin' } },
+          enforce: true,
+          allow_idp_initiated: true,
+          saml: { idp_metadata_xml: '<md:EntityDescriptor/>' },
+        },
+      ]),
+    );
+  });
+
+  it('edits an OpenID Connect connection: the client secret is sent only when a new one is typed', async () => {
+    const calls = ssoServer([globexOidc]);
+    const { user } = render();
+    const details = await openDetails(user, 'Globex Entra');
+    await user.click(details.getByRole('button', { name: 'Edit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit SSO connection' }));
+    expect(dialog.queryByRole('switch', { name: /Allow IdP-initiated sign-in/ })).toBeNull();
+    const clientId = dialog.getByRole('textbox', { name: /^Client ID/ });
+    await user.clear(clientId);
+    await user.type(clientId, 'globex-client-2');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsOf(calls, 'PATCH', `${BASE}/sso_2`)).toHaveLength(1));
+    expect(callsOf(calls, 'PATCH', `${BASE}/sso_2`)[0]!.body).toMatchObject({ oidc: { issuer: 'https://login.microsoftonline.com/t/v2.0', client_id: 'globex-client-2' } });
+    expect((callsOf(calls, 'PATCH', `${BASE}/sso_2`)[0]!.body as { oidc: object }).oidc).not.toHaveProperty('client_secret');
   });
 
   it('deletes a connection only once its name is typed', async () => {

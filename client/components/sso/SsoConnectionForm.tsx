@@ -9,6 +9,7 @@ import { ApiError, apiErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/notify';
 import { readableDetail } from '../../lib/readable-errors';
 import { SettingSwitch } from '../SettingSwitch';
+import { AttributeMappingFields, mappingDraftOf, mappingOf } from './AttributeMappingFields';
 import { useRoleOptions } from '../organizations/useRoleOptions';
 import { notifyFailure } from '../projects/states';
 import { ssoConnectionKeys, useSsoConnectionsApi, type SsoConnectionInput } from './ssoConnectionsApi';
@@ -238,7 +239,11 @@ function SsoConnectionForm({
   );
 }
 
-/** "Edit connection": its name, domains (the list is replaced: a new domain waits for its DNS proof) and default role. */
+/**
+ * "Edit connection": its name, domains (the list is replaced: a new domain waits for its DNS proof), default role,
+ * attribute mapping, whether SSO is required for its domains and IdP-initiated sign-in is allowed, and the IdP's
+ * settings (new metadata; OpenID Connect's issuer, client and a new secret), sent only when changed.
+ */
 export function EditSsoConnectionModal({ projectId, connection, onClose }: { projectId: string; connection: SsoConnection | null; onClose(): void }) {
   return (
     <Modal opened={connection !== null} onClose={onClose} title="Edit SSO connection" centered size="lg">
@@ -254,8 +259,31 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
   const [name, setName] = useState(connection.name);
   const [domains, setDomains] = useState(connection.domains.map((domain) => domain.domain));
   const [defaultRole, setDefaultRole] = useState(connection.default_role);
+  const [mapping, setMapping] = useState(() => mappingDraftOf(connection.attribute_mapping));
+  const [enforce, setEnforce] = useState(connection.enforce);
+  const [allowIdpInitiated, setAllowIdpInitiated] = useState(connection.allow_idp_initiated);
+  const [source, setSource] = useState<MetadataSource>('xml');
+  const [metadataXml, setMetadataXml] = useState('');
+  const [metadataUrl, setMetadataUrl] = useState(connection.saml?.idp_metadata_url ?? '');
+  const [issuer, setIssuer] = useState(connection.oidc?.issuer ?? '');
+  const [clientId, setClientId] = useState(connection.oidc?.client_id ?? '');
+  const [clientSecret, setClientSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const save = useMutation({ mutationFn: () => api.update(connection.id, { name: name.trim(), domains, default_role: defaultRole }) });
+  const newSaml = source === 'xml' ? (metadataXml.trim() ? { idp_metadata_xml: metadataXml.trim() } : null) : metadataUrl.trim() && metadataUrl.trim() !== connection.saml?.idp_metadata_url ? { idp_metadata_url: metadataUrl.trim() } : null;
+  const oidcChanged = connection.oidc !== null && (issuer.trim() !== connection.oidc.issuer || clientId.trim() !== connection.oidc.client_id || clientSecret !== '');
+  const save = useMutation({
+    mutationFn: () =>
+      api.update(connection.id, {
+        name: name.trim(),
+        domains,
+        default_role: defaultRole,
+        attribute_mapping: mappingOf(mapping),
+        enforce,
+        allow_idp_initiated: allowIdpInitiated,
+        ...(connection.type === 'saml' && newSaml && { saml: newSaml }),
+        ...(connection.type === 'oidc' && oidcChanged && { oidc: { issuer: issuer.trim(), client_id: clientId.trim(), ...(clientSecret && { client_secret: clientSecret }) } }),
+      }),
+  });
   const dropped = connection.domains.filter((domain) => domain.verified && !domains.includes(domain.domain)).map((domain) => domain.domain);
 
   const onSubmit = async (event: React.FormEvent) => {
@@ -303,11 +331,62 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
           allowDeselect={false}
           comboboxProps={{ withinPortal: true }}
         />
+        <AttributeMappingFields kind={connection.type} draft={mapping} onChange={setMapping} roles={roles.options} />
+        <SettingSwitch
+          label="Require SSO for these domains"
+          description="People of the verified domains sign in only through this connection: their password is refused."
+          checked={enforce}
+          onChange={setEnforce}
+        />
+        {connection.type === 'saml' && (
+          <SettingSwitch
+            label="Allow IdP-initiated sign-in"
+            description="Accept a sign-in started from the IdP's dashboard (a response no request of ours asked for). Off is safer."
+            checked={allowIdpInitiated}
+            onChange={setAllowIdpInitiated}
+          />
+        )}
+        {connection.type === 'saml' ? (
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="sso-edit-metadata-label">
+              Replace the IdP&rsquo;s metadata (a new certificate, a moved IdP)
+            </Text>
+            <SegmentedControl
+              aria-labelledby="sso-edit-metadata-label"
+              value={source}
+              onChange={(value) => setSource(value as MetadataSource)}
+              data={[
+                { value: 'xml', label: 'Paste the XML' },
+                { value: 'url', label: 'Metadata URL' },
+              ]}
+            />
+            {source === 'xml' ? (
+              <Textarea
+                label="New IdP metadata XML"
+                description="Leave empty to keep the current one."
+                value={metadataXml}
+                onChange={(event) => setMetadataXml(event.currentTarget.value)}
+                autosize
+                minRows={3}
+                maxRows={10}
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+              />
+            ) : (
+              <TextInput label="IdP metadata URL" description="Read again when it changes." value={metadataUrl} onChange={(event) => setMetadataUrl(event.currentTarget.value)} />
+            )}
+          </Stack>
+        ) : (
+          <>
+            <TextInput label="Issuer" value={issuer} onChange={(event) => setIssuer(event.currentTarget.value)} required />
+            <TextInput label="Client ID" value={clientId} onChange={(event) => setClientId(event.currentTarget.value)} required />
+            <PasswordInput label="New client secret" description="Leave empty to keep the current one." value={clientSecret} onChange={(event) => setClientSecret(event.currentTarget.value)} />
+          </>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
+          <Button type="submit" loading={save.isPending} disabled={!name.trim() || (connection.type === 'oidc' && (!issuer.trim() || !clientId.trim()))}>
             Save
           </Button>
         </Group>
