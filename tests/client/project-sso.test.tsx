@@ -416,6 +416,41 @@ describe('Project enterprise SSO', () => {
     expect((callsOf(calls, 'PATCH', `${BASE}/sso_2`)[0]!.body as { oidc: object }).oidc).not.toHaveProperty('client_secret');
   });
 
+  it('with more organizations than one page, searches them on the server and names a connection of one past the first page', async () => {
+    const calls = ssoServer([globexOidc]);
+    const firstPage = Array.from({ length: 100 }, (_, index) => organization(`org_p${index}`, `Company ${String(index).padStart(3, '0')}`));
+    const zeta = organization('org_zeta', 'Zeta Industries');
+    const searches: unknown[] = [];
+    const project = sampleProject({ id: 'p_1', name: 'Acme Storefront', role: 'owner' });
+    const { user } = renderApp('/projects/p_1/settings/enterprise-sso', {
+      user: sampleUser,
+      handlers: {
+        'projects.get': () => project,
+        'organizations.list': (input) => {
+          const { q } = input as { q?: string };
+          searches.push(q);
+          return q ? { organizations: [zeta].filter((org) => org.name.toLowerCase().includes(q.toLowerCase())), total: 1 } : { organizations: firstPage, total: 150 };
+        },
+        // Globex (org_2) is not on the first page: its name is read on its own.
+        'organizations.get': (input) => organization((input as { organization_id: string }).organization_id, (input as { organization_id: string }).organization_id === 'org_2' ? 'Globex' : 'Other'),
+        'organizations.roles': () => ({ roles: [{ key: 'org:member', name: 'Member', description: null, permissions: [], built_in: true, created_at: null }], permissions: [] }),
+      },
+    });
+    expect(await (await row('Globex Entra')).findByText('Organization: Globex')).toBeTruthy();
+
+    await user.click(await screen.findByRole('button', { name: 'Add connection' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add SSO connection' }));
+    expect(dialog.getByText(/Type to search the project's 150 organizations/)).toBeTruthy();
+    await user.type(dialog.getByRole('textbox', { name: /^Organization/ }), 'zeta');
+    await user.click(await screen.findByRole('option', { name: 'Zeta Industries', hidden: true }));
+    expect(searches).toContain('zeta');
+    await user.type(dialog.getByRole('textbox', { name: /^Name/ }), 'Zeta Okta');
+    await user.click(dialog.getByRole('textbox', { name: /^IdP metadata XML/ }));
+    await user.paste(METADATA);
+    await user.click(dialog.getByRole('button', { name: 'Add connection' }));
+    await waitFor(() => expect(callsOf(calls, 'POST', BASE).map((call) => call.body)).toMatchObject([{ organization_id: 'org_zeta', name: 'Zeta Okta' }]));
+  });
+
   it('deletes a connection only once its name is typed', async () => {
     const calls = ssoServer([samlConnection(), globexOidc]);
     const { user } = render();

@@ -13,6 +13,7 @@ import { ScimTokenModal, type ShownScimToken } from './ScimTokenModal';
 import { SetupLinkModal } from './SetupLinkModal';
 import { SsoConnectionDetails } from './SsoConnectionDetails';
 import { AddSsoConnectionModal, EditSsoConnectionModal } from './SsoConnectionForm';
+import { ORGANIZATION_PAGE } from './OrganizationSelect';
 import { ssoConnectionKeys, useSsoConnectionsApi } from './ssoConnectionsApi';
 
 type Confirming = { kind: 'rotate' | 'revoke' | 'delete'; connection: SsoConnection };
@@ -27,7 +28,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
   const api = useSsoConnectionsApi(project.id);
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: ssoConnectionKeys.list(project.id), queryFn: api.list, retry: false });
-  const organizations = trpc.organizations.list.useQuery({ id: project.id, limit: 100 });
+  const organizations = trpc.organizations.list.useQuery({ id: project.id, limit: ORGANIZATION_PAGE });
   const [adding, setAdding] = useState(false);
   const [linking, setLinking] = useState(false);
   const [editing, setEditing] = useState<SsoConnection | null>(null);
@@ -38,7 +39,8 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
   const manages = roleAllows(project.role, 'admin');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ssoConnectionKeys.list(project.id) });
   const organizationOptions = (organizations.data?.organizations ?? []).map((organization) => ({ value: organization.id, label: organization.name }));
-  const organizationName = (id: string) => organizations.data?.organizations.find((organization) => organization.id === id)?.name ?? id;
+  const organizationsTotal = organizations.data?.total ?? 0;
+  const organizationName = (id: string) => organizations.data?.organizations.find((organization) => organization.id === id)?.name;
 
   const act = useMutation({
     mutationFn: async ({ kind, connection }: Confirming) => {
@@ -111,7 +113,9 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
             <ConnectionRow
               key={connection.id}
               connection={connection}
-              organizationName={organizationName(connection.organization_id)}
+              organizationName={
+                organizations.data ? (organizationName(connection.organization_id) ?? <OrganizationNameOf projectId={project.id} organizationId={connection.organization_id} />) : connection.organization_id
+              }
               open={expanded === connection.id}
               onToggle={() => setExpanded(expanded === connection.id ? null : connection.id)}
             >
@@ -131,6 +135,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
         projectId={project.id}
         opened={adding}
         organizations={organizationOptions}
+        organizationsTotal={organizationsTotal}
         organizationsFailed={organizations.isError}
         onClose={() => setAdding(false)}
         onCreated={(created) => {
@@ -138,7 +143,7 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
           setExpanded(created.id);
         }}
       />
-      {linking && <SetupLinkModal projectId={project.id} opened={linking} organizations={organizationOptions} onClose={() => setLinking(false)} />}
+      {linking && <SetupLinkModal projectId={project.id} opened={linking} organizations={organizationOptions} organizationsTotal={organizationsTotal} onClose={() => setLinking(false)} />}
       <EditSsoConnectionModal projectId={project.id} connection={editing} onClose={() => setEditing(null)} />
       <ConfirmModal
         opened={confirming !== null}
@@ -168,7 +173,13 @@ export function ProjectSsoConnections({ project }: { project: Project }) {
   );
 }
 
-function ConnectionRow({ connection, organizationName, open, onToggle, children }: { connection: SsoConnection; organizationName: string; open: boolean; onToggle(): void; children: React.ReactNode }) {
+/** The name of an organization past the first page of the list (its id until it is read). */
+function OrganizationNameOf({ projectId, organizationId }: { projectId: string; organizationId: string }) {
+  const organization = trpc.organizations.get.useQuery({ id: projectId, organization_id: organizationId });
+  return <>{organization.data?.name ?? organizationId}</>;
+}
+
+function ConnectionRow({ connection, organizationName, open, onToggle, children }: { connection: SsoConnection; organizationName: React.ReactNode; open: boolean; onToggle(): void; children: React.ReactNode }) {
   const detailsId = `sso-connection-${connection.id}`;
   return (
     <Paper withBorder p="sm" radius="md" role="listitem" aria-label={connection.name}>

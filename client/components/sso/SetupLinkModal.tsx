@@ -1,18 +1,31 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconLink } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { ADMIN_PORTAL_LINK_DEFAULT_HOURS, ADMIN_PORTAL_LINK_MAX_HOURS } from '../../../shared/schemas/admin-portal';
 import { ApiError } from '../../lib/api-client';
 import { usePlatformApi } from '../../lib/platform-api';
 import { CopyField } from '../CopyField';
+import { OrganizationSelect } from './OrganizationSelect';
 import type { OrganizationOption } from './SsoConnectionForm';
 
 /**
  * "Create setup link": a one-time link to the self-serve setup portal of one organization, for its IT
  * admin (POST …/organizations/{organization_id}/admin-portal-links). Shown this once, with a copy button.
  */
-export function SetupLinkModal({ projectId, opened, organizations, onClose }: { projectId: string; opened: boolean; organizations: OrganizationOption[]; onClose(): void }) {
+export function SetupLinkModal({
+  projectId,
+  opened,
+  organizations,
+  organizationsTotal,
+  onClose,
+}: {
+  projectId: string;
+  opened: boolean;
+  organizations: OrganizationOption[];
+  organizationsTotal: number;
+  onClose(): void;
+}) {
   const api = usePlatformApi();
   const [organizationId, setOrganizationId] = useState<string | null>(organizations.length === 1 ? organizations[0]!.value : null);
   const [hours, setHours] = useState<number>(ADMIN_PORTAL_LINK_DEFAULT_HOURS);
@@ -44,7 +57,7 @@ export function SetupLinkModal({ projectId, opened, organizations, onClose }: { 
               {create.error instanceof ApiError && create.error.detail ? create.error.detail : 'The link could not be created. Try again.'}
             </Alert>
           )}
-          <Select label="Organization" data={organizations} value={organizationId} onChange={setOrganizationId} searchable required comboboxProps={{ withinPortal: true }} />
+          <OrganizationSelect projectId={projectId} initial={organizations} total={organizationsTotal} value={organizationId} onChange={setOrganizationId} />
           <NumberInput label="Valid for (hours)" min={1} max={ADMIN_PORTAL_LINK_MAX_HOURS} value={hours} onChange={(value) => setHours(typeof value === 'number' ? value : ADMIN_PORTAL_LINK_DEFAULT_HOURS)} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

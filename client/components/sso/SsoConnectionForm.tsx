@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify';
 import { readableDetail } from '../../lib/readable-errors';
 import { SettingSwitch } from '../SettingSwitch';
 import { AttributeMappingFields, mappingDraftOf, mappingOf } from './AttributeMappingFields';
+import { OrganizationSelect } from './OrganizationSelect';
 import { useRoleOptions } from '../organizations/useRoleOptions';
 import { notifyFailure } from '../projects/states';
 import { ssoConnectionKeys, useSsoConnectionsApi, type SsoConnectionInput } from './ssoConnectionsApi';
@@ -23,6 +24,7 @@ export function AddSsoConnectionModal({
   projectId,
   opened,
   organizations,
+  organizationsTotal,
   organizationsFailed,
   onClose,
   onCreated,
@@ -30,6 +32,8 @@ export function AddSsoConnectionModal({
   projectId: string;
   opened: boolean;
   organizations: OrganizationOption[];
+  /** How many the project has: more than `organizations` holds, and the select searches the server. */
+  organizationsTotal: number;
   /** The project's organizations could not be loaded: say so rather than "none yet". */
   organizationsFailed: boolean;
   onClose(): void;
@@ -37,7 +41,9 @@ export function AddSsoConnectionModal({
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title="Add SSO connection" centered size="lg">
-      {opened && <SsoConnectionForm projectId={projectId} organizations={organizations} organizationsFailed={organizationsFailed} onClose={onClose} onCreated={onCreated} />}
+      {opened && (
+        <SsoConnectionForm projectId={projectId} organizations={organizations} organizationsTotal={organizationsTotal} organizationsFailed={organizationsFailed} onClose={onClose} onCreated={onCreated} />
+      )}
     </Modal>
   );
 }
@@ -45,12 +51,14 @@ export function AddSsoConnectionModal({
 function SsoConnectionForm({
   projectId,
   organizations,
+  organizationsTotal,
   organizationsFailed,
   onClose,
   onCreated,
 }: {
   projectId: string;
   organizations: OrganizationOption[];
+  organizationsTotal: number;
   organizationsFailed: boolean;
   onClose(): void;
   onCreated(created: SsoConnection): void;
@@ -136,15 +144,13 @@ function SsoConnectionForm({
             {error}
           </Alert>
         )}
-        <Select
-          label="Organization"
-          description="The company whose people sign in with this identity provider; they become its members."
-          data={organizations}
+        <OrganizationSelect
+          projectId={projectId}
+          initial={organizations}
+          total={organizationsTotal}
           value={organizationId}
           onChange={setOrganizationId}
-          searchable
-          required
-          comboboxProps={{ withinPortal: true }}
+          description="The company whose people sign in with this identity provider; they become its members."
         />
         <TextInput label="Name" description="Shown to your team, such as “Acme Okta”." value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={100} data-autofocus />
         <Stack gap={4}>
