@@ -115,7 +115,9 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
         (domain) =>
           found.domains.find((kept) => kept.domain === domain) ?? { domain, verified: false, verified_at: null, txt_record_name: `_authplatform-verification.${domain}`, txt_record_value: 'authplatform-domain-verification=ddd' },
       );
-      return answer(200, replace({ ...found, ...changes, ...(records && { domains: records }) }));
+      // The SAML options change within the connection's saml.
+      const saml = changes.saml && found.saml ? { saml: { ...found.saml, ...changes.saml } } : {};
+      return answer(200, replace({ ...found, ...changes, ...saml, ...(records && { domains: records }) }));
     }
     if (!action && call.method === 'DELETE') {
       connections = connections.filter((connection) => connection !== found);
@@ -203,11 +205,20 @@ describe('Project enterprise SSO', () => {
     const { user } = render();
     expect(await screen.findByText(/No enterprise connections yet/)).toBeTruthy();
     const dialog = await fillSamlForm(user);
+    await user.click(dialog.getByRole('switch', { name: 'Sign authentication requests' }));
     await user.click(dialog.getByRole('button', { name: 'Add connection' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add SSO connection' })).toBeNull());
     expect(callsOf(calls, 'POST', BASE).map((call) => call.body)).toEqual([
-      { organization_id: 'org_2', type: 'saml', name: 'Globex Okta', domains: ['globex.com'], default_role: 'org:admin', enabled: true, saml: { idp_metadata_xml: METADATA } },
+      {
+        organization_id: 'org_2',
+        type: 'saml',
+        name: 'Globex Okta',
+        domains: ['globex.com'],
+        default_role: 'org:admin',
+        enabled: true,
+        saml: { idp_metadata_xml: METADATA, sign_authn_requests: true, require_encrypted_assertions: false },
+      },
     ]);
     const created = await row('Globex Okta');
     expect(await created.findByText(`${APP}/sso/saml/sso_3/acs`)).toBeTruthy();
@@ -356,6 +367,23 @@ describe('Project enterprise SSO', () => {
     await user.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([{ name: 'Acme SSO', domains: ['acme.io', 'acme.dev'], default_role: 'org:member' }]));
     expect(await (await connectionList()).findByRole('listitem', { name: 'Acme SSO' })).toBeTruthy();
+  });
+
+  it('shows the SP certificate to copy, and changes the SAML options alone with PATCH', async () => {
+    const calls = ssoServer([samlConnection()]);
+    const { user } = render();
+    const details = await openDetails(user, 'Acme Okta');
+    expect(details.getByRole('button', { name: 'Copy the SP certificate' })).toBeTruthy();
+    await user.click(details.getByRole('button', { name: 'Edit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit SSO connection' }));
+    expect((dialog.getByRole('switch', { name: 'Require encrypted assertions' }) as HTMLInputElement).checked).toBe(false);
+    await user.click(dialog.getByRole('switch', { name: 'Require encrypted assertions' }));
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([
+        { name: 'Acme Okta', domains: ['acme.com', 'acme.io'], default_role: 'org:member', saml: { require_encrypted_assertions: true } },
+      ]),
+    );
   });
 
   it('deletes a connection only once its name is typed', async () => {

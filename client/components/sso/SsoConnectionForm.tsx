@@ -69,6 +69,8 @@ function SsoConnectionForm({
   const [domains, setDomains] = useState<string[]>([]);
   const [defaultRole, setDefaultRole] = useState<string>(ORG_MEMBER_ROLE);
   const [enabled, setEnabled] = useState(true);
+  const [signRequests, setSignRequests] = useState(false);
+  const [requireEncryption, setRequireEncryption] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({ mutationFn: (input: SsoConnectionInput) => api.create(input) });
 
@@ -87,7 +89,13 @@ function SsoConnectionForm({
       default_role: defaultRole,
       enabled,
       ...(kind === 'saml'
-        ? { saml: source === 'xml' ? { idp_metadata_xml: metadataXml.trim() } : { idp_metadata_url: metadataUrl.trim() } }
+        ? {
+            saml: {
+              ...(source === 'xml' ? { idp_metadata_xml: metadataXml.trim() } : { idp_metadata_url: metadataUrl.trim() }),
+              sign_authn_requests: signRequests,
+              require_encrypted_assertions: requireEncryption,
+            },
+          }
         : { oidc: { issuer: issuer.trim(), client_id: clientId.trim(), client_secret: clientSecret } }),
     };
     try {
@@ -198,6 +206,7 @@ function SsoConnectionForm({
                 required
               />
             )}
+            <SamlOptionSwitches signRequests={signRequests} onSignRequests={setSignRequests} requireEncryption={requireEncryption} onRequireEncryption={setRequireEncryption} />
           </>
         ) : (
           <>
@@ -254,8 +263,17 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
   const [name, setName] = useState(connection.name);
   const [domains, setDomains] = useState(connection.domains.map((domain) => domain.domain));
   const [defaultRole, setDefaultRole] = useState(connection.default_role);
+  const [signRequests, setSignRequests] = useState(connection.saml?.sign_authn_requests ?? false);
+  const [requireEncryption, setRequireEncryption] = useState(connection.saml?.require_encrypted_assertions ?? false);
   const [error, setError] = useState<string | null>(null);
-  const save = useMutation({ mutationFn: () => api.update(connection.id, { name: name.trim(), domains, default_role: defaultRole }) });
+  // The SAML options are sent only when changed (they need no new metadata).
+  const samlChanges = connection.saml && {
+    ...(signRequests !== connection.saml.sign_authn_requests && { sign_authn_requests: signRequests }),
+    ...(requireEncryption !== connection.saml.require_encrypted_assertions && { require_encrypted_assertions: requireEncryption }),
+  };
+  const save = useMutation({
+    mutationFn: () => api.update(connection.id, { name: name.trim(), domains, default_role: defaultRole, ...(samlChanges && Object.keys(samlChanges).length > 0 && { saml: samlChanges }) }),
+  });
   const dropped = connection.domains.filter((domain) => domain.verified && !domains.includes(domain.domain)).map((domain) => domain.domain);
 
   const onSubmit = async (event: React.FormEvent) => {
@@ -303,6 +321,7 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
           allowDeselect={false}
           comboboxProps={{ withinPortal: true }}
         />
+        {connection.saml && <SamlOptionSwitches signRequests={signRequests} onSignRequests={setSignRequests} requireEncryption={requireEncryption} onRequireEncryption={setRequireEncryption} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -313,5 +332,35 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** A SAML connection's two options, both about its own certificate (shown with the connection). */
+function SamlOptionSwitches({
+  signRequests,
+  onSignRequests,
+  requireEncryption,
+  onRequireEncryption,
+}: {
+  signRequests: boolean;
+  onSignRequests(value: boolean): void;
+  requireEncryption: boolean;
+  onRequireEncryption(value: boolean): void;
+}) {
+  return (
+    <>
+      <SettingSwitch
+        label="Sign authentication requests"
+        description="For identity providers that require signed requests: give them the connection’s SP certificate (or the SP metadata)."
+        checked={signRequests}
+        onChange={onSignRequests}
+      />
+      <SettingSwitch
+        label="Require encrypted assertions"
+        description="Refuse an assertion the identity provider did not encrypt to the connection’s SP certificate. Encrypted ones are accepted either way."
+        checked={requireEncryption}
+        onChange={onRequireEncryption}
+      />
+    </>
   );
 }
