@@ -532,7 +532,7 @@ describe('encrypted assertions', () => {
       ).reply,
     );
 
-    const created = await createConnection(await newProject(), { saml: { idp_metadata_url: undefined, idp_metadata_xml: idpMetadataXml(), require_encrypted_assertions: true } });
+    const created = await createConnection(await newProject(), { saml: { idp_metadata_xml: idpMetadataXml(), require_encrypted_assertions: true } });
     expect(created.saml.require_encrypted_assertions).toBe(true);
   });
 });
