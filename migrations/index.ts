@@ -37,6 +37,7 @@ import * as addSsoIdentities from './2026_11_28_0600_add_sso_identities.js';
 import * as addAdminPortal from './2026_11_28_0700_add_admin_portal.js';
 import * as platformEmailCodes from './2026_11_28_0800_platform_email_codes.js';
 import * as feedMachineClientRevocations from './2026_11_28_0900_feed_machine_client_revocations.js';
+import * as addSamlSpKeys from './2026_11_28_1000_add_saml_sp_keys.js';
 
 /** Every migration, in order. Listed statically so they run the same under tsx, tests and bundlers. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0700_add_admin_portal': addAdminPortal,
   '2026_11_28_0800_platform_email_codes': platformEmailCodes,
   '2026_11_28_0900_feed_machine_client_revocations': feedMachineClientRevocations,
+  '2026_11_28_1000_add_saml_sp_keys': addSamlSpKeys,
 };

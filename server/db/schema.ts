@@ -429,6 +429,12 @@ export interface SsoConnectionsTable {
   /** SHA-256 of the connection's SCIM bearer token; null: SCIM is off for it. */
   scim_token_hash: Generated<string | null>;
   scim_token_created_at: Generated<string | null>;
+  /** The connection's own RSA private key (PKCS#8 PEM), sealed with the master key; null until first needed. */
+  saml_sp_private_key: Generated<string | null>;
+  /** Its self-signed certificate (PEM), in the SP metadata for signing and encryption. */
+  saml_sp_certificate: Generated<string | null>;
+  saml_sign_authn_requests: Generated<Flag>;
+  saml_require_encrypted_assertions: Generated<Flag>;
 }
 
 /** An account's sign-ins through an enterprise connection: the first and the latest. */

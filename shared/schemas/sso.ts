@@ -35,10 +35,19 @@ export const AttributeMappingSchema = z
   .strict();
 export type AttributeMapping = z.infer<typeof AttributeMappingSchema>;
 
+/** A SAML connection's options, each off unless set; a PATCH may send them without new metadata. */
+const samlOptions = {
+  /** Sign AuthnRequests with the connection's key (its sp_certificate): for IdPs that require it. */
+  sign_authn_requests: z.boolean({ error: 'saml.sign_authn_requests must be a boolean' }).optional(),
+  /** Refuse a response whose assertion is not encrypted to the connection's sp_certificate. */
+  require_encrypted_assertions: z.boolean({ error: 'saml.require_encrypted_assertions must be a boolean' }).optional(),
+};
+
 export const SamlSettingsInputSchema = z.union([
-  z.object({ idp_metadata_xml: z.string().min(1).max(IDP_METADATA_MAX_BYTES, { error: 'idp_metadata_xml is too large' }) }).strict(),
-  z.object({ idp_metadata_url: httpsOrHttpUrl }).strict(),
-], { error: 'saml needs idp_metadata_xml or idp_metadata_url' });
+  z.object({ idp_metadata_xml: z.string().min(1).max(IDP_METADATA_MAX_BYTES, { error: 'idp_metadata_xml is too large' }), ...samlOptions }).strict(),
+  z.object({ idp_metadata_url: httpsOrHttpUrl, ...samlOptions }).strict(),
+  z.object(samlOptions).strict(),
+], { error: 'saml needs idp_metadata_xml or idp_metadata_url (and, optionally, sign_authn_requests and require_encrypted_assertions)' });
 
 export const OidcSettingsInputSchema = z
   .object({
@@ -108,6 +117,10 @@ export const SsoConnectionSchema = z.object({
       sp_entity_id: z.string(),
       acs_url: z.string(),
       sp_metadata_url: z.string(),
+      /** The connection's own certificate (PEM): the IdP checks signed AuthnRequests with it and may encrypt assertions to it. */
+      sp_certificate: z.string(),
+      sign_authn_requests: z.boolean(),
+      require_encrypted_assertions: z.boolean(),
     })
     .nullable(),
   oidc: z.object({ issuer: z.string(), client_id: z.string(), callback_url: z.string() }).nullable(),

@@ -2,7 +2,18 @@ import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_URL, STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 import { SSO_MESSAGES } from '../../shared/schemas/sso.js';
-import { IDP_ENTITY_ID, IDP_SSO_URL, idpMetadataXml, readAuthnRequest, samlResponse, wrappedSamlResponse, type ResponseOptions } from '../helpers/identity-providers/saml.js';
+import { X509Certificate } from 'node:crypto';
+import {
+  encryptedSamlResponse,
+  IDP_ENTITY_ID,
+  IDP_SSO_URL,
+  idpMetadataXml,
+  readAuthnRequest,
+  samlResponse,
+  verifyRedirectSignature,
+  wrappedSamlResponse,
+  type ResponseOptions,
+} from '../helpers/identity-providers/saml.js';
 import { OTHER_CERT, OTHER_KEY } from '../helpers/identity-providers/saml-keys.js';
 
 /**
@@ -44,7 +55,7 @@ async function createConnection(project: Project, body: Record<string, unknown> 
     body: { organization_id: project.organizationId, type: 'saml', name: 'Acme Okta', domains: [project.domain], saml: { idp_metadata_xml: idpMetadataXml() }, ...body },
   });
   expect(created.statusCode, created.body).toBe(201);
-  return created.json() as { id: string; saml: { sp_entity_id: string; acs_url: string; sp_metadata_url: string } };
+  return created.json() as { id: string; saml: { sp_entity_id: string; acs_url: string; sp_metadata_url: string; sp_certificate: string; sign_authn_requests: boolean; require_encrypted_assertions: boolean } };
 }
 
 /** The backend starts the sign-in; the browser reaches the IdP with our AuthnRequest. */
@@ -79,11 +90,11 @@ async function verifiedClaims(project: Project, token: string): Promise<JWTPaylo
 }
 
 /** A full SP-initiated round: authorize, the IdP's response (shaped by `shape`), the ACS; answers the ACS's reply. */
-async function signInThroughIdp(project: Project, connection: { saml: { sp_entity_id: string } }, email: string, shape: (base: ResponseOptions) => string = samlResponse) {
+async function signInThroughIdp(project: Project, connection: { saml: { sp_entity_id: string } }, email: string, shape: (base: ResponseOptions) => string | Promise<string> = samlResponse) {
   const request = await authnRequestFor(project, email);
   const base: ResponseOptions = { acsUrl: request.acsUrl, audience: request.issuer, nameId: email, inResponseTo: request.id, attributes: { firstName: 'Jane', lastName: 'Doe' } };
   expect(request.issuer).toBe(connection.saml.sp_entity_id);
-  return { reply: await postToAcs(request.acsUrl, shape(base)), request, base };
+  return { reply: await postToAcs(request.acsUrl, await shape(base)), request, base };
 }
 
 function callbackOf(reply: { statusCode: number; headers: Record<string, unknown>; body: string }) {
@@ -363,5 +374,165 @@ describe('enforced single sign-on', () => {
 
     await t.call('PATCH', `/api/v1/projects/${project.id}/sso-connections/${connection.id}`, { token: project.ownerToken, body: { enforce: false } });
     expect((await api('/auth/login', { email: alice, password: STRONG_PASSWORD })).statusCode).toBe(200);
+  });
+});
+
+describe("the connection's own key pair (sp_certificate)", () => {
+  const base64Of = (pem: string) => new X509Certificate(pem).raw.toString('base64');
+
+  it('is made with the connection: an RSA-2048 self-signed certificate, answered as PEM and listed in the SP metadata for signing and encryption', async () => {
+    const project = await newProject();
+    const connection = await createConnection(project);
+    expect(connection.saml).toMatchObject({ sign_authn_requests: false, require_encrypted_assertions: false });
+    const certificate = new X509Certificate(connection.saml.sp_certificate);
+    expect(certificate.publicKey.asymmetricKeyType).toBe('rsa');
+    expect(certificate.publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(certificate.subject).toContain(connection.id);
+    expect(certificate.checkIssued(certificate)).toBe(true);
+    expect(certificate.verify(certificate.publicKey)).toBe(true);
+
+    const metadata = (await t.call('GET', new URL(connection.saml.sp_metadata_url).pathname)).body;
+    for (const use of ['signing', 'encryption']) {
+      expect(metadata).toMatch(new RegExp(`<KeyDescriptor[^>]*use="${use}"[\\s\\S]*?${base64Of(connection.saml.sp_certificate).slice(0, 64).replace(/[+/]/g, '\\$&')}`));
+    }
+    expect(metadata).toContain('AuthnRequestsSigned="false"');
+    expect(metadata).not.toContain('PRIVATE KEY');
+    // Each connection has its own.
+    const other = await createConnection(await newProject());
+    expect(other.saml.sp_certificate).not.toBe(connection.saml.sp_certificate);
+    // The private key is never answered.
+    const read = await t.call('GET', `/api/v1/projects/${project.id}/sso-connections/${connection.id}`, { token: project.ownerToken });
+    expect(read.body).not.toContain('PRIVATE KEY');
+  });
+
+  it('is made the first time it is needed for a connection that predates keys: the answer, the metadata and sign-in work', async () => {
+    const project = await newProject();
+    const connection = await createConnection(project);
+    await t.db.updateTable('sso_connections').set({ saml_sp_private_key: null, saml_sp_certificate: null }).where('id', '=', connection.id).execute();
+
+    const metadata = await t.call('GET', new URL(connection.saml.sp_metadata_url).pathname);
+    expect(metadata.statusCode).toBe(200);
+    const read = (await t.call('GET', `/api/v1/projects/${project.id}/sso-connections/${connection.id}`, { token: project.ownerToken })).json();
+    expect(read.saml.sp_certificate).toContain('BEGIN CERTIFICATE');
+    expect(read.saml.sp_certificate).not.toBe(connection.saml.sp_certificate);
+    expect(metadata.body).toContain(base64Of(read.saml.sp_certificate).slice(0, 64));
+    const listed = (await t.call('GET', `/api/v1/projects/${project.id}/sso-connections`, { token: project.ownerToken })).json();
+    expect(listed.connections[0].saml.sp_certificate).toBe(read.saml.sp_certificate);
+
+    const { reply } = await signInThroughIdp(project, connection, `kim@${project.domain}`);
+    expect(callbackOf(reply).get('code')).toBeTruthy();
+  });
+});
+
+describe('signed AuthnRequests (saml.sign_authn_requests)', () => {
+  it('are off by default: the request carries no signature', async () => {
+    const project = await newProject();
+    await createConnection(project);
+    const started = await startSignIn(project, { email: `a@${project.domain}` });
+    const url = started.json().authorization_url as string;
+    expect(readAuthnRequest(url).signature).toBeNull();
+    expect(new URL(url).searchParams.has('SigAlg')).toBe(false);
+  });
+
+  it('when on, the HTTP-Redirect request is signed (RSA-SHA256) by the answered sp_certificate; a tampered query does not verify', async () => {
+    const project = await newProject();
+    const connection = await createConnection(project, { saml: { idp_metadata_xml: idpMetadataXml(), sign_authn_requests: true } });
+    expect(connection.saml.sign_authn_requests).toBe(true);
+    const started = await startSignIn(project, { email: `a@${project.domain}` });
+    const url = started.json().authorization_url as string;
+    expect(readAuthnRequest(url).signature).toMatchObject({ sigAlg: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' });
+    expect(verifyRedirectSignature(url, connection.saml.sp_certificate)).toBe(true);
+    expect(verifyRedirectSignature(url, OTHER_CERT)).toBe(false);
+    expect(verifyRedirectSignature(`${url}&RelayState=evil`, connection.saml.sp_certificate)).toBe(false);
+    const request = new URL(url).searchParams.get('SAMLRequest')!;
+    const tampered = url.replace(encodeURIComponent(request), encodeURIComponent(`${request.slice(0, 10)}${request[10] === 'A' ? 'B' : 'A'}${request.slice(11)}`));
+    expect(tampered).not.toBe(url);
+    expect(verifyRedirectSignature(tampered, connection.saml.sp_certificate)).toBe(false);
+
+    // The sign-in completes as usual.
+    const { reply } = await signInThroughIdp(project, connection, `lee@${project.domain}`);
+    expect(callbackOf(reply).get('code')).toBeTruthy();
+  });
+
+  it('is turned on and off by PATCH without new metadata; saml options alone do not make a connection', async () => {
+    const project = await newProject();
+    const connection = await createConnection(project);
+    const path = `/api/v1/projects/${project.id}/sso-connections/${connection.id}`;
+    const on = await t.call('PATCH', path, { token: project.ownerToken, body: { saml: { sign_authn_requests: true } } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().saml).toMatchObject({ sign_authn_requests: true, require_encrypted_assertions: false, idp_entity_id: IDP_ENTITY_ID, sp_certificate: connection.saml.sp_certificate });
+    expect((await t.call('GET', new URL(connection.saml.sp_metadata_url).pathname)).body).toContain('AuthnRequestsSigned="true"');
+    const signed = (await startSignIn(project, { email: `a@${project.domain}` })).json().authorization_url as string;
+    expect(verifyRedirectSignature(signed, connection.saml.sp_certificate)).toBe(true);
+    const audit = (await t.call('GET', `/api/v1/projects/${project.id}/audit-log`, { token: project.ownerToken })).json();
+    expect(JSON.stringify(audit)).toContain('sign_authn_requests');
+
+    const off = await t.call('PATCH', path, { token: project.ownerToken, body: { saml: { sign_authn_requests: false } } });
+    expect(off.json().saml.sign_authn_requests).toBe(false);
+    expect(readAuthnRequest((await startSignIn(project, { email: `a@${project.domain}` })).json().authorization_url).signature).toBeNull();
+
+    const bad = await t.call('PATCH', path, { token: project.ownerToken, body: { saml: { sign_authn_requests: 'yes' } } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail).toBeTruthy();
+    const bare = await t.call('POST', `/api/v1/projects/${project.id}/sso-connections`, {
+      token: project.ownerToken,
+      body: { organization_id: project.organizationId, type: 'saml', name: 'Bare', domains: [], saml: { sign_authn_requests: true } },
+    });
+    expect(bare.statusCode).toBe(422);
+    expect(bare.json().detail).toContain('idp_metadata_xml');
+  });
+});
+
+describe('encrypted assertions', () => {
+  let project: Project;
+  let connection: Awaited<ReturnType<typeof createConnection>>;
+  beforeAll(async () => {
+    project = await newProject();
+    connection = await createConnection(project);
+  });
+  const email = () => `eve-${randomSuffix()}@${project.domain}`;
+  let seq = 0;
+  const randomSuffix = () => `${process.pid}-${++seq}`;
+
+  it('sign in when encrypted to sp_certificate: a signed assertion inside (AES-256-GCM), or a signed response around it (AES-256-CBC)', async () => {
+    const first = await signInThroughIdp(project, connection, email(), (base) => encryptedSamlResponse(base, connection.saml.sp_certificate, 'aes256-gcm'));
+    const answer = (await exchange(project, callbackOf(first.reply).get('code')!)).json();
+    expect(answer.user).toMatchObject({ first_name: 'Jane', last_name: 'Doe' });
+    expect(await verifiedClaims(project, answer.access_token)).toMatchObject({ org_id: project.organizationId });
+    const second = await signInThroughIdp(project, connection, email(), (base) => encryptedSamlResponse({ ...base, sign: 'response' }, connection.saml.sp_certificate, 'aes256-cbc'));
+    expect(callbackOf(second.reply).get('code')).toBeTruthy();
+  });
+
+  it('refuses one encrypted to another key, an unsigned one, and one signed by another key', async () => {
+    expectRefused((await signInThroughIdp(project, connection, email(), (base) => encryptedSamlResponse(base, OTHER_CERT))).reply);
+    expectRefused((await signInThroughIdp(project, connection, email(), (base) => encryptedSamlResponse({ ...base, sign: 'none' }, connection.saml.sp_certificate))).reply);
+    expectRefused((await signInThroughIdp(project, connection, email(), (base) => encryptedSamlResponse({ ...base, key: OTHER_KEY, cert: OTHER_CERT }, connection.saml.sp_certificate))).reply);
+  });
+
+  it('saml.require_encrypted_assertions refuses a plain assertion (accepted while it is off), still takes an encrypted one', async () => {
+    const own = await newProject();
+    const plainFirst = await createConnection(own);
+    expect(callbackOf((await signInThroughIdp(own, plainFirst, `p1@${own.domain}`)).reply).get('code')).toBeTruthy();
+    const path = `/api/v1/projects/${own.id}/sso-connections/${plainFirst.id}`;
+    const on = await t.call('PATCH', path, { token: own.ownerToken, body: { saml: { require_encrypted_assertions: true } } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().saml.require_encrypted_assertions).toBe(true);
+    expectRefused((await signInThroughIdp(own, plainFirst, `p2@${own.domain}`)).reply);
+    expectRefused((await signInThroughIdp(own, plainFirst, `p3@${own.domain}`, (base) => samlResponse({ ...base, sign: 'both' }))).reply);
+    expect(callbackOf((await signInThroughIdp(own, plainFirst, `p4@${own.domain}`, (base) => encryptedSamlResponse(base, plainFirst.saml.sp_certificate))).reply).get('code')).toBeTruthy();
+    // A plain assertion hidden beside the encrypted one is refused too.
+    expectRefused(
+      (
+        await signInThroughIdp(own, plainFirst, `p5@${own.domain}`, async (base) => {
+          const encrypted = Buffer.from(await encryptedSamlResponse(base, plainFirst.saml.sp_certificate), 'base64').toString('utf8');
+          const plain = Buffer.from(samlResponse(base), 'base64').toString('utf8');
+          const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(plain)![0];
+          return Buffer.from(encrypted.replace('<saml:EncryptedAssertion>', `${assertion}<saml:EncryptedAssertion>`)).toString('base64');
+        })
+      ).reply,
+    );
+
+    const created = await createConnection(await newProject(), { saml: { idp_metadata_xml: idpMetadataXml(), require_encrypted_assertions: true } });
+    expect(created.saml.require_encrypted_assertions).toBe(true);
   });
 });

@@ -48,6 +48,9 @@ const samlConnection = (overrides: Partial<SsoConnection> = {}): SsoConnection =
       sp_entity_id: `${APP}/sso/saml/${id}`,
       acs_url: `${APP}/sso/saml/${id}/acs`,
       sp_metadata_url: `${APP}/sso/saml/${id}/metadata`,
+      sp_certificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      sign_authn_requests: false,
+      require_encrypted_assertions: false,
     },
     oidc: null,
     scim: { enabled: true, base_url: `${APP}/scim/v2/${id}`, token_created_at: '2025-03-02T00:00:00.000Z' },
@@ -108,9 +111,9 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
     if (!action && call.method === 'PATCH') {
       // As the server answers: the new domains as records (a domain kept keeps its state).
       // The IdP's settings come back read from them (the metadata's entity id and certificates), not as sent.
-      const { domains, saml: _metadata, oidc, ...changes } = call.body as Omit<Partial<SsoConnection>, 'domains' | 'saml' | 'oidc'> & {
+      const { domains, saml: sentSaml, oidc, ...changes } = call.body as Omit<Partial<SsoConnection>, 'domains' | 'saml' | 'oidc'> & {
         domains?: string[];
-        saml?: unknown;
+        saml?: { idp_metadata_xml?: string; idp_metadata_url?: string; sign_authn_requests?: boolean; require_encrypted_assertions?: boolean };
         oidc?: { issuer: string; client_id: string };
       };
       if (oidc && found.oidc) Object.assign(changes, { oidc: { ...found.oidc, issuer: oidc.issuer, client_id: oidc.client_id } });
@@ -118,7 +121,10 @@ function ssoServer(initial: SsoConnection[], refuse: Record<string, Refusal> = {
         (domain) =>
           found.domains.find((kept) => kept.domain === domain) ?? { domain, verified: false, verified_at: null, txt_record_name: `_authplatform-verification.${domain}`, txt_record_value: 'authplatform-domain-verification=ddd' },
       );
-      return answer(200, replace({ ...found, ...changes, ...(records && { domains: records }) }));
+      // The SAML options change within the connection's saml.
+      const { idp_metadata_xml: _xml, idp_metadata_url: _url, ...samlOptions } = sentSaml ?? {};
+      const saml = sentSaml && found.saml ? { saml: { ...found.saml, ...samlOptions } } : {};
+      return answer(200, replace({ ...found, ...changes, ...saml, ...(records && { domains: records }) }));
     }
     if (!action && call.method === 'DELETE') {
       connections = connections.filter((connection) => connection !== found);
@@ -206,11 +212,20 @@ describe('Project enterprise SSO', () => {
     const { user } = render();
     expect(await screen.findByText(/No enterprise connections yet/)).toBeTruthy();
     const dialog = await fillSamlForm(user);
+    await user.click(dialog.getByRole('switch', { name: 'Sign authentication requests' }));
     await user.click(dialog.getByRole('button', { name: 'Add connection' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add SSO connection' })).toBeNull());
     expect(callsOf(calls, 'POST', BASE).map((call) => call.body)).toEqual([
-      { organization_id: 'org_2', type: 'saml', name: 'Globex Okta', domains: ['globex.com'], default_role: 'org:admin', enabled: true, saml: { idp_metadata_xml: METADATA } },
+      {
+        organization_id: 'org_2',
+        type: 'saml',
+        name: 'Globex Okta',
+        domains: ['globex.com'],
+        default_role: 'org:admin',
+        enabled: true,
+        saml: { idp_metadata_xml: METADATA, sign_authn_requests: true },
+      },
     ]);
     const created = await row('Globex Okta');
     expect(await created.findByText(`${APP}/sso/saml/sso_3/acs`)).toBeTruthy();
@@ -396,6 +411,23 @@ describe('Project enterprise SSO', () => {
           allow_idp_initiated: true,
           saml: { idp_metadata_xml: '<md:EntityDescriptor/>' },
         },
+      ]),
+    );
+  });
+
+  it('shows the SP certificate to copy, and changes the SAML options alone with PATCH', async () => {
+    const calls = ssoServer([samlConnection()]);
+    const { user } = render();
+    const details = await openDetails(user, 'Acme Okta');
+    expect(details.getByRole('button', { name: 'Copy the SP certificate' })).toBeTruthy();
+    await user.click(details.getByRole('button', { name: 'Edit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit SSO connection' }));
+    expect((dialog.getByRole('switch', { name: 'Require encrypted assertions' }) as HTMLInputElement).checked).toBe(false);
+    await user.click(dialog.getByRole('switch', { name: 'Require encrypted assertions' }));
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(callsOf(calls, 'PATCH', `${BASE}/sso_1`).map((call) => call.body)).toEqual([
+        { name: 'Acme Okta', domains: ['acme.com', 'acme.io'], default_role: 'org:member', attribute_mapping: {}, enforce: false, allow_idp_initiated: false, saml: { require_encrypted_assertions: true } },
       ]),
     );
   });

@@ -21,7 +21,7 @@ const created: SsoConnection = {
   attribute_mapping: {},
   allow_idp_initiated: false,
   enforce: false,
-  saml: { idp_entity_id: 'http://www.okta.com/exk1', idp_sso_url: 'https://acme.okta.com/sso', idp_metadata_url: null, idp_certificates: [], sp_entity_id: NEXT.sp_entity_id, acs_url: NEXT.acs_url, sp_metadata_url: NEXT.sp_metadata_url },
+  saml: { idp_entity_id: 'http://www.okta.com/exk1', idp_sso_url: 'https://acme.okta.com/sso', idp_metadata_url: null, idp_certificates: [], sp_entity_id: NEXT.sp_entity_id, acs_url: NEXT.acs_url, sp_metadata_url: NEXT.sp_metadata_url, sp_certificate: '', sign_authn_requests: false, require_encrypted_assertions: false },
   oidc: null,
   scim: { enabled: false, base_url: `${APP}/scim/v2/sso_9`, token_created_at: null },
   created_at: '2025-03-01T00:00:00.000Z',

@@ -77,6 +77,7 @@ export function SsoConnectionDetails({
             <CopyField label="Entity ID (audience)" value={connection.saml.sp_entity_id} copyLabel="Copy the entity ID" wrap />
             <CopyField label="ACS URL (single sign-on URL)" value={connection.saml.acs_url} copyLabel="Copy the ACS URL" wrap />
             <CopyField label="SP metadata URL" value={connection.saml.sp_metadata_url} copyLabel="Copy the SP metadata URL" wrap />
+            {connection.saml.sp_certificate && <CopyField label="SP certificate (signing and encryption)" value={connection.saml.sp_certificate} copyLabel="Copy the SP certificate" wrap />}
             <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
               Identity provider {connection.saml.idp_entity_id}
               {connection.saml.idp_certificates.map((certificate) => ` · certificate valid until ${formatDate(certificate.not_after)}`).join('')}

@@ -78,6 +78,8 @@ function SsoConnectionForm({
   const [domains, setDomains] = useState<string[]>([]);
   const [defaultRole, setDefaultRole] = useState<string>(ORG_MEMBER_ROLE);
   const [enabled, setEnabled] = useState(true);
+  const [signRequests, setSignRequests] = useState(false);
+  const [requireEncryption, setRequireEncryption] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({ mutationFn: (input: SsoConnectionInput) => api.create(input) });
 
@@ -96,7 +98,14 @@ function SsoConnectionForm({
       default_role: defaultRole,
       enabled,
       ...(kind === 'saml'
-        ? { saml: source === 'xml' ? { idp_metadata_xml: metadataXml.trim() } : { idp_metadata_url: metadataUrl.trim() } }
+        ? {
+            saml: {
+              ...(source === 'xml' ? { idp_metadata_xml: metadataXml.trim() } : { idp_metadata_url: metadataUrl.trim() }),
+              // Off by default: sent only when turned on.
+              ...(signRequests && { sign_authn_requests: true }),
+              ...(requireEncryption && { require_encrypted_assertions: true }),
+            },
+          }
         : { oidc: { issuer: issuer.trim(), client_id: clientId.trim(), client_secret: clientSecret } }),
     };
     try {
@@ -205,6 +214,7 @@ function SsoConnectionForm({
                 required
               />
             )}
+            <SamlOptionSwitches signRequests={signRequests} onSignRequests={setSignRequests} requireEncryption={requireEncryption} onRequireEncryption={setRequireEncryption} />
           </>
         ) : (
           <>
@@ -271,11 +281,19 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
   const [source, setSource] = useState<MetadataSource>('xml');
   const [metadataXml, setMetadataXml] = useState('');
   const [metadataUrl, setMetadataUrl] = useState(connection.saml?.idp_metadata_url ?? '');
+  const [signRequests, setSignRequests] = useState(connection.saml?.sign_authn_requests ?? false);
+  const [requireEncryption, setRequireEncryption] = useState(connection.saml?.require_encrypted_assertions ?? false);
   const [issuer, setIssuer] = useState(connection.oidc?.issuer ?? '');
   const [clientId, setClientId] = useState(connection.oidc?.client_id ?? '');
   const [clientSecret, setClientSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const newSaml = source === 'xml' ? (metadataXml.trim() ? { idp_metadata_xml: metadataXml.trim() } : null) : metadataUrl.trim() && metadataUrl.trim() !== connection.saml?.idp_metadata_url ? { idp_metadata_url: metadataUrl.trim() } : null;
+  // The IdP's settings are sent only when changed: new metadata, the SAML options (they need no new metadata), OIDC's client.
+  const newMetadata = source === 'xml' ? (metadataXml.trim() ? { idp_metadata_xml: metadataXml.trim() } : null) : metadataUrl.trim() && metadataUrl.trim() !== connection.saml?.idp_metadata_url ? { idp_metadata_url: metadataUrl.trim() } : null;
+  const samlChanges = connection.saml && {
+    ...newMetadata,
+    ...(signRequests !== connection.saml.sign_authn_requests && { sign_authn_requests: signRequests }),
+    ...(requireEncryption !== connection.saml.require_encrypted_assertions && { require_encrypted_assertions: requireEncryption }),
+  };
   const oidcChanged = connection.oidc !== null && (issuer.trim() !== connection.oidc.issuer || clientId.trim() !== connection.oidc.client_id || clientSecret !== '');
   const save = useMutation({
     mutationFn: () =>
@@ -286,7 +304,7 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
         attribute_mapping: mappingOf(mapping),
         enforce,
         allow_idp_initiated: allowIdpInitiated,
-        ...(connection.type === 'saml' && newSaml && { saml: newSaml }),
+        ...(samlChanges && Object.keys(samlChanges).length > 0 && { saml: samlChanges }),
         ...(connection.type === 'oidc' && oidcChanged && { oidc: { issuer: issuer.trim(), client_id: clientId.trim(), ...(clientSecret && { client_secret: clientSecret }) } }),
       }),
   });
@@ -388,6 +406,7 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
             <PasswordInput label="New client secret" description="Leave empty to keep the current one." value={clientSecret} onChange={(event) => setClientSecret(event.currentTarget.value)} />
           </>
         )}
+        {connection.saml && <SamlOptionSwitches signRequests={signRequests} onSignRequests={setSignRequests} requireEncryption={requireEncryption} onRequireEncryption={setRequireEncryption} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -398,5 +417,35 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** A SAML connection's two options, both about its own certificate (shown with the connection). */
+function SamlOptionSwitches({
+  signRequests,
+  onSignRequests,
+  requireEncryption,
+  onRequireEncryption,
+}: {
+  signRequests: boolean;
+  onSignRequests(value: boolean): void;
+  requireEncryption: boolean;
+  onRequireEncryption(value: boolean): void;
+}) {
+  return (
+    <>
+      <SettingSwitch
+        label="Sign authentication requests"
+        description="For identity providers that require signed requests: give them the connection’s SP certificate (or the SP metadata)."
+        checked={signRequests}
+        onChange={onSignRequests}
+      />
+      <SettingSwitch
+        label="Require encrypted assertions"
+        description="Refuse an assertion the identity provider did not encrypt to the connection’s SP certificate. Encrypted ones are accepted either way."
+        checked={requireEncryption}
+        onChange={onRequireEncryption}
+      />
+    </>
   );
 }

@@ -18157,6 +18157,9 @@ export interface operations {
                                 sp_entity_id: string;
                                 acs_url: string;
                                 sp_metadata_url: string;
+                                sp_certificate: string;
+                                sign_authn_requests: boolean;
+                                require_encrypted_assertions: boolean;
                             } | null;
                             oidc: {
                                 issuer: string;
@@ -18221,9 +18224,16 @@ export interface operations {
                     name: string;
                     saml?: {
                         idp_metadata_xml: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     } | {
                         /** Format: uri */
                         idp_metadata_url: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
+                    } | {
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     };
                     oidc?: {
                         /** Format: uri */
@@ -18293,6 +18303,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -18449,6 +18462,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -18598,9 +18614,16 @@ export interface operations {
                     name?: string;
                     saml?: {
                         idp_metadata_xml: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     } | {
                         /** Format: uri */
                         idp_metadata_url: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
+                    } | {
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     };
                     oidc?: {
                         /** Format: uri */
@@ -18669,6 +18692,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -18825,6 +18851,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -23578,6 +23607,9 @@ export interface operations {
                                 sp_entity_id: string;
                                 acs_url: string;
                                 sp_metadata_url: string;
+                                sp_certificate: string;
+                                sign_authn_requests: boolean;
+                                require_encrypted_assertions: boolean;
                             } | null;
                             oidc: {
                                 issuer: string;
@@ -23627,9 +23659,16 @@ export interface operations {
                     name: string;
                     saml?: {
                         idp_metadata_xml: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     } | {
                         /** Format: uri */
                         idp_metadata_url: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
+                    } | {
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     };
                     oidc?: {
                         /** Format: uri */
@@ -23699,6 +23738,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -23845,6 +23887,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -23983,9 +24028,16 @@ export interface operations {
                     name?: string;
                     saml?: {
                         idp_metadata_xml: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     } | {
                         /** Format: uri */
                         idp_metadata_url: string;
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
+                    } | {
+                        sign_authn_requests?: boolean;
+                        require_encrypted_assertions?: boolean;
                     };
                     oidc?: {
                         /** Format: uri */
@@ -24054,6 +24106,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;
@@ -24209,6 +24264,9 @@ export interface operations {
                             sp_entity_id: string;
                             acs_url: string;
                             sp_metadata_url: string;
+                            sp_certificate: string;
+                            sign_authn_requests: boolean;
+                            require_encrypted_assertions: boolean;
                         } | null;
                         oidc: {
                             issuer: string;

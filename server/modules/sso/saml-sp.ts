@@ -4,6 +4,7 @@ import type { SsoConnectionRow } from '../../db/schema.js';
 import { localPath, parseSamlXml, pemOf, selectAll, selectOne, SamlXmlError } from './saml-xml.js';
 import { acsUrlOf, spEntityIdOf } from './sso-urls.js';
 import { certificatesOf } from './sso-connections.service.js';
+import type { SpKeyPair } from './saml-sp-keys.js';
 
 /** How far our clock and the IdP's may disagree on NotBefore / NotOnOrAfter. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
@@ -15,7 +16,7 @@ const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 /** A refused SAML response: the reason is logged, the browser gets a generic answer. */
 export class SamlRefusal extends Error {}
 
-function clientOf(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, requestId?: string): SAML {
+function clientOf(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, keys: SpKeyPair, requestId?: string): SAML {
   return new SAML({
     entryPoint: row.saml_idp_sso_url!,
     issuer: spEntityIdOf(config, row.id),
@@ -31,23 +32,37 @@ function clientOf(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, request
     validateInResponseTo: ValidateInResponseTo.never,
     disableRequestedAuthnContext: true,
     identifierFormat: EMAIL_NAME_ID,
+    // An IdP may encrypt its assertions to our certificate (the metadata offers it for encryption).
+    decryptionPvk: keys.privateKeyPem,
+    // Signed AuthnRequests: on the HTTP-Redirect binding, SigAlg and Signature in the query.
+    ...(row.saml_sign_authn_requests === 1 && { privateKey: keys.privateKeyPem, signatureAlgorithm: 'sha256' as const }),
     ...(requestId && { generateUniqueId: () => requestId }),
   });
 }
 
-/** The SP metadata an IdP imports: our entity id and ACS (POST binding), signed assertions wanted. */
-export function spMetadataOf(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow): string {
-  return generateServiceProviderMetadata({
+/**
+ * The SP metadata an IdP imports: our entity id and ACS (POST binding), signed assertions wanted, the
+ * connection's certificate as KeyDescriptor for signing (its AuthnRequests) and encryption (assertions to it).
+ */
+export function spMetadataOf(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, keys: SpKeyPair): string {
+  const xml = generateServiceProviderMetadata({
     issuer: spEntityIdOf(config, row.id),
     callbackUrl: acsUrlOf(config, row.id),
     identifierFormat: EMAIL_NAME_ID,
     wantAssertionsSigned: true,
+    // node-saml lists a certificate only with its private key (it does not sign the metadata).
+    privateKey: keys.privateKeyPem,
+    publicCerts: keys.certificatePem,
+    decryptionPvk: keys.privateKeyPem,
+    decryptionCert: keys.certificatePem,
   });
+  // The signing certificate is always listed; AuthnRequestsSigned says whether requests are signed now.
+  return row.saml_sign_authn_requests === 1 ? xml : xml.replace('AuthnRequestsSigned="true"', 'AuthnRequestsSigned="false"');
 }
 
 /** The IdP's URL with our AuthnRequest (HTTP-Redirect binding), whose ID is `requestId`. */
-export function authnRequestUrl(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, requestId: string, relayState: string): Promise<string> {
-  return clientOf(config, row, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+export function authnRequestUrl(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, keys: SpKeyPair, requestId: string, relayState: string): Promise<string> {
+  return clientOf(config, row, keys, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /** What a valid assertion says, read from the signed assertion only. */
@@ -68,11 +83,12 @@ export interface SamlAssertion {
  * its issuer, a bearer SubjectConfirmationData whose Recipient is our ACS, and the response's Destination
  * when it names one. Throws SamlRefusal with the reason.
  */
-export async function validateSamlResponse(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, samlResponse: string, now: Date): Promise<SamlAssertion> {
+export async function validateSamlResponse(config: Pick<Config, 'appUrl'>, row: SsoConnectionRow, keys: SpKeyPair, samlResponse: string, now: Date): Promise<SamlAssertion> {
   const acsUrl = acsUrlOf(config, row.id);
+  if (row.saml_require_encrypted_assertions === 1) requireEncryptedAssertion(samlResponse);
   let profile: Profile | null;
   try {
-    ({ profile } = await clientOf(config, row).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await clientOf(config, row, keys).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (error) {
     throw new SamlRefusal(error instanceof Error ? error.message : 'invalid SAML response');
   }
@@ -110,6 +126,19 @@ export async function validateSamlResponse(config: Pick<Config, 'appUrl'>, row: 
     if (error instanceof SamlRefusal) throw error;
     if (error instanceof SamlXmlError) throw new SamlRefusal(error.message);
     throw error;
+  }
+}
+
+/** For a connection that requires encryption: the response holds no plain Assertion, one EncryptedAssertion. */
+function requireEncryptedAssertion(samlResponse: string): void {
+  let response: Element;
+  try {
+    response = parseSamlXml(Buffer.from(samlResponse, 'base64').toString('utf8')).documentElement;
+  } catch (error) {
+    throw new SamlRefusal(error instanceof Error ? error.message : 'invalid SAML response');
+  }
+  if (selectAll(response, `//${localPath('Assertion')}`).length > 0 || selectAll(response, `//${localPath('EncryptedAssertion')}`).length !== 1) {
+    throw new SamlRefusal('this connection requires an encrypted assertion');
   }
 }
 

@@ -24,12 +24,19 @@ import { requireProjectRole } from '../realms/project-access.js';
 import { hasVerificationRecord, txtRecordNameOf, txtRecordValueOf } from './domain-verification.js';
 import { certificateOf, readIdpMetadata, SamlXmlError, type IdpMetadata } from './saml-xml.js';
 import * as repo from './sso.repo.js';
+import { generateSpKeyPair, withSpKeys } from './saml-sp-keys.js';
 import { acsUrlOf, oidcCallbackUrlOf, scimBaseUrlOf, spEntityIdOf, spMetadataUrlOf } from './sso-urls.js';
 
 type CreateInput = z.output<typeof CreateSsoConnectionInputSchema>;
 type UpdateInput = z.output<typeof UpdateSsoConnectionInputSchema>;
 
 const METADATA_FETCH_TIMEOUT_MS = 10_000;
+const SAML_METADATA_REQUIRED = 'saml is required for a SAML connection: {idp_metadata_xml} or {idp_metadata_url}';
+
+/** Whether the SAML input brings new IdP metadata (a PATCH may change only the options). */
+function bringsMetadata(saml: z.output<typeof SamlSettingsInputSchema>): boolean {
+  return 'idp_metadata_xml' in saml || 'idp_metadata_url' in saml;
+}
 
 export function attributeMappingOf(row: Pick<SsoConnectionRow, 'attribute_mapping'>): AttributeMapping {
   const parsed = AttributeMappingSchema.safeParse(JSON.parse(row.attribute_mapping));
@@ -73,6 +80,9 @@ export function toSsoConnection(deps: Pick<Deps, 'config'>, row: SsoConnectionRo
             sp_entity_id: spEntityIdOf(deps.config, row.id),
             acs_url: acsUrlOf(deps.config, row.id),
             sp_metadata_url: spMetadataUrlOf(deps.config, row.id),
+            sp_certificate: row.saml_sp_certificate ?? '',
+            sign_authn_requests: row.saml_sign_authn_requests === 1,
+            require_encrypted_assertions: row.saml_require_encrypted_assertions === 1,
           }
         : null,
     oidc: row.type === 'oidc' ? { issuer: row.oidc_issuer ?? '', client_id: row.oidc_client_id ?? '', callback_url: oidcCallbackUrlOf(deps.config, row.id) } : null,
@@ -83,7 +93,7 @@ export function toSsoConnection(deps: Pick<Deps, 'config'>, row: SsoConnectionRo
 }
 
 async function answerOf(deps: Deps, row: SsoConnectionRow): Promise<SsoConnection> {
-  return toSsoConnection(deps, row, await repo.listDomains(deps.db, [row.id]));
+  return toSsoConnection(deps, await withSpKeys(deps, row), await repo.listDomains(deps.db, [row.id]));
 }
 
 /**
@@ -122,7 +132,8 @@ export async function listSsoConnections(deps: Deps, owner: UserRow, projectId: 
 }
 
 export async function listConnectionsAs(deps: Deps, manager: Pick<ConnectionManager, 'projectId' | 'organizationId'>): Promise<{ connections: SsoConnection[] }> {
-  const rows = (await repo.listConnections(deps.db, manager.projectId)).filter((row) => manager.organizationId === undefined || row.organization_id === manager.organizationId);
+  const listed = (await repo.listConnections(deps.db, manager.projectId)).filter((row) => manager.organizationId === undefined || row.organization_id === manager.organizationId);
+  const rows = await Promise.all(listed.map((row) => withSpKeys(deps, row)));
   const domains = await repo.listDomains(deps.db, rows.map((row) => row.id));
   return { connections: rows.map((row) => toSsoConnection(deps, row, domains)) };
 }
@@ -146,8 +157,10 @@ async function idpMetadataOf(deps: Deps, saml: z.output<typeof SamlSettingsInput
   if ('idp_metadata_url' in saml) {
     metadataUrl = saml.idp_metadata_url;
     xml = await fetchMetadata(deps, metadataUrl);
-  } else {
+  } else if ('idp_metadata_xml' in saml) {
     xml = saml.idp_metadata_xml;
+  } else {
+    throw new AppError('UNPROCESSABLE_CONTENT', SAML_METADATA_REQUIRED);
   }
   try {
     return { ...readIdpMetadata(xml, deps.clock.now()), metadataUrl };
@@ -213,6 +226,8 @@ function audited(connection: SsoConnection): Record<string, unknown> {
     allow_idp_initiated: connection.allow_idp_initiated,
     enforce: connection.enforce,
     idp_entity_id: connection.saml?.idp_entity_id ?? null,
+    sign_authn_requests: connection.saml?.sign_authn_requests ?? null,
+    require_encrypted_assertions: connection.saml?.require_encrypted_assertions ?? null,
     issuer: connection.oidc?.issuer ?? null,
     client_id: connection.oidc?.client_id ?? null,
   };
@@ -242,7 +257,7 @@ export async function createConnectionAs(deps: Deps, manager: ConnectionManager,
   await requireMappedRoles(deps, project.id, defaultRole, input.attribute_mapping);
   let saml: (IdpMetadata & { metadataUrl: string | null }) | null = null;
   if (input.type === 'saml') {
-    if (!input.saml) throw new AppError('UNPROCESSABLE_CONTENT', 'saml is required for a SAML connection: {idp_metadata_xml} or {idp_metadata_url}');
+    if (!input.saml || !bringsMetadata(input.saml)) throw new AppError('UNPROCESSABLE_CONTENT', SAML_METADATA_REQUIRED);
     saml = await idpMetadataOf(deps, input.saml);
   } else {
     if (!input.oidc) throw new AppError('UNPROCESSABLE_CONTENT', 'oidc is required for an OpenID Connect connection: {issuer, client_id, client_secret}');
@@ -250,6 +265,7 @@ export async function createConnectionAs(deps: Deps, manager: ConnectionManager,
     requireReachableIssuer(deps, input.oidc.issuer);
   }
   const now = isoNow(deps.clock);
+  const spKeys = saml ? await generateSpKeyPair(id, deps.clock.now()) : null;
   return withTransaction(deps, async (tx) => {
     await repo.insertConnection(tx.db, {
       id,
@@ -262,6 +278,10 @@ export async function createConnectionAs(deps: Deps, manager: ConnectionManager,
       saml_idp_sso_url: saml?.ssoUrl ?? null,
       saml_idp_certificates: saml ? JSON.stringify(saml.certificates) : null,
       saml_idp_metadata_url: saml?.metadataUrl ?? null,
+      saml_sp_private_key: spKeys ? deps.secretBox.seal(spKeys.privateKeyPem) : null,
+      saml_sp_certificate: spKeys?.certificatePem ?? null,
+      saml_sign_authn_requests: input.saml?.sign_authn_requests ? 1 : 0,
+      saml_require_encrypted_assertions: input.saml?.require_encrypted_assertions ? 1 : 0,
       oidc_issuer: input.type === 'oidc' ? input.oidc!.issuer : null,
       oidc_client_id: input.type === 'oidc' ? input.oidc!.client_id : null,
       oidc_client_secret: input.type === 'oidc' ? deps.secretBox.seal(input.oidc!.client_secret!) : null,
@@ -287,12 +307,12 @@ export async function updateSsoConnection(deps: Deps, owner: UserRow, projectId:
 export async function updateConnectionAs(deps: Deps, manager: ConnectionManager, connectionId: string, input: UpdateInput): Promise<SsoConnection> {
   const project = { id: manager.projectId };
   await deps.limiters.connectionChangesPerUser.consume(manager.limitKey);
-  const existing = await requireConnection(deps, manager, connectionId);
+  const existing = await withSpKeys(deps, await requireConnection(deps, manager, connectionId));
   const before = await answerOf(deps, existing);
   if (input.saml && existing.type !== 'saml') throw new AppError('UNPROCESSABLE_CONTENT', 'saml applies to SAML connections only');
   if (input.oidc && existing.type !== 'oidc') throw new AppError('UNPROCESSABLE_CONTENT', 'oidc applies to OpenID Connect connections only');
   await requireMappedRoles(deps, project.id, input.default_role ?? existing.default_role, input.attribute_mapping);
-  const saml = input.saml ? await idpMetadataOf(deps, input.saml) : null;
+  const saml = input.saml && bringsMetadata(input.saml) ? await idpMetadataOf(deps, input.saml) : null;
   if (input.oidc) requireReachableIssuer(deps, input.oidc.issuer);
   const now = isoNow(deps.clock);
   return withTransaction(deps, async (tx) => {
@@ -309,6 +329,8 @@ export async function updateConnectionAs(deps: Deps, manager: ConnectionManager,
         saml_idp_certificates: JSON.stringify(saml.certificates),
         saml_idp_metadata_url: saml.metadataUrl,
       }),
+      ...(input.saml?.sign_authn_requests !== undefined && { saml_sign_authn_requests: input.saml.sign_authn_requests ? 1 : 0 }),
+      ...(input.saml?.require_encrypted_assertions !== undefined && { saml_require_encrypted_assertions: input.saml.require_encrypted_assertions ? 1 : 0 }),
       ...(input.oidc && {
         oidc_issuer: input.oidc.issuer,
         oidc_client_id: input.oidc.client_id,

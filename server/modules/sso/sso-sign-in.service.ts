@@ -32,6 +32,7 @@ import {
 import { ProviderFailure } from '../social/provider-client.js';
 import { findUserByEmail, updateUser } from '../users/users.repo.js';
 import { authnRequestUrl, claimedInResponseTo, SamlRefusal, validateSamlResponse } from './saml-sp.js';
+import { spKeyPairOf, withSpKeys } from './saml-sp-keys.js';
 import { attributeMappingOf } from './sso-connections.service.js';
 import * as repo from './sso.repo.js';
 import { connectionForEmail, domainOf } from '../sso-routing/sso-routing.js';
@@ -109,7 +110,8 @@ export async function startSsoSignIn(deps: Deps, realm: Realm, connection: SsoCo
   let nonce: string | null = null;
   if (connection.type === 'saml') {
     state = `_${randomToken()}`.replace(/-/g, '_');
-    url = await authnRequestUrl(deps.config, connection, state, '');
+    const keyed = await withSpKeys(deps, connection);
+    url = await authnRequestUrl(deps.config, keyed, spKeyPairOf(deps, keyed), state, '');
   } else {
     const started = await deps.socialProviders.authorizationUrl(oidcSettingsOf(deps, connection), oidcCallbackUrlOf(deps.config, connection.id)).catch((error: unknown) => {
       deps.logger.warn({ err: error, connection: connection.id }, 'sso: the OpenID Connect IdP is unreachable');
@@ -341,10 +343,11 @@ async function finish(deps: Deps, connection: SsoConnectionRow, waiting: SocialS
   return issueEnterpriseCode(deps, waiting, result, hosted ? hostedSsoFinishUrlOf(deps.config, project.project_key) : undefined);
 }
 
-export async function samlConnection(deps: Pick<Deps, 'db'>, connectionId: string): Promise<SsoConnectionRow> {
+/** A SAML connection by id, with its key pair (made now for a connection that predates them). */
+export async function samlConnection(deps: Pick<Deps, 'db' | 'secretBox' | 'clock'>, connectionId: string): Promise<SsoConnectionRow> {
   const row = await repo.findConnectionById(deps.db, connectionId);
   if (!row || row.type !== 'saml') throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
-  return row;
+  return withSpKeys(deps, row);
 }
 
 /**
@@ -359,7 +362,7 @@ export async function completeSamlSignIn(deps: Deps, connectionId: string, form:
   if (connection.enabled !== 1) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
   if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse.length === 0) throw new AppError('BAD_REQUEST', 'SAMLResponse is required');
   const samlResponse = form.SAMLResponse;
-  const assertion = await validateSamlResponse(deps.config, connection, samlResponse, deps.clock.now()).catch(async (error: unknown) => {
+  const assertion = await validateSamlResponse(deps.config, connection, spKeyPairOf(deps, connection), samlResponse, deps.clock.now()).catch(async (error: unknown) => {
     if (!(error instanceof SamlRefusal)) throw error;
     deps.logger.warn({ connection: connection.id, reason: error.message }, 'sso: SAML response refused');
     // The app that asked hears of the refusal at its own (stored, registered) redirect URI; the claim

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import { requestInfoOf } from '../../plugins/request-info.js';
 import { errorPage } from '../oidc/error-page.js';
 import { spMetadataOf } from './saml-sp.js';
+import { spKeyPairOf } from './saml-sp-keys.js';
 import { completeOidcSignIn, completeSamlSignIn, samlConnection, SsoRefusal } from './sso-sign-in.service.js';
 
 type ConnectionParams = { connection_id: string };
@@ -34,7 +35,7 @@ export async function registerSsoEndpoints(app: FastifyInstance, deps: Deps): Pr
 
     scope.get('/sso/saml/:connection_id/metadata', async (request, reply) => {
       const connection = await samlConnection(deps, (request.params as ConnectionParams).connection_id);
-      return reply.header('cache-control', 'public, max-age=300').type('application/samlmetadata+xml; charset=utf-8').send(spMetadataOf(deps.config, connection));
+      return reply.header('cache-control', 'public, max-age=300').type('application/samlmetadata+xml; charset=utf-8').send(spMetadataOf(deps.config, connection, spKeyPairOf(deps, connection)));
     });
 
     scope.post('/sso/saml/:connection_id/acs', { config: { oauthEndpoint: true } }, async (request, reply) => {

@@ -25,6 +25,11 @@ export async function updateConnection(db: Db, id: string, changes: Updateable<S
   await db.updateTable('sso_connections').set(changes).where('id', '=', id).execute();
 }
 
+/** Stores a connection's key pair unless it has one already (the first stored wins). */
+export async function storeSpKeysIfMissing(db: Db, id: string, keys: { saml_sp_private_key: string; saml_sp_certificate: string }): Promise<void> {
+  await db.updateTable('sso_connections').set(keys).where('id', '=', id).where('saml_sp_certificate', 'is', null).execute();
+}
+
 export async function deleteConnection(db: Db, projectId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('sso_connections').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;

@@ -1,6 +1,7 @@
-import { randomUUID, X509Certificate } from 'node:crypto';
+import { createVerify, randomUUID, X509Certificate } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
+import { encrypt } from 'xml-encryption';
 import { IDP_CERT, IDP_KEY } from './saml-keys.js';
 
 /**
@@ -34,6 +35,8 @@ export interface AuthnRequest {
   acsUrl: string;
   destination: string;
   relayState: string | null;
+  /** The HTTP-Redirect binding's signature parameters; null for an unsigned request. */
+  signature: { sigAlg: string; signature: string } | null;
 }
 
 /** What the IdP receives on its SSO URL (HTTP-Redirect binding: deflated, base64, in the query). */
@@ -47,7 +50,22 @@ export function readAuthnRequest(url: string): AuthnRequest {
     destination: attribute('Destination'),
     issuer: /<(?:saml:)?Issuer[^>]*>([^<]*)</.exec(xml)?.[1] ?? '',
     relayState: parsed.searchParams.get('RelayState'),
+    signature: parsed.searchParams.has('Signature') ? { sigAlg: parsed.searchParams.get('SigAlg') ?? '', signature: parsed.searchParams.get('Signature')! } : null,
   };
+}
+
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+
+/**
+ * Checks an HTTP-Redirect AuthnRequest's signature as an IdP does (SAML bindings 3.4.4.1): RSA-SHA256 by
+ * `certificate` over the query's own `SAMLRequest=…&RelayState=…&SigAlg=…`, as they are encoded in the URL.
+ */
+export function verifyRedirectSignature(url: string, certificate: string): boolean {
+  const raw = new Map(new URL(url).search.slice(1).split('&').map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const));
+  const parsed = new URL(url).searchParams;
+  if (parsed.get('SigAlg') !== RSA_SHA256 || !parsed.get('Signature') || !raw.has('SAMLRequest')) return false;
+  const signed = ['SAMLRequest', 'RelayState', 'SigAlg'].flatMap((name) => (raw.has(name) ? [raw.get(name)!] : [])).join('&');
+  return createVerify('RSA-SHA256').update(signed).verify(new X509Certificate(certificate).publicKey, parsed.get('Signature')!, 'base64');
 }
 
 export interface ResponseOptions {
@@ -119,6 +137,38 @@ export function signElement(xml: string, local: 'Assertion' | 'Response', key = 
   });
   signer.computeSignature(xml, { location: { reference: `${element}/*[local-name(.)='Issuer']`, action: 'after' } });
   return signer.getSignedXml();
+}
+
+/** XML Encryption of `xml` to `certificate` (RSA-OAEP key transport, AES-256-GCM or -CBC content), as an IdP encrypts to an SP. */
+export function encryptXml(xml: string, certificate: string, algorithm: 'aes256-gcm' | 'aes256-cbc' = 'aes256-gcm'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    encrypt(
+      xml,
+      {
+        rsa_pub: new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        pem: certificate,
+        encryptionAlgorithm: algorithm === 'aes256-gcm' ? 'http://www.w3.org/2009/xmlenc11#aes256-gcm' : 'http://www.w3.org/2001/04/xmlenc#aes256-cbc',
+        keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
+        disallowEncryptionWithInsecureAlgorithm: true,
+        warnInsecureAlgorithm: false,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+/**
+ * A Response whose assertion (signed as `o.sign` says: 'assertion' inside the encryption, 'response'
+ * around it) is encrypted to `certificate` in an EncryptedAssertion.
+ */
+export async function encryptedSamlResponse(o: ResponseOptions, certificate: string, algorithm?: 'aes256-gcm' | 'aes256-cbc'): Promise<string> {
+  const sign = o.sign ?? 'assertion';
+  let assertion = assertionXml(o);
+  if (sign === 'assertion' || sign === 'both') assertion = signElement(assertion, 'Assertion', o.key, o.cert);
+  const encrypted = `<saml:EncryptedAssertion>${await encryptXml(assertion, certificate, algorithm)}</saml:EncryptedAssertion>`;
+  let xml = responseXml(o, encrypted);
+  if (sign === 'response' || sign === 'both') xml = signElement(xml, 'Response', o.key, o.cert);
+  return Buffer.from(xml).toString('base64');
 }
 
 /** A Response as the IdP POSTs it (base64 of the XML). */
