@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Alert, Anchor, Button, Group, Modal, PasswordInput, SegmentedControl, Select, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlug } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -178,42 +178,15 @@ function SsoConnectionForm({
         </Stack>
         {kind === 'saml' ? (
           <>
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="sso-metadata-label">
-                The identity provider&rsquo;s metadata
-              </Text>
-              <SegmentedControl
-                aria-labelledby="sso-metadata-label"
-                value={source}
-                onChange={(value) => setSource(value as MetadataSource)}
-                data={[
-                  { value: 'xml', label: 'Paste the XML' },
-                  { value: 'url', label: 'Metadata URL' },
-                ]}
-              />
-            </Stack>
-            {source === 'xml' ? (
-              <Textarea
-                label="IdP metadata XML"
-                description="The metadata file your IdP offers (Okta, Microsoft Entra ID “Federation Metadata XML”, Google Workspace)."
-                value={metadataXml}
-                onChange={(event) => setMetadataXml(event.currentTarget.value)}
-                autosize
-                minRows={4}
-                maxRows={12}
-                required
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
-              />
-            ) : (
-              <TextInput
-                label="IdP metadata URL"
-                description="An https address this server fetches the metadata from, such as Okta’s “Metadata URL”."
-                value={metadataUrl}
-                onChange={(event) => setMetadataUrl(event.currentTarget.value)}
-                placeholder="https://acme.okta.com/app/…/sso/saml/metadata"
-                required
-              />
-            )}
+            <SamlMetadataFields
+              title="The identity provider’s metadata"
+              source={source}
+              onSource={setSource}
+              xml={metadataXml}
+              onXml={setMetadataXml}
+              url={metadataUrl}
+              onUrl={setMetadataUrl}
+            />
             <SamlOptionSwitches signRequests={signRequests} onSignRequests={setSignRequests} requireEncryption={requireEncryption} onRequireEncryption={setRequireEncryption} />
           </>
         ) : (
@@ -371,34 +344,16 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
           />
         )}
         {connection.type === 'saml' ? (
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="sso-edit-metadata-label">
-              Replace the IdP&rsquo;s metadata (a new certificate, a moved IdP)
-            </Text>
-            <SegmentedControl
-              aria-labelledby="sso-edit-metadata-label"
-              value={source}
-              onChange={(value) => setSource(value as MetadataSource)}
-              data={[
-                { value: 'xml', label: 'Paste the XML' },
-                { value: 'url', label: 'Metadata URL' },
-              ]}
-            />
-            {source === 'xml' ? (
-              <Textarea
-                label="New IdP metadata XML"
-                description="Leave empty to keep the current one."
-                value={metadataXml}
-                onChange={(event) => setMetadataXml(event.currentTarget.value)}
-                autosize
-                minRows={3}
-                maxRows={10}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
-              />
-            ) : (
-              <TextInput label="IdP metadata URL" description="Read again when it changes." value={metadataUrl} onChange={(event) => setMetadataUrl(event.currentTarget.value)} />
-            )}
-          </Stack>
+          <SamlMetadataFields
+            title="Replace the IdP’s metadata (a new certificate, a moved IdP)"
+            replacing
+            source={source}
+            onSource={setSource}
+            xml={metadataXml}
+            onXml={setMetadataXml}
+            url={metadataUrl}
+            onUrl={setMetadataUrl}
+          />
         ) : (
           <>
             <TextInput label="Issuer" value={issuer} onChange={(event) => setIssuer(event.currentTarget.value)} required />
@@ -417,6 +372,67 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The IdP's SAML metadata, pasted or fetched from its URL: required for a new connection, `replacing` an existing one's. */
+function SamlMetadataFields({
+  title,
+  replacing = false,
+  source,
+  onSource,
+  xml,
+  onXml,
+  url,
+  onUrl,
+}: {
+  title: string;
+  replacing?: boolean;
+  source: MetadataSource;
+  onSource(source: MetadataSource): void;
+  xml: string;
+  onXml(xml: string): void;
+  url: string;
+  onUrl(url: string): void;
+}) {
+  const titleId = useId();
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id={titleId}>
+        {title}
+      </Text>
+      <SegmentedControl
+        aria-labelledby={titleId}
+        value={source}
+        onChange={(value) => onSource(value as MetadataSource)}
+        data={[
+          { value: 'xml', label: 'Paste the XML' },
+          { value: 'url', label: 'Metadata URL' },
+        ]}
+      />
+      {source === 'xml' ? (
+        <Textarea
+          label={replacing ? 'New IdP metadata XML' : 'IdP metadata XML'}
+          description={replacing ? 'Leave empty to keep the current one.' : 'The metadata file your IdP offers (Okta, Microsoft Entra ID “Federation Metadata XML”, Google Workspace).'}
+          value={xml}
+          onChange={(event) => onXml(event.currentTarget.value)}
+          autosize
+          minRows={replacing ? 3 : 4}
+          maxRows={replacing ? 10 : 12}
+          required={!replacing}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+        />
+      ) : (
+        <TextInput
+          label="IdP metadata URL"
+          description={replacing ? 'Read again when it changes.' : 'An https address this server fetches the metadata from, such as Okta’s “Metadata URL”.'}
+          value={url}
+          onChange={(event) => onUrl(event.currentTarget.value)}
+          placeholder="https://acme.okta.com/app/…/sso/saml/metadata"
+          required={!replacing}
+        />
+      )}
+    </Stack>
   );
 }
 
