@@ -43,6 +43,7 @@ import { registerErrorHandling } from './rest/error-handler.js';
 import { mountRoutes } from './rest/mount.js';
 import { authenticateIfSignedIn } from './modules/sessions/request-auth.js';
 import { authenticate } from './modules/sessions/sessions.service.js';
+import { PORTAL_SESSION_COOKIE, portalSessionOf } from './modules/sso/admin-portal.service.js';
 import { REST_ROUTES } from './routes.js';
 import { createProviderClient } from './modules/social/provider-client.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
@@ -146,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     mailDispatcher: createMailDispatcher(base),
     // Called only once a request arrives, by when `deps` is built.
     sessionCheck: { authenticate: (realm, token) => authenticate(deps, realm, token), authenticateIfSignedIn: (realm, token) => authenticateIfSignedIn(deps, realm, token) },
+    portalSessionCheck: (request, info) => portalSessionOf(deps, request.cookies[PORTAL_SESSION_COOKIE], info),
   };
 
   // PostgreSQL: the request path's lookups are remembered while their tables' changes are heard

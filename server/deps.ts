@@ -15,6 +15,7 @@ import type { IpIntel } from './modules/ip-intel/ip-intel.js';
 import type { ProjectRealms, Realm } from './modules/realms/realm.js';
 import type { AccessTokens } from './modules/sessions/access-tokens.js';
 import type { SessionCheck } from './modules/sessions/request-auth.js';
+import type { PortalSessionCheck } from './modules/sso/admin-portal.service.js';
 import type { ProviderClient } from './modules/social/provider-client.js';
 import type { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import type { RevocationStreams } from './modules/revocations/revocation-stream.js';
@@ -50,6 +51,8 @@ export interface Deps {
   projectRealms: ProjectRealms;
   /** Checks a request's access token (sessions' authenticate over these deps), for rest/callers. */
   sessionCheck: SessionCheck;
+  /** The setup portal's session, from its cookie (401 without a live one). */
+  portalSessionCheck: PortalSessionCheck;
   ipIntel: IpIntel;
   captcha: CaptchaVerifier;
   /** OAuth 2 / OpenID Connect client of the sign-in providers (GitHub, Google, Microsoft, any OIDC). */

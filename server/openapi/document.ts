@@ -64,6 +64,8 @@ function securityOf({ realm, session }: Access): Record<string, string[]>[] | un
     case 'hosted':
       // The hosted pages' browser API: the signed-in end user's cookie (or a Bearer header); optional sessions are not documented there.
       return session === 'required' ? [{ hostedCookie: [] }, { bearerAuth: [] }] : undefined;
+    case 'portal':
+      return [{ portalCookie: [] }];
   }
 }
 
@@ -292,6 +294,7 @@ export function buildOpenApiDocument(version: string, routes: readonly AnyRoute[
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An ES256 access token from sign-in (Authorization: Bearer …).' },
         apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A project's API key, for /public/api/v1." },
         hostedCookie: { type: 'apiKey', in: 'cookie', name: 'hosted_access_token', description: "The hosted pages' HttpOnly access-token cookie, set by their sign-in." },
+        portalCookie: { type: 'apiKey', in: 'cookie', name: 'portal_session', description: "The setup portal's HttpOnly session cookie (path /portal), set when a one-time setup link is opened." },
       },
     },
   };

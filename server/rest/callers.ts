@@ -5,6 +5,7 @@ import { projectScopeOf, requireAdmin, roleForReading } from '../modules/realms/
 import type { ProjectRow } from '../db/schema.js';
 import { PLATFORM_SCOPE, type MonitorScope, type Realm } from '../modules/realms/realm.js';
 import type { Authenticated } from '../modules/sessions/sessions.service.js';
+import type { PortalSession } from '../modules/sso/admin-portal.service.js';
 import { HOSTED_COOKIES, hostedProjectKeyOf, PLATFORM_COOKIES, type TokenCookies } from '../plugins/auth-cookies.js';
 import { readBearer } from '../lib/bearer.js';
 import { dashboardInfoOf, endUserInfoOf, hostedInfoOf } from '../plugins/request-info.js';
@@ -12,14 +13,14 @@ import type { ProjectRole } from '../../shared/schemas/teams.js';
 import type { AccessRealm, Anonymous, AnyRoute } from './route.js';
 
 /** What a caller may be, once its credentials are checked: every field a route's access can add. */
-export type Caller = Anonymous & { session?: Authenticated | null; project?: ProjectRow; scope?: MonitorScope };
+export type Caller = Anonymous & { session?: Authenticated | null; project?: ProjectRow; scope?: MonitorScope; portal?: PortalSession };
 
 /**
  * How each realm's tokens travel, written once: a Bearer header wins; else the browser realms'
  * HttpOnly cookie (the platform's, or the hosted pages' scoped to the project's path). The public
  * API (X-API-Key) carries end users' tokens in headers only, never cookies.
  */
-export const TOKEN_COOKIES: Record<AccessRealm, TokenCookies | null> = { platform: PLATFORM_COOKIES, apiKey: null, hosted: HOSTED_COOKIES };
+export const TOKEN_COOKIES: Record<AccessRealm, TokenCookies | null> = { platform: PLATFORM_COOKIES, apiKey: null, hosted: HOSTED_COOKIES, portal: null };
 
 export function accessTokenOf(request: FastifyRequest, realm: AccessRealm): string | undefined {
   if (request.headers.authorization !== undefined) return readBearer(request);
@@ -36,6 +37,7 @@ class RequestCaller {
   declare session?: Caller['session'];
   declare project?: Caller['project'];
   declare scope?: Caller['scope'];
+  declare portal?: Caller['portal'];
   #info: RequestInfo | undefined;
 
   constructor(
@@ -54,7 +56,7 @@ export type Identify = (request: FastifyRequest, projectId: () => string | undef
 
 /**
  * The one place a route's access is enforced, for REST and tRPC alike: the realm (the platform, the
- * API key's project, or the hosted pages' project), the session (none, optional, required), and the
+ * API key's project, the hosted pages' project, or the setup portal's session), the session (none, optional, required), and the
  * role (admin; a role on the team of the project the call names, as `projectId()` reads it from the
  * raw path or input, so before the input is validated).
  */
@@ -77,6 +79,12 @@ export function identifierOf(deps: Deps, route: Pick<AnyRoute, 'access' | 'metho
         const found = await deps.projectRealms.hostedRealm(hostedProjectKeyOf(request));
         const caller = new RequestCaller(found.realm, request, hostedInfoOf);
         caller.project = found.project;
+        return caller;
+      }
+      case 'portal': {
+        // No account: the session a setup link opened, pinned to one organization (401 without a live one).
+        const caller = new RequestCaller(deps.platform, request, dashboardInfoOf);
+        caller.portal = await deps.portalSessionCheck(request, caller.info);
         return caller;
       }
     }

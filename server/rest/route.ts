@@ -6,6 +6,7 @@ import type { RequestInfo } from '../lib/request-info.js';
 import type { MonitorScope } from '../modules/realms/realm.js';
 import type { Realm } from '../modules/realms/realm.js';
 import type { Authenticated } from '../modules/sessions/sessions.service.js';
+import type { PortalSession } from '../modules/sso/admin-portal.service.js';
 import type { ProjectRole } from '../../shared/schemas/teams.js';
 
 /**
@@ -33,7 +34,7 @@ export interface Access {
   session: 'none' | 'optional' | 'required';
   role?: 'admin' | 'team' | ProjectRole;
 }
-export type AccessRealm = 'platform' | 'apiKey' | 'hosted';
+export type AccessRealm = 'platform' | 'apiKey' | 'hosted' | 'portal';
 
 /** The callers most routes have, by name. */
 export const ANYONE = { realm: 'platform', session: 'none' } as const satisfies Access;
@@ -42,6 +43,8 @@ export const ADMIN = { realm: 'platform', session: 'required', role: 'admin' } a
 export const TEAM = { realm: 'platform', session: 'required', role: 'team' } as const satisfies Access;
 export const API_KEY = { realm: 'apiKey', session: 'none' } as const satisfies Access;
 export const HOSTED = { realm: 'hosted', session: 'none' } as const satisfies Access;
+/** The setup portal's browser API: the session a one-time setup link opened (its cookie), for one organization. */
+export const PORTAL = { realm: 'portal', session: 'none' } as const satisfies Access;
 export const teamRole = <R extends ProjectRole>(role: R) => ({ realm: 'platform', session: 'required', role }) as const;
 
 /** Whether the caller's role is checked against a project's team (the `:id` of the path, `id` of a procedure's input). */
@@ -95,7 +98,8 @@ export interface Anonymous {
 export type CallerOf<A extends Access> = Anonymous &
   (A['session'] extends 'required' ? { session: Authenticated } : A['session'] extends 'optional' ? { session: Authenticated | null } : unknown) &
   (A['realm'] extends 'platform' ? unknown : A['realm'] extends 'apiKey' | 'hosted' ? { project: ProjectRow } : { project?: ProjectRow }) &
-  (A['role'] extends string ? { scope: MonitorScope } : unknown);
+  (A['role'] extends string ? { scope: MonitorScope } : unknown) &
+  (A['realm'] extends 'portal' ? { portal: PortalSession } : unknown);
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 

@@ -5,6 +5,7 @@ import WebAuthnEmulator, { AuthenticatorEmulator, PasskeysCredentialsMemoryRepos
 import { Secret, TOTP } from 'otpauth';
 import type { Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { until } from '../helpers/until.js';
 import { UserTransferLineSchema, type UserTransferLine } from '../../shared/schemas/user-transfer.js';
 import type { UsersTable } from '../../server/db/schema.js';
 import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
@@ -215,10 +216,10 @@ describe('the encrypted export with secrets', () => {
     });
     expect(upload.statusCode, upload.body).toBe(202);
     let job: Record<string, unknown> = { state: 'running' };
-    for (let i = 0; i < 600 && job.state === 'running'; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => {
       job = (await t.call('GET', `/api/v1/projects/${other.id}/users/import/${upload.json().job_id}`, { token: owner.token })).json();
-    }
+      return job.state !== 'running';
+    }, 'the import job to end', 30_000);
     expect(job, JSON.stringify(job)).toMatchObject({ state: 'done', created: 4, failed: 0 });
 
     const there = (path: string, body: unknown) => t.call('POST', `/public/api/v1${path}`, { body, ip: uniqueIp(), headers: { 'x-api-key': otherKey } });

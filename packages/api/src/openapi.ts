@@ -23642,6 +23642,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createAdminPortalConnection: {
@@ -23908,6 +23917,15 @@ export interface operations {
             };
             /** @description Missing, invalid or expired credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24580,6 +24598,15 @@ export interface operations {
             };
             /** @description Missing, invalid or expired credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: cross-origin request, missing role, unverified e-mail, inactive account or project, blocked device or network */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

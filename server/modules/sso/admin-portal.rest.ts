@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   ADMIN_PORTAL_PATH,
@@ -14,10 +14,8 @@ import {
 import { MessageSchema } from '../../../shared/schemas/common.js';
 import { ScimTokenSchema, SsoConnectionSchema, UpdateSsoConnectionInputSchema } from '../../../shared/schemas/sso.js';
 import type { Config } from '../../config.js';
-import type { Deps } from '../../deps.js';
-import type { RequestInfo } from '../../lib/request-info.js';
-import { ANYONE, defineRoute, TEAM, UnvalidatedParam } from '../../rest/route.js';
-import { closePortalSession, createAdminPortalLink, createPortalConnection, nextConnectionValues, lastTestResult, openAdminPortal, portalOrganization, portalSessionOf } from './admin-portal.service.js';
+import { ANYONE, defineRoute, PORTAL, TEAM, UnvalidatedParam } from '../../rest/route.js';
+import { closePortalSession, createAdminPortalLink, createPortalConnection, nextConnectionValues, lastTestResult, openAdminPortal, PORTAL_SESSION_COOKIE, portalOrganization } from './admin-portal.service.js';
 import {
   createScimTokenAs,
   deleteConnectionAs,
@@ -28,19 +26,11 @@ import {
 } from './sso-connections.service.js';
 import { startConnectionTest } from './sso-sign-in.service.js';
 
-/**
- * The portal session's cookie: HttpOnly, SameSite=Lax (the portal is reached again by a top-level
- * navigation from the IdP after a test), scoped to the portal's path (/portal: its page and its API).
- */
-export const PORTAL_SESSION_COOKIE = 'portal_session';
 
 function portalCookie(config: Config) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: config.appUrl.startsWith('https://'), path: ADMIN_PORTAL_PATH };
 }
 
-function sessionOf(deps: Deps, request: FastifyRequest, info: RequestInfo) {
-  return portalSessionOf(deps, request.cookies[PORTAL_SESSION_COOKIE], info);
-}
 
 const PORTAL_AUTH = 'Authorized by the portal session cookie that opening a setup link sets (401 without a live one); scoped to the link\'s organization.';
 const portalDoc = (operationId: string, summary: string, more: { description?: string; errors?: (400 | 401 | 404 | 409 | 422 | 429)[] } = {}) => ({
@@ -107,91 +97,84 @@ export const adminPortalRoutes = [
   defineRoute({
     method: 'DELETE',
     url: '/portal/api/v1/session',
-    access: ANYONE,
+    access: PORTAL,
     response: { 200: MessageSchema },
     doc: portalDoc('closeAdminPortal', 'Leave the setup portal (the session ends; the link stays spent)'),
-    handler: async ({ deps, caller, request, reply }) => {
-      const session = await sessionOf(deps, request, caller.info);
+    handler: async ({ deps, caller, reply }) => {
       reply.clearCookie(PORTAL_SESSION_COOKIE, portalCookie(deps.config));
-      return closePortalSession(deps, session);
+      return closePortalSession(deps, caller.portal);
     },
   }),
   defineRoute({
     method: 'GET',
     url: '/portal/api/v1/organization',
-    access: ANYONE,
+    access: PORTAL,
     response: { 200: AdminPortalOverviewSchema },
     doc: portalDoc('getAdminPortalOrganization', "The portal's organization and its enterprise connections, with the values each IdP needs"),
-    handler: async ({ deps, caller, request }) => {
-      const session = await sessionOf(deps, request, caller.info);
-      return { ...(await portalOrganization(deps, session)), ...(await listConnectionsAs(deps, session.manager)), next_connection: nextConnectionValues(deps, session) };
-    },
+    handler: async ({ deps, caller: { portal } }) => ({ ...(await portalOrganization(deps, portal)), ...(await listConnectionsAs(deps, portal.manager)), next_connection: nextConnectionValues(deps, portal) }),
   }),
   defineRoute({
     method: 'POST',
     url: '/portal/api/v1/connections',
-    access: ANYONE,
+    access: PORTAL,
     body: CreatePortalConnectionInputSchema,
     response: { 201: SsoConnectionSchema },
     doc: portalDoc('createAdminPortalConnection', "Add a SAML or OpenID Connect connection to the portal's organization", {
       description: 'The same input and checks as the team\'s createSsoConnection, without `organization_id` (always the portal\'s). The connection gets the id whose values `next_connection` showed.',
       errors: [401, 409, 422, 429],
     }),
-    handler: async ({ deps, caller, request, body }) => {
-      const session = await sessionOf(deps, request, caller.info);
-      return createPortalConnection(deps, session, { ...body, organization_id: session.manager.organizationId });
-    },
+    handler: async ({ deps, caller: { portal }, body }) => createPortalConnection(deps, portal, { ...body, organization_id: portal.manager.organizationId }),
   }),
   defineRoute({
     method: 'GET',
     url: '/portal/api/v1/connections/:connection_id',
-    access: ANYONE,
+    access: PORTAL,
     params: ConnectionParams,
     response: { 200: SsoConnectionSchema },
     doc: portalDoc('getAdminPortalConnection', "One of the organization's connections", { errors: [401, 404] }),
-    handler: async ({ deps, caller, request, params }) => getConnectionAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+    handler: async ({ deps, caller, params }) => getConnectionAs(deps, caller.portal.manager, params.connection_id),
   }),
   defineRoute({
     method: 'PATCH',
     url: '/portal/api/v1/connections/:connection_id',
-    access: ANYONE,
+    access: PORTAL,
     params: ConnectionParams,
     body: UpdateSsoConnectionInputSchema,
     response: { 200: SsoConnectionSchema },
     doc: portalDoc('updateAdminPortalConnection', "Change one of the organization's connections", { errors: [401, 404, 409, 422, 429] }),
-    handler: async ({ deps, caller, request, params, body }) => updateConnectionAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id, body),
+    handler: async ({ deps, caller, params, body }) => updateConnectionAs(deps, caller.portal.manager, params.connection_id, body),
   }),
   defineRoute({
     method: 'DELETE',
     url: '/portal/api/v1/connections/:connection_id',
-    access: ANYONE,
+    access: PORTAL,
     params: ConnectionParams,
     response: { 200: MessageSchema },
     doc: portalDoc('deleteAdminPortalConnection', "Remove one of the organization's connections", { errors: [401, 404, 429] }),
-    handler: async ({ deps, caller, request, params }) => deleteConnectionAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+    handler: async ({ deps, caller, params }) => deleteConnectionAs(deps, caller.portal.manager, params.connection_id),
   }),
   defineRoute({
     method: 'POST',
     url: '/portal/api/v1/connections/:connection_id/verify-domains',
-    access: ANYONE,
+    access: PORTAL,
     params: ConnectionParams,
     response: { 200: SsoConnectionSchema },
     doc: portalDoc('verifyAdminPortalDomains', "Check the DNS TXT records of the connection's unverified domains", { errors: [401, 404, 409, 429] }),
-    handler: async ({ deps, caller, request, params }) => verifyDomainsAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+    handler: async ({ deps, caller, params }) => verifyDomainsAs(deps, caller.portal.manager, params.connection_id),
   }),
   defineRoute({
     method: 'POST',
     url: '/portal/api/v1/connections/:connection_id/scim-token',
-    access: ANYONE,
+    access: PORTAL,
     params: ConnectionParams,
     response: { 201: ScimTokenSchema },
     doc: portalDoc('createAdminPortalScimToken', "Make (or replace) the connection's SCIM bearer token, answered this once", { errors: [401, 404, 429] }),
-    handler: async ({ deps, caller, request, params }) => createScimTokenAs(deps, (await sessionOf(deps, request, caller.info)).manager, params.connection_id),
+    handler: async ({ deps, caller, params }) => createScimTokenAs(deps, caller.portal.manager, params.connection_id),
   }),
   defineRoute({
     method: 'POST',
     url: '/portal/api/v1/connections/:connection_id/test',
-    access: ANYONE,
+    access: PORTAL,
     params: ConnectionParams,
     response: { 200: ConnectionTestStartSchema },
     doc: portalDoc('startAdminPortalConnectionTest', 'Test the connection: a sign-in at the IdP that comes back to the portal with what the IdP sent', {
@@ -199,17 +182,14 @@ export const adminPortalRoutes = [
         'Send the browser to `authorization_url`; the IdP comes back (ACS or callback) to /portal?test=ok|failed, and …/test-result then answers the e-mail, names and groups received. No account, membership or session is made.',
       errors: [401, 404, 422, 429],
     }),
-    handler: async ({ deps, caller, request, params }) => {
-      const session = await sessionOf(deps, request, caller.info);
-      return startConnectionTest(deps, session.manager, params.connection_id, session.row.id, caller.info);
-    },
+    handler: async ({ deps, caller, params }) => startConnectionTest(deps, caller.portal.manager, params.connection_id, caller.portal.row.id, caller.info),
   }),
   defineRoute({
     method: 'GET',
     url: '/portal/api/v1/test-result',
-    access: ANYONE,
+    access: PORTAL,
     response: { 200: ConnectionTestAnswerSchema },
     doc: portalDoc('getAdminPortalTestResult', "What this session's last connection test received from the IdP (null before any)"),
-    handler: async ({ deps, caller, request }) => lastTestResult(await sessionOf(deps, request, caller.info)),
+    handler: async ({ caller }) => lastTestResult(caller.portal),
   }),
 ];

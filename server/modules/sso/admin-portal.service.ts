@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
   ADMIN_PORTAL_MESSAGES,
@@ -29,6 +30,12 @@ import type { SsoConnection } from '../../../shared/schemas/sso.js';
  */
 
 type LinkInput = z.output<typeof CreateAdminPortalLinkInputSchema>;
+
+/**
+ * The portal session's cookie: HttpOnly, SameSite=Lax (the portal is reached again by a top-level
+ * navigation from the IdP after a test), scoped to the portal's path (/portal: its page and its API).
+ */
+export const PORTAL_SESSION_COOKIE = 'portal_session';
 
 export function portalUrlOf(config: Pick<Deps['config'], 'appUrl'>, token?: string): string {
   return `${config.appUrl}${ADMIN_PORTAL_PATH}${token ? `/${token}` : ''}`;
@@ -97,6 +104,9 @@ export interface PortalSession {
   row: AdminPortalSessionRow;
   manager: ConnectionManager & { organizationId: string };
 }
+
+/** How the routes of the portal realm find their caller's session (Deps.portalSessionCheck; checked in rest/callers.ts). */
+export type PortalSessionCheck = (request: FastifyRequest, info: RequestInfo) => Promise<PortalSession>;
 
 /** The live portal session a cookie names; 401 for none, an unknown or an ended one. */
 export async function portalSessionOf(deps: Deps, cookie: string | undefined, info: RequestInfo): Promise<PortalSession> {

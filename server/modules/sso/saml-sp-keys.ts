@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
+import { generateKeyPair, randomBytes, webcrypto } from 'node:crypto';
+import { promisify } from 'node:util';
 import * as x509 from '@peculiar/x509';
 import type { Deps } from '../../deps.js';
 import type { SsoConnectionRow } from '../../db/schema.js';
@@ -17,9 +18,14 @@ export interface SpKeyPair {
   certificatePem: string;
 }
 
-/** A new RSA-2048 key and a self-signed certificate for it, named after the connection. */
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+/**
+ * A new RSA-2048 key and a self-signed certificate for it, named after the connection. The key is made on libuv's
+ * thread pool: an RSA key takes tens to hundreds of milliseconds, which generateKeyPairSync would hold the event loop for.
+ */
 export async function generateSpKeyPair(connectionId: string, now: Date): Promise<SpKeyPair> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
   const keys = {
     privateKey: await webcrypto.subtle.importKey('pkcs8', privateKey.export({ type: 'pkcs8', format: 'der' }), RSA_SHA256, false, ['sign']),
     publicKey: await webcrypto.subtle.importKey('spki', publicKey.export({ type: 'spki', format: 'der' }), RSA_SHA256, true, ['verify']),

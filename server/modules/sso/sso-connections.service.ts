@@ -121,7 +121,8 @@ async function teamReader(deps: Deps, owner: UserRow, projectId: string): Promis
   return { projectId: (await requireProjectRole(deps, owner, projectId, 'viewer')).id };
 }
 
-async function requireConnection(deps: Pick<Deps, 'db'>, manager: Pick<ConnectionManager, 'projectId' | 'organizationId'>, connectionId: string): Promise<SsoConnectionRow> {
+/** The manager's connection (of its organization, when it is pinned to one); 404 otherwise. */
+export async function requireConnection(deps: Pick<Deps, 'db'>, manager: Pick<ConnectionManager, 'projectId' | 'organizationId'>, connectionId: string): Promise<SsoConnectionRow> {
   const row = await repo.findConnection(deps.db, manager.projectId, connectionId);
   if (!row || (manager.organizationId !== undefined && row.organization_id !== manager.organizationId)) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
   return row;

@@ -33,7 +33,7 @@ import { ProviderFailure } from '../social/provider-client.js';
 import { findUserByEmail, updateUser } from '../users/users.repo.js';
 import { authnRequestUrl, claimedInResponseTo, SamlRefusal, validateSamlResponse } from './saml-sp.js';
 import { spKeyPairOf, withSpKeys } from './saml-sp-keys.js';
-import { attributeMappingOf } from './sso-connections.service.js';
+import { attributeMappingOf, requireConnection } from './sso-connections.service.js';
 import * as repo from './sso.repo.js';
 import { connectionForEmail, domainOf } from '../sso-routing/sso-routing.js';
 import { oidcCallbackUrlOf } from './sso-urls.js';
@@ -195,8 +195,7 @@ export async function startHostedSsoSignIn(
  * membership or session. `sessionId` ties the result to the portal session that asked.
  */
 export async function startConnectionTest(deps: Deps, manager: ConnectionManager, connectionId: string, sessionId: string, request: RequestInfo): Promise<{ authorization_url: string }> {
-  const connection = await repo.findConnection(deps.db, manager.projectId, connectionId);
-  if (!connection || (manager.organizationId !== undefined && connection.organization_id !== manager.organizationId)) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
+  const connection = await requireConnection(deps, manager, connectionId);
   if (connection.enabled !== 1) throw new AppError('UNPROCESSABLE_CONTENT', 'Turn the connection on to test it');
   const { realm } = await realmOfConnection(deps, connection);
   const { url } = await startSsoSignIn(deps, realm, connection, { intent: 'test', returnTo: '', clientState: sessionId, deviceFingerprint: null }, request);
