@@ -259,6 +259,8 @@ describe('the stream', () => {
     const shop = await projectWithKey(t, 'feed-stream');
     const early = await shop.signUp('early');
     expect((await t.call('POST', '/public/api/v1/auth/logout', { token: early.tokens.access_token, headers: shop.headers, body: {} })).statusCode).toBe(200);
+    // Readable first (on PostgreSQL once older transactions anywhere have ended), so the replay is what carries it.
+    await listed(shop, [sessionIdOf(early.tokens.access_token)]);
     const streamUrl = `${url}/public/api/v1/projects/${shop.project.project_key}/revocations/stream`;
     const stream = await openStream(streamUrl, { 'x-api-key': shop.apiKey });
     expect(stream.response.status).toBe(200);
