@@ -3,11 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { DatabaseTarget } from '../../server/config.js';
 import { connectDatabase, type Db, type Dialect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The database the suite's are copied from (tests/helpers/database-template.setup.ts). */
+export type DatabaseTemplate = { kind: 'sqlite'; file: string } | { kind: 'postgres'; name: string };
 
 export function testDialect(): Dialect {
   return process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
@@ -16,13 +20,16 @@ export function testDialect(): Dialect {
 /**
  * A fresh, migrated database: a SQLite file in a throwaway directory (a file, as the server runs on,
  * so its read connection is in play), or a throwaway PostgreSQL database when TEST_DATABASE=postgres.
+ * A copy of the run's migrated template when the project has one, else migrated here.
  */
 export async function createTestDatabase(): Promise<{ db: Db; dialect: Dialect; target: DatabaseTarget; drop: () => Promise<void> }> {
+  const template = inject('databaseTemplate') as DatabaseTemplate | undefined;
   if (testDialect() === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-test-db-'));
     const target: DatabaseTarget = { kind: 'sqlite', file: path.join(dir, 'test.db') };
+    if (template?.kind === 'sqlite') fs.copyFileSync(template.file, target.file);
     const { db, dialect } = connectDatabase(target);
-    await migrateToLatest(db);
+    if (template?.kind !== 'sqlite') await migrateToLatest(db);
     return {
       db,
       dialect,
@@ -36,14 +43,14 @@ export async function createTestDatabase(): Promise<{ db: Db; dialect: Dialect; 
   const name = `authplatform_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
+  await admin.query(template?.kind === 'postgres' ? `create database "${name}" template "${template.name}"` : `create database "${name}"`);
   await admin.end();
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   const target: DatabaseTarget = { kind: 'postgres', url: url.toString() };
   // Dropping the database (with force) ends connections the pool is still closing: expected here.
   const { db, dialect } = connectDatabase(target, { onIdleConnectionError: () => {} });
-  await migrateToLatest(db);
+  if (template?.kind !== 'postgres') await migrateToLatest(db);
   return {
     db,
     dialect,
