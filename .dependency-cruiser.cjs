@@ -21,7 +21,7 @@ module.exports = {
       name: 'no-folder-cycles',
       comment:
         'A folder imports another only if that one does not, directly or through others, import it back. ' +
-        'A helper two areas share lives in the lower one (realms/, users/, mail/, lib/), or is passed in (deps.sessionCheck).',
+        'A helper two areas share lives in the lower one (realms/, users/, mail/, changes/, lib/), or is passed in (deps.sessionCheck).',
       severity: 'error',
       scope: 'folder',
       from: { path: '^server/', pathNot: ROOT },

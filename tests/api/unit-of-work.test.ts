@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Db } from '../../server/db/connect.js';
 import { prepareStatement } from '../../server/db/prepared-statement.js';
 import { preparedTransaction } from '../../server/db/prepared-transaction.js';
 import { afterCommit, inTransaction, invalidateOnCommit, withTransaction } from '../../server/db/transaction.js';
 import type { InvalidationTopic } from '../../server/lib/invalidations.js';
+import type { RequestInfo } from '../../server/lib/request-info.js';
+import { recordChange, type Change } from '../../server/modules/changes/record-change.js';
 import { updateProject } from '../../server/modules/projects/projects.repo.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -123,5 +125,31 @@ describe('a unit of work', () => {
     expect(answers).toEqual(['p1', 'p2 refused']);
     expect(log).toEqual(['p1 committed: true']);
     expect(await exists('p2')).toBe(false);
+  });
+
+  it("writes a change's audit entry and webhook event in its unit: both commit with it, neither when it rolls back", async () => {
+    await insert(db, 'owner');
+    await db.insertInto('projects').values({ id: 'proj', owner_id: 'owner', name: 'P', project_key: 'pk_proj', signing_key: 'sealed', is_active: 1, created_at: NOW, updated_at: NOW } as never).execute();
+    const endpoint = { project_id: 'proj', url: 'https://receiver.example/hook', description: null, event_types: '["api_key.created"]', secret: 'sealed', enabled: 1 as const, created_at: NOW, updated_at: NOW };
+    await db.insertInto('webhook_endpoints').values({ id: 'endpoint', ...endpoint }).execute();
+    const deps = { db, invalidations, clock: { now: () => new Date(NOW) } };
+    const actor = { user: { id: 'owner', email: 'owner@example.com' }, info: { ip: '203.0.113.9', userAgent: null } as RequestInfo };
+    const change = (id: string): Change => ({ projectId: 'proj', action: 'api_key.created', target: { type: 'api_key', id }, event: { type: 'api_key.created', data: { api_key: { id, name: id, prefix: 'ak_' } } } });
+
+    await withTransaction(deps, (tx) => recordChange(tx, actor, change('kept')));
+    await expect(
+      withTransaction(deps, async (tx) => {
+        await recordChange(tx, actor, change('dropped'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    // Plain deps have no unit of work: nothing records a change outside one.
+    expectTypeOf({ db, clock: deps.clock }).not.toExtend<Parameters<typeof recordChange>[0]>();
+
+    const entries = await db.selectFrom('audit_log').select('target_id').where('project_id', '=', 'proj').execute();
+    expect(entries.map((entry) => entry.target_id)).toEqual(['kept']);
+    const events = await db.selectFrom('webhook_events').select('payload').where('project_id', '=', 'proj').execute();
+    expect(events.map((event) => JSON.parse(event.payload).data.api_key.id)).toEqual(['kept']);
+    expect(await db.selectFrom('webhook_deliveries').select('endpoint_id').execute()).toEqual([{ endpoint_id: 'endpoint' }]);
   });
 });

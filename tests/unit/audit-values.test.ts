@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isTruncatedValue } from '../../shared/schemas/audit.js';
-import { AUDIT_VALUE_MAX_BYTES, auditJson } from '../../server/modules/audit/audit-values.js';
+import { AUDIT_VALUE_MAX_BYTES, auditJson } from '../../server/modules/changes/audit-values.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -1,12 +1,8 @@
-import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AuditQuery } from '../../../shared/schemas/audit.js';
 import type { Db } from '../../db/connect.js';
 import { keysetRead } from '../../db/keyset.js';
-import type { AuditLogTable, Database } from '../../db/schema.js';
-
-export async function insertAuditEntry(db: Db, entry: Insertable<AuditLogTable>): Promise<void> {
-  await db.insertInto('audit_log').values(entry).execute();
-}
+import type { Database } from '../../db/schema.js';
 
 type AuditFilters = Omit<AuditQuery, 'page' | 'per_page'>;
 

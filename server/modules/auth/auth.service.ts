@@ -15,7 +15,7 @@ import { passwordTooShortFor } from '../../../shared/schemas/project-settings.js
 import { SOCIAL_PROVIDER_NAMES } from '../../../shared/schemas/social.js';
 import type { Deps } from '../../deps.js';
 import type { TokenPurpose, UserRow } from '../../db/schema.js';
-import { withTransaction } from '../../db/transaction.js';
+import { withTransaction, type Tx } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { queueMail } from '../../mail/outbox.js';
 import { mayMail as mayMailTemplate } from '../../mail/preferences.js';
@@ -36,7 +36,7 @@ import {
 } from '../../mail/templates.js';
 import { recordSignup } from '../analytics/analytics.service.js';
 import { emitUserUpdated } from '../webhooks/account-events.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { emitWebhookEvent, type EventWriter } from '../changes/webhook-outbox.js';
 import { realmKey, type Realm } from '../realms/realm.js';
 import { revokeSessionsByUserId } from '../sessions/sessions.repo.js';
 import type { Authenticated } from '../sessions/sessions.service.js';
@@ -217,7 +217,7 @@ export async function signUp(
 }
 
 /** user.created and user.verified for a project's webhooks, in the unit of work of the change. */
-function emitUserEvent(tx: Deps, projectId: string, type: 'user.created' | 'user.verified', user: { id: string; email: string; is_verified: boolean }) {
+function emitUserEvent(tx: EventWriter, projectId: string, type: 'user.created' | 'user.verified', user: { id: string; email: string; is_verified: boolean }) {
   return emitWebhookEvent(tx, projectId, type, { user });
 }
 
@@ -548,7 +548,7 @@ export async function confirmEmailChange(
 const MAIL_CAP_REACHED = 'This address has received too many of these mails in the last hour; try again later';
 
 /** Mails a fresh verification link, bound like a resend to the newest sign-up attempt's password. 409 for a verified or deactivated account. */
-export async function mailVerificationLinkTo(deps: Deps, realm: Realm, user: UserRow, alsoInUnit?: (tx: Deps) => Promise<void>): Promise<void> {
+export async function mailVerificationLinkTo(deps: Deps, realm: Realm, user: UserRow, alsoInUnit?: (tx: Tx<Deps>) => Promise<void>): Promise<void> {
   if (user.is_verified === 1) throw new AppError('CONFLICT', 'The address is already verified');
   if (user.is_active === 0) throw new AppError('CONFLICT', 'The account is deactivated; activate it first');
   if (!(await withinMailCap(deps, 'verification', user.email))) throw new AppError('TOO_MANY_REQUESTS', MAIL_CAP_REACHED, { retryAfterS: 3600 });
@@ -561,7 +561,7 @@ export async function mailVerificationLinkTo(deps: Deps, realm: Realm, user: Use
 }
 
 /** Mails a password reset link (one hour, once), as "forgot password" would. 409 for a deactivated account. */
-export async function mailPasswordResetTo(deps: Deps, realm: Realm, user: UserRow, alsoInUnit?: (tx: Deps) => Promise<void>): Promise<void> {
+export async function mailPasswordResetTo(deps: Deps, realm: Realm, user: UserRow, alsoInUnit?: (tx: Tx<Deps>) => Promise<void>): Promise<void> {
   if (user.is_active === 0) throw new AppError('CONFLICT', 'The account is deactivated; activate it first');
   if (!(await withinMailCap(deps, 'password_reset', user.email))) throw new AppError('TOO_MANY_REQUESTS', MAIL_CAP_REACHED, { retryAfterS: 3600 });
   const brand = brandFor(realm.projectId, realm.policy.mail, user, null);
@@ -587,7 +587,7 @@ export interface ManagedAccountInput {
  * password given, an address with an account already is 409, and a project's webhooks get
  * user.created. An unverified account is mailed a verification link (within the recipient's cap).
  */
-export async function createManagedAccount(deps: Deps, realm: Realm, input: ManagedAccountInput, alsoInUnit?: (tx: Deps, user: UserRow) => Promise<void>): Promise<UserRow> {
+export async function createManagedAccount(deps: Deps, realm: Realm, input: ManagedAccountInput, alsoInUnit?: (tx: Tx<Deps>, user: UserRow) => Promise<void>): Promise<UserRow> {
   if (input.password !== undefined) rejectWeakPassword(realm, input.password);
   if (await findUserByEmail(deps.db, realm.projectId, input.email)) throw new AppError('CONFLICT', 'An account with this e-mail address already exists');
   const passwordHash = await deps.passwords.hash(input.password ?? randomToken());

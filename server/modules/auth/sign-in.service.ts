@@ -17,7 +17,7 @@ import { deviceLabel } from '../../lib/user-agent.js';
 import { newSignInMail } from '../../mail/templates.js';
 import { recordLoginFailed, recordLoginSucceeded } from '../analytics/analytics.service.js';
 import { recordDeviceSeen } from '../devices/devices.repo.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { emitWebhookEvent } from '../changes/webhook-outbox.js';
 import { networkOf } from '../ip-intel/ip-address.js';
 import { requirePasswordAllowed } from '../sso-routing/sso-routing.js';
 import { hasSecondFactor, MFA_SIGN_IN_EXPIRED, openMfaChallenge, requireSecondFactor, takeMfaChallenge } from '../mfa/mfa.service.js';

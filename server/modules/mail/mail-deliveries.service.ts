@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { requeueCopy } from '../../mail/outbox.js';
 import { findMail } from '../../mail/outbox.repo.js';
 import type { Selectable } from 'kysely';
-import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { recordChange, type AuditActor } from '../changes/record-change.js';
 import { normalizeEmail } from '../../lib/email.js';
 import { listMails } from './mail-deliveries.repo.js';
 
@@ -55,12 +55,7 @@ export async function resendMail(deps: Deps, actor: AuditActor, projectId: strin
   await deps.limiters.mailPerRecipient.consume(`resend:${normalizeEmail(row.recipient)}`);
   const copy = await withTransaction(deps, async (tx) => {
     const copyId = await requeueCopy(tx, row);
-    await recordAudit(tx, actor, {
-      projectId: row.project_id,
-      action: 'mail.resent',
-      target: { type: 'mail', id: row.id, label: row.recipient },
-      after: { kind: row.kind, copy: copyId },
-    });
+    await recordChange(tx, actor, { projectId: row.project_id, action: 'mail.resent', target: { type: 'mail', id: row.id, label: row.recipient }, after: { kind: row.kind, copy: copyId } });
     return (await findMail(tx.db, copyId))!;
   });
   return toMailDelivery(copy);

@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail } from '../../mail/templates.js';
-import { withTransaction } from '../../db/transaction.js';
+import { withTransaction, type Tx } from '../../db/transaction.js';
 import { queueAccountMail } from '../../mail/account-mail.js';
 import { checkCurrentPassword } from '../passwords/current-password.js';
 import { deletePasskeysOf } from '../passkeys/passkeys.repo.js';
@@ -106,7 +106,7 @@ export async function disableMfa(deps: Deps, user: UserRow, input: { password: s
  * told. A project's end user who had two factors on sends mfa.disabled (`by: reset`). `alsoInUnit`
  * writes the caller's own record of it (the audit entry) in the same unit of work.
  */
-export async function resetMfa(deps: Deps, user: UserRow, alsoInUnit?: (tx: Deps) => Promise<void>): Promise<void> {
+export async function resetMfa(deps: Deps, user: UserRow, alsoInUnit?: (tx: Tx<Deps>) => Promise<void>): Promise<void> {
   const mail = twoFactorDisabledMail(user.email, true, brandFor(user.project_id, await deps.projectRealms.mailBrandOf(user.project_id), user));
   await withTransaction(deps, async (tx) => {
     await removeSecondFactors(tx.db, user.id, isoNow(deps.clock));

@@ -20,7 +20,7 @@ import { EXPORT_MAX_ROWS } from '../../lib/csv.js';
 import type { CsvExport } from '../../lib/csv-export.js';
 import { csvAnswer, CsvSchema, withoutPaging } from '../../rest/csv-answer.js';
 import { ADMIN, defineRoute, TEAM, type ErrorStatus, type RouteDoc } from '../../rest/route.js';
-import type { AuditActor } from '../audit/audit.service.js';
+import type { AuditActor } from '../changes/record-change.js';
 import * as monitoring from './monitoring.service.js';
 import type { Deps } from '../../deps.js';
 import type { MonitorScope } from '../realms/realm.js';

@@ -7,9 +7,9 @@ import { AppError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
 import { streamCsvExport, type CsvExport } from '../../lib/csv-export.js';
-import { getAuditEntriesAbout, recordAudit, type AuditActor } from '../audit/audit.service.js';
-import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { recordChange, type AuditActor } from '../changes/record-change.js';
+import { getAuditEntriesAbout } from '../audit/audit.service.js';
+import { userDeletedEvent, userUpdatedEvent } from '../webhooks/account-events.js';
 import { clearSignInFailures, createManagedAccount, mailPasswordResetTo, mailVerificationLinkTo, signInMethodsOf } from '../auth/auth.service.js';
 import { resetMfa } from '../mfa/mfa.service.js';
 import type { MonitorScope } from '../realms/realm.js';
@@ -116,8 +116,7 @@ export async function toggleUserActive(deps: Deps, scope: MonitorScope, actor: A
   const updated = await withTransaction(deps, async (tx) => {
     const changed = await changeUser(tx, id, { is_active });
     const action = is_active === 1 ? 'user.activated' : 'user.deactivated';
-    await recordAudit(tx, actor, { projectId: scope.projectId, action, target: userTarget(user), before: { is_active: user.is_active === 1 }, after: { is_active: is_active === 1 } });
-    await emitUserUpdated(tx, user, changed);
+    await recordChange(tx, actor, { projectId: scope.projectId, action, target: userTarget(user), before: { is_active: user.is_active === 1 }, after: { is_active: is_active === 1 }, event: userUpdatedEvent(user, changed) });
     return changed;
   });
   if (is_active === 0) await revokeAllSessionsOfUser(deps, id, 'account_deactivated');
@@ -135,8 +134,8 @@ export async function deleteUserById(deps: Deps, scope: MonitorScope, actor: Aud
   await withTransaction(deps, async (tx) => {
     if (user.project_id === null) await leaveAllProjects(tx, user.id);
     await deleteUser(tx, user.id);
-    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.deleted', target: userTarget(user), before: { email: user.email, is_active: user.is_active === 1 } });
-    await emitUserDeleted(tx, user, 'developer');
+    const before = { email: user.email, is_active: user.is_active === 1 };
+    await recordChange(tx, actor, { projectId: scope.projectId, action: 'user.deleted', target: userTarget(user), before, event: userDeletedEvent(user, 'developer') });
   });
   return { message: 'User deleted' };
 }
@@ -145,7 +144,8 @@ export async function deleteUserById(deps: Deps, scope: MonitorScope, actor: Aud
 export async function unlockUser(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   await clearSignInFailures(deps, scope, user.email);
-  await recordAudit(deps, actor, { projectId: scope.projectId, action: 'user.unlocked', target: userTarget(user) });
+  // The throttle lives in the limiters' store (memory or Redis), not the database: its entry follows in a transaction of its own.
+  await withTransaction(deps, (tx) => recordChange(tx, actor, { projectId: scope.projectId, action: 'user.unlocked', target: userTarget(user) }));
   return toUser(user);
 }
 
@@ -153,7 +153,7 @@ export async function unlockUser(deps: Deps, scope: MonitorScope, actor: AuditAc
 export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<User> {
   const user = await requireUser(deps, scope, id);
   // The audit entry commits with the reset, or neither does.
-  await resetMfa(deps, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } }));
+  await resetMfa(deps, user, (tx) => recordChange(tx, actor, { projectId: scope.projectId, action: 'user.mfa_reset', target: userTarget(user), before: { two_factor: user.totp_enabled_at !== null } }));
   return toUser((await findUser(deps, id))!);
 }
 
@@ -161,7 +161,7 @@ export async function resetUserMfa(deps: Deps, scope: MonitorScope, actor: Audit
 export async function resendUserVerification(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
   const user = await requireUser(deps, scope, id);
   const realm = await realmOfScope(deps, scope);
-  await mailVerificationLinkTo(deps, realm, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.verification_sent', target: userTarget(user) }));
+  await mailVerificationLinkTo(deps, realm, user, (tx) => recordChange(tx, actor, { projectId: scope.projectId, action: 'user.verification_sent', target: userTarget(user) }));
   return { message: 'Verification email sent' };
 }
 
@@ -169,7 +169,7 @@ export async function resendUserVerification(deps: Deps, scope: MonitorScope, ac
 export async function sendUserPasswordReset(deps: Deps, scope: MonitorScope, actor: AuditActor, id: string): Promise<{ message: string }> {
   const user = await requireUser(deps, scope, id);
   const realm = await realmOfScope(deps, scope);
-  await mailPasswordResetTo(deps, realm, user, (tx) => recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.password_reset_sent', target: userTarget(user) }));
+  await mailPasswordResetTo(deps, realm, user, (tx) => recordChange(tx, actor, { projectId: scope.projectId, action: 'user.password_reset_sent', target: userTarget(user) }));
   return { message: 'Password reset email sent' };
 }
 
@@ -179,7 +179,7 @@ export async function signOutUserEverywhere(deps: Deps, scope: MonitorScope, act
   if (user.id === actor.user.id) throw new AppError('FORBIDDEN', 'You cannot sign yourself out everywhere here; use your own Sessions settings');
   const revoked = await withTransaction(deps, async (tx) => {
     const count = await revokeEverySessionOf(tx, user, 'revoked_by_admin');
-    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'user.signed_out', target: userTarget(user), after: { sessions_revoked: count } });
+    await recordChange(tx, actor, { projectId: scope.projectId, action: 'user.signed_out', target: userTarget(user), after: { sessions_revoked: count } });
     return count;
   });
   return { message: revoked === 1 ? '1 session revoked' : `${revoked} sessions revoked`, revoked };
@@ -188,14 +188,8 @@ export async function signOutUserEverywhere(deps: Deps, scope: MonitorScope, act
 /** A project's developer creates an end user (with or without a password, the address verified or mailed a link); user.created to its webhooks. */
 export async function createUser(deps: Deps, scope: MonitorScope, actor: AuditActor, input: CreateUserInput): Promise<User> {
   const realm = await realmOfScope(deps, scope);
-  const created = await createManagedAccount(deps, realm, input, (tx, user) =>
-    recordAudit(tx, actor, {
-      projectId: scope.projectId,
-      action: 'user.created',
-      target: userTarget(user),
-      after: { email: user.email, has_password: input.password !== undefined, is_verified: input.email_verified },
-    }),
-  );
+  const after = (user: UserRow) => ({ email: user.email, has_password: input.password !== undefined, is_verified: input.email_verified });
+  const created = await createManagedAccount(deps, realm, input, (tx, user) => recordChange(tx, actor, { projectId: scope.projectId, action: 'user.created', target: userTarget(user), after: after(user) }));
   return toUser(created);
 }
 
@@ -224,10 +218,8 @@ export async function toggleDeviceBlock(deps: Deps, scope: MonitorScope, actor: 
   await withTransaction(deps, async (tx) => {
     await setDeviceFlags(tx.db, id, { is_blocked });
     const action = is_blocked === 1 ? 'device.blocked' : 'device.unblocked';
-    await recordAudit(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_blocked: device.is_blocked === 1 }, after: { is_blocked: is_blocked === 1 } });
-    if (is_blocked === 1 && scope.projectId) {
-      await emitWebhookEvent(tx, scope.projectId, 'device.blocked', { device: { id: device.fingerprint, user_id: device.user_id, user_email: device.user_email } });
-    }
+    const event = is_blocked === 1 ? ({ type: 'device.blocked', data: { device: { id: device.fingerprint, user_id: device.user_id, user_email: device.user_email } } } as const) : null;
+    await recordChange(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_blocked: device.is_blocked === 1 }, after: { is_blocked: is_blocked === 1 }, event });
   });
   if (is_blocked === 1) await revokeAllSessionsOfDevice(deps, id, 'device_blocked');
   return toDevice({ ...device, is_blocked });
@@ -239,7 +231,7 @@ export async function toggleDeviceTrust(deps: Deps, scope: MonitorScope, actor: 
   await withTransaction(deps, async (tx) => {
     await setDeviceFlags(tx.db, id, { is_trusted });
     const action = is_trusted === 1 ? 'device.trusted' : 'device.untrusted';
-    await recordAudit(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_trusted: device.is_trusted === 1 }, after: { is_trusted: is_trusted === 1 } });
+    await recordChange(tx, actor, { projectId: scope.projectId, action, target: deviceTarget(device), before: { is_trusted: device.is_trusted === 1 }, after: { is_trusted: is_trusted === 1 } });
   });
   return toDevice({ ...device, is_trusted });
 }
@@ -255,7 +247,7 @@ export async function revokeSessionById(deps: Deps, scope: MonitorScope, actor: 
   if (!session) throw new AppError('NOT_FOUND', 'Session not found');
   await withTransaction(deps, async (tx) => {
     await revokeOneSession(tx, scope, id, 'revoked_by_admin');
-    await recordAudit(tx, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
+    await recordChange(tx, actor, { projectId: scope.projectId, action: 'session.revoked', target: { type: 'session', id, label: session.user_email } });
   });
   return { message: 'Session revoked' };
 }

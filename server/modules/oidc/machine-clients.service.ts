@@ -14,7 +14,7 @@ import { AppError } from '../../errors.js';
 import { isoIn, isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { changedFields, recordChange } from '../changes/record-change.js';
 import { realmKey } from '../realms/realm.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import type { ProjectRole } from '../../../shared/schemas/teams.js';
@@ -96,7 +96,7 @@ export async function createMachineClient(
   const client = toMachineClient(row);
   await withTransaction(deps, async (tx) => {
     await insertMachineClient(tx.db, row);
-    await recordAudit(tx, { user, info }, { projectId: project.id, action: 'machine_client.created', target: { type: 'machine_client', id: row.id, label: row.name }, after: audited(client) });
+    await recordChange(tx, { user, info }, { projectId: project.id, action: 'machine_client.created', target: { type: 'machine_client', id: row.id, label: row.name }, after: audited(client) });
   });
   return { ...client, client_secret: secret };
 }
@@ -126,7 +126,7 @@ export async function updateMachineClient(
     const diff = changedFields(audited(before), audited(after));
     if (Object.keys(diff.after).length > 0) {
       const action = before.revoked_at === null && after.revoked_at !== null ? 'machine_client.revoked' : 'machine_client.updated';
-      await recordAudit(tx, { user, info }, { projectId: project.id, action, target: { type: 'machine_client', id, label: after.name }, ...diff });
+      await recordChange(tx, { user, info }, { projectId: project.id, action, target: { type: 'machine_client', id, label: after.name }, ...diff });
     }
   });
   return after;
@@ -142,7 +142,7 @@ export async function rotateMachineClientSecret(deps: Deps, user: UserRow, proje
   const changes = { secret_hash: sha256(secret), secret_hint: secret.slice(-4), secret_rotated_at: now, updated_at: now };
   await withTransaction(deps, async (tx) => {
     await updateRow(tx.db, id, changes);
-    await recordAudit(tx, { user, info }, { projectId: project.id, action: 'machine_client.secret_rotated', target: { type: 'machine_client', id, label: client.name } });
+    await recordChange(tx, { user, info }, { projectId: project.id, action: 'machine_client.secret_rotated', target: { type: 'machine_client', id, label: client.name } });
   });
   return { ...toMachineClient({ ...client, ...changes }), client_secret: secret };
 }
@@ -152,7 +152,7 @@ export async function deleteMachineClient(deps: Deps, user: UserRow, projectId: 
   await deps.limiters.machineClientChangesPerUser.consume(user.id);
   await withTransaction(deps, async (tx) => {
     if (!(await deleteRow(tx.db, project.id, id))) throw new AppError('NOT_FOUND', MACHINE_CLIENT_NOT_FOUND);
-    await recordAudit(tx, { user, info }, { projectId: project.id, action: 'machine_client.deleted', target: { type: 'machine_client', id, label: client.name }, before: audited(toMachineClient(client)) });
+    await recordChange(tx, { user, info }, { projectId: project.id, action: 'machine_client.deleted', target: { type: 'machine_client', id, label: client.name }, before: audited(toMachineClient(client)) });
   });
   return { message: 'Machine client deleted' };
 }

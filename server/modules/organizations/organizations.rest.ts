@@ -35,7 +35,7 @@ import type { ProjectRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { accountMountOf, type AccountMount } from '../../rest/account-mount.js';
 import { API_KEY, defineRoute, TEAM, UnvalidatedParam, type Anonymous, type RouteDoc } from '../../rest/route.js';
-import type { AuditActor } from '../audit/audit.service.js';
+import type { AuditActor } from '../changes/record-change.js';
 import { getEndUser, updateUserMetadata } from './user-metadata.service.js';
 import { findProjectOfMember } from '../realms/project-access.repo.js';
 import type { MonitorScope, Realm } from '../realms/realm.js';

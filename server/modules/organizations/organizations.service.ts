@@ -27,9 +27,8 @@ import { normalizeEmail } from '../../lib/email.js';
 import { parseMetadata } from '../../lib/metadata.js';
 import { appLink, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
 import { organizationInvitationMail } from '../../mail/templates.js';
-import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { changedFields, recordChange, type AuditActor } from '../changes/record-change.js';
 import type { Realm } from '../realms/realm.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
 import * as repo from './organizations.repo.js';
 import { permissionsByRole, permissionsOfRole, roleExists, rolesOfProject } from './roles.js';
 import { requireEndUser } from './user-metadata.service.js';
@@ -152,8 +151,8 @@ export async function createOrganization(
       await repo.insertMember(tx.db, { organization_id: row.id, user_id: input.created_by, role: ORG_ADMIN_ROLE, joined_at: now });
     }
     const organization = toOrganization(row, input.created_by ? 1 : 0);
-    await recordAudit(tx, actor, { projectId, action: 'organization.created', target: { type: 'organization', id: row.id, label: row.name }, after: { name: row.name, slug: row.slug } });
-    await emitWebhookEvent(tx, projectId, 'organization.created', { organization: eventOrganization(organization) });
+    const event = { type: 'organization.created', data: { organization: eventOrganization(organization) } } as const;
+    await recordChange(tx, actor, { projectId, action: 'organization.created', target: organizationTarget(row), after: { name: row.name, slug: row.slug }, event });
     if (input.created_by) await membershipCreated(tx, projectId, actor, row, input.created_by, ORG_ADMIN_ROLE);
     return organization;
   });
@@ -179,8 +178,8 @@ export async function updateOrganization(deps: Deps, projectId: string, actor: A
       { name: organization.name, slug: organization.slug, logo_url: organization.logo_url, public_metadata: organization.public_metadata, private_metadata: organization.private_metadata },
     );
     if (Object.keys(now).length > 0) {
-      await recordAudit(tx, actor, { projectId, action: 'organization.updated', target: { type: 'organization', id: before.id, label: organization.name }, before: old, after: now });
-      await emitWebhookEvent(tx, projectId, 'organization.updated', { organization: eventOrganization(organization), changed: Object.keys(now) });
+      const event = { type: 'organization.updated', data: { organization: eventOrganization(organization), changed: Object.keys(now) } } as const;
+      await recordChange(tx, actor, { projectId, action: 'organization.updated', target: organizationTarget(organization), before: old, after: now, event });
     }
     return organization;
   });
@@ -191,8 +190,8 @@ export async function deleteOrganization(deps: Deps, projectId: string, actor: A
   await withTransaction(deps, async (tx) => {
     const organization = await requireOrganization(tx, projectId, organizationId);
     await repo.deleteOrganization(tx.db, organization.id);
-    await recordAudit(tx, actor, { projectId, action: 'organization.deleted', target: { type: 'organization', id: organization.id, label: organization.name }, before: { name: organization.name, slug: organization.slug } });
-    await emitWebhookEvent(tx, projectId, 'organization.deleted', { organization: { id: organization.id, slug: organization.slug, name: organization.name } });
+    const event = { type: 'organization.deleted', data: { organization: { id: organization.id, slug: organization.slug, name: organization.name } } } as const;
+    await recordChange(tx, actor, { projectId, action: 'organization.deleted', target: organizationTarget(organization), before: { name: organization.name, slug: organization.slug }, event });
   });
   return { message: 'Organization deleted' };
 }
@@ -202,20 +201,18 @@ export async function listMembers(deps: Deps, projectId: string, organizationId:
   return { members: await repo.listMembers(deps.db, organization.id) };
 }
 
-async function membershipCreated(tx: Tx<Deps>, projectId: string, actor: AuditActor, organization: OrganizationRow, userId: string, role: string): Promise<void> {
-  await recordAudit(tx, actor, { projectId, action: 'organization_member.added', target: { type: 'organization', id: organization.id, label: organization.name }, after: { user_id: userId, role } });
-  await emitWebhookEvent(tx, projectId, 'organization_membership.created', { organization: { id: organization.id, slug: organization.slug }, user_id: userId, role });
+const organizationTarget = (organization: Pick<OrganizationRow, 'id' | 'name'>) => ({ type: 'organization', id: organization.id, label: organization.name });
+const eventReference = (organization: Pick<OrganizationRow, 'id' | 'slug'>) => ({ id: organization.id, slug: organization.slug });
+
+function membershipCreated(tx: Tx<Deps>, projectId: string, actor: AuditActor, organization: OrganizationRow, userId: string, role: string): Promise<void> {
+  const event = { type: 'organization_membership.created', data: { organization: eventReference(organization), user_id: userId, role } } as const;
+  return recordChange(tx, actor, { projectId, action: 'organization_member.added', target: organizationTarget(organization), after: { user_id: userId, role }, event });
 }
 
-async function memberRoleChanged(tx: Tx<Deps>, projectId: string, actor: AuditActor, organization: OrganizationRow, userId: string, previousRole: string, role: string): Promise<void> {
-  await recordAudit(tx, actor, {
-    projectId,
-    action: 'organization_member.role_changed',
-    target: { type: 'organization', id: organization.id, label: organization.name },
-    before: { user_id: userId, role: previousRole },
-    after: { user_id: userId, role },
-  });
-  await emitWebhookEvent(tx, projectId, 'organization_membership.updated', { organization: { id: organization.id, slug: organization.slug }, user_id: userId, role, previous_role: previousRole });
+function memberRoleChanged(tx: Tx<Deps>, projectId: string, actor: AuditActor, organization: OrganizationRow, userId: string, previousRole: string, role: string): Promise<void> {
+  const event = { type: 'organization_membership.updated', data: { organization: eventReference(organization), user_id: userId, role, previous_role: previousRole } } as const;
+  const change = { before: { user_id: userId, role: previousRole }, after: { user_id: userId, role }, event };
+  return recordChange(tx, actor, { projectId, action: 'organization_member.role_changed', target: organizationTarget(organization), ...change });
 }
 
 export async function addMember(deps: Deps, realm: Realm & { projectId: string }, actor: AuditActor, organizationId: string, input: z.output<typeof AddMemberInputSchema>): Promise<OrganizationMember> {
@@ -256,8 +253,8 @@ export async function removeMember(deps: Deps, projectId: string, actor: AuditAc
       throw new AppError('CONFLICT', ORGANIZATION_MESSAGES.lastAdmin);
     }
     await repo.deleteMember(tx.db, organization.id, userId);
-    await recordAudit(tx, actor, { projectId, action: 'organization_member.removed', target: { type: 'organization', id: organization.id, label: organization.name }, before: { user_id: userId, role: member.role } });
-    await emitWebhookEvent(tx, projectId, 'organization_membership.deleted', { organization: { id: organization.id, slug: organization.slug }, user_id: userId, role: member.role });
+    const event = { type: 'organization_membership.deleted', data: { organization: eventReference(organization), user_id: userId, role: member.role } } as const;
+    await recordChange(tx, actor, { projectId, action: 'organization_member.removed', target: organizationTarget(organization), before: { user_id: userId, role: member.role }, event });
   });
   return { message: 'Member removed' };
 }
@@ -308,11 +305,9 @@ export async function createInvitation(
     const pending = await repo.findPendingInvitationTo(tx.db, organization.id, email, now);
     if (pending) await repo.deleteInvitation(tx.db, pending.id);
     await repo.insertInvitation(tx.db, row);
-    await recordAudit(tx, actor, { projectId, action: 'organization_invitation.created', target: { type: 'organization', id: organization.id, label: organization.name }, after: { email, role: input.role } });
-    await emitWebhookEvent(tx, projectId, 'organization_invitation.created', {
-      invitation: { id: row.id, email, role: row.role, expires_at: row.expires_at, inviter_user_id: row.inviter_user_id },
-      organization: { id: organization.id, slug: organization.slug },
-    });
+    const invitation = { id: row.id, email, role: row.role, expires_at: row.expires_at, inviter_user_id: row.inviter_user_id };
+    const event = { type: 'organization_invitation.created', data: { invitation, organization: eventReference(organization) } } as const;
+    await recordChange(tx, actor, { projectId, action: 'organization_invitation.created', target: organizationTarget(organization), after: { email, role: input.role }, event });
     const inviterName = inviter ? [inviter.first_name, inviter.last_name].filter(Boolean).join(' ') || inviter.email : null;
     const mail = organizationInvitationMail(
       email,
@@ -330,7 +325,7 @@ export async function revokeInvitation(deps: Deps, projectId: string, actor: Aud
     const invitation = await repo.findInvitation(tx.db, organization.id, invitationId);
     if (!invitation) throw new AppError('NOT_FOUND', invitationNotFound);
     await repo.deleteInvitation(tx.db, invitation.id);
-    await recordAudit(tx, actor, { projectId, action: 'organization_invitation.revoked', target: { type: 'organization', id: organization.id, label: organization.name }, before: { email: invitation.email, role: invitation.role } });
+    await recordChange(tx, actor, { projectId, action: 'organization_invitation.revoked', target: organizationTarget(organization), before: { email: invitation.email, role: invitation.role } });
   });
   return { message: 'Invitation revoked' };
 }
@@ -462,8 +457,9 @@ export async function acceptInvitation(deps: Deps, realm: Realm & { projectId: s
   await withTransaction(deps, async (tx) => {
     if (!(await repo.spendInvitation(tx.db, invitation.id, user.id, isoNow(deps.clock)))) throw new AppError('BAD_REQUEST', ORGANIZATION_MESSAGES.invitationUsed);
     const organization = await requireOrganization(tx, projectId, invitation.organization_id);
-    await recordAudit(tx, actor, { projectId, action: 'organization_invitation.accepted', target: { type: 'organization', id: organization.id, label: organization.name }, after: { email: invitation.email, role } });
-    await emitWebhookEvent(tx, projectId, 'organization_invitation.accepted', { invitation: { id: invitation.id, email: invitation.email, role }, organization: { id: organization.id, slug: organization.slug }, user_id: user.id });
+    const data = { invitation: { id: invitation.id, email: invitation.email, role }, organization: eventReference(organization), user_id: user.id };
+    const event = { type: 'organization_invitation.accepted', data } as const;
+    await recordChange(tx, actor, { projectId, action: 'organization_invitation.accepted', target: organizationTarget(organization), after: { email: invitation.email, role }, event });
     if (await repo.findMember(tx.db, organization.id, user.id)) return;
     await requireRoomFor(tx, realm, user.id);
     await repo.insertMember(tx.db, { organization_id: organization.id, user_id: user.id, role, joined_at: isoNow(deps.clock) });

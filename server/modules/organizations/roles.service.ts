@@ -14,7 +14,7 @@ import { lockUntilCommit, withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
-import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { changedFields, recordChange, type AuditActor } from '../changes/record-change.js';
 import { validateCustomClaims } from './custom-claims.js';
 import { findOrganizationSettings, saveOrganizationSettings } from './organization-settings.repo.js';
 import { deleteRole, findRole, insertRole, listRoles, roleInUse, updateRole } from './organizations.repo.js';
@@ -42,7 +42,7 @@ export async function createOrganizationRole(deps: Deps, projectId: string, acto
     const now = isoNow(deps.clock);
     const row = { id: newId(), project_id: projectId, key: input.key, name: input.name, description: input.description, permissions: JSON.stringify(input.permissions), created_at: now, updated_at: now };
     await insertRole(tx.db, row);
-    await recordAudit(tx, actor, { projectId, action: 'organization_role.created', target: { type: 'organization_role', id: row.key, label: row.name }, after: { key: row.key, name: row.name, permissions: input.permissions } });
+    await recordChange(tx, actor, { projectId, action: 'organization_role.created', target: { type: 'organization_role', id: row.key, label: row.name }, after: { key: row.key, name: row.name, permissions: input.permissions } });
     return toRole(row);
   });
 }
@@ -69,7 +69,7 @@ export async function updateOrganizationRole(deps: Deps, projectId: string, acto
     const after = toRole({ ...row, ...changes });
     const diff = changedFields({ name: before.name, description: before.description, permissions: before.permissions }, { name: after.name, description: after.description, permissions: after.permissions });
     if (Object.keys(diff.after).length > 0) {
-      await recordAudit(tx, actor, { projectId, action: 'organization_role.updated', target: { type: 'organization_role', id: row.key, label: after.name }, ...diff });
+      await recordChange(tx, actor, { projectId, action: 'organization_role.updated', target: { type: 'organization_role', id: row.key, label: after.name }, ...diff });
     }
     return after;
   });
@@ -81,7 +81,7 @@ export async function deleteOrganizationRole(deps: Deps, projectId: string, acto
     const row = await requireOwnRole(tx, projectId, key);
     if (await roleInUse(tx.db, projectId, key)) throw new AppError('CONFLICT', ORGANIZATION_MESSAGES.roleInUse);
     await deleteRole(tx.db, row.id);
-    await recordAudit(tx, actor, { projectId, action: 'organization_role.deleted', target: { type: 'organization_role', id: row.key, label: row.name }, before: { key: row.key, name: row.name, permissions: permissionsOfRow(row) } });
+    await recordChange(tx, actor, { projectId, action: 'organization_role.deleted', target: { type: 'organization_role', id: row.key, label: row.name }, before: { key: row.key, name: row.name, permissions: permissionsOfRow(row) } });
   });
   return { message: 'Role deleted' };
 }
@@ -122,7 +122,7 @@ export async function updateOrganizationSettings(deps: Deps, projectId: string, 
     });
     const diff = changedFields(before, after);
     if (Object.keys(diff.after).length > 0) {
-      await recordAudit(tx, actor, { projectId, action: 'organization_settings.updated', target: { type: 'project', id: projectId }, ...diff });
+      await recordChange(tx, actor, { projectId, action: 'organization_settings.updated', target: { type: 'project', id: projectId }, ...diff });
     }
     return after;
   });

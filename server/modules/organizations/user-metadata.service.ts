@@ -5,11 +5,11 @@ import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { parseMetadata } from '../../lib/metadata.js';
-import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { changedFields, recordChange, type AuditActor } from '../changes/record-change.js';
 import { toEndUserProfile } from '../users/user.mapper.js';
 import { findUserById } from '../users/users.repo.js';
 import { changeUser } from '../users/users.service.js';
-import { emitUserUpdated } from '../webhooks/account-events.js';
+import { userUpdatedEvent } from '../webhooks/account-events.js';
 
 /** An end user of the project as its backend reads them, private metadata included; 404 for anyone else's. */
 export function toEndUser(row: UserRow): EndUser {
@@ -39,8 +39,7 @@ export async function updateUserMetadata(deps: Deps, projectId: string, actor: A
     const metadataOf = (row: UserRow) => ({ public_metadata: parseMetadata(row.public_metadata), private_metadata: parseMetadata(row.private_metadata), unsafe_metadata: parseMetadata(row.unsafe_metadata) });
     const diff = changedFields(metadataOf(before), metadataOf(after));
     if (Object.keys(diff.after).length > 0) {
-      await recordAudit(tx, actor, { projectId, action: 'user.metadata_updated', target: { type: 'user', id: userId, label: after.email }, ...diff });
-      await emitUserUpdated(tx, before, after);
+      await recordChange(tx, actor, { projectId, action: 'user.metadata_updated', target: { type: 'user', id: userId, label: after.email }, ...diff, event: userUpdatedEvent(before, after) });
     }
     return toEndUser(after);
   });

@@ -11,7 +11,7 @@ import { accountSecuredMail } from '../../mail/templates.js';
 import { handOverToProvenOwner, signUpWithProvider } from '../auth/auth.service.js';
 import type { Realm } from '../realms/realm.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/users.repo.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { emitWebhookEvent } from '../changes/webhook-outbox.js';
 
 /**
  * The account of an address whose mailbox a code or magic link just proved. An address without one

@@ -6,13 +6,13 @@ import type { UserRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordChange } from '../changes/record-change.js';
 import { checkCurrentPassword } from '../passwords/current-password.js';
 import { leaveAllProjects } from '../projects/projects.service.js';
 import { endIdleSessions, type Authenticated } from '../sessions/sessions.service.js';
 import { requireRecentProof } from '../sessions/step-up.js';
 import { changeUser, deleteUser } from '../users/users.service.js';
-import { emitUserDeleted, emitUserUpdated } from '../webhooks/account-events.js';
+import { emitUserUpdated, userDeletedEvent } from '../webhooks/account-events.js';
 
 const flag = (value: boolean) => (value ? 1 : 0);
 
@@ -58,8 +58,7 @@ export async function deleteAccount(
   await withTransaction(deps, async (tx) => {
     if (user.project_id === null) await leaveAllProjects(tx, user.id);
     await deleteUser(tx, user.id);
-    await emitUserDeleted(tx, user, 'user');
-    await recordAudit(tx, { user, info: request }, { projectId: user.project_id, action: 'user.deleted', target: { type: 'user', id: user.id, label: user.email } });
+    await recordChange(tx, { user, info: request }, { projectId: user.project_id, action: 'user.deleted', target: { type: 'user', id: user.id, label: user.email }, event: userDeletedEvent(user, 'user') });
   });
   return { message: MESSAGES.accountDeleted };
 }

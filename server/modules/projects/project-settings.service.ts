@@ -22,7 +22,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import type { MailMessage } from '../../mail/mailer.js';
 import { renderTemplateMail } from '../../mail/template-mail.js';
 import { appLink, MAIL_LINK_PATHS } from '../../mail/account-mail.js';
-import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { changedFields, recordChange } from '../changes/record-change.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import { mailLinkBaseOf } from './projects.service.js';
 import { findProjectSettings, listConnectionStates, saveProjectSettings } from './project-settings.repo.js';
@@ -104,7 +104,7 @@ export async function updateProjectSettings(
     const changes = changedFields(audited(before), audited(updated));
     if (input.captcha_secret) changes.after.captcha_secret = '(changed)';
     if (Object.keys(changes.after).length > 0) {
-      await recordAudit(tx, { user, info }, { projectId, action: 'settings.updated', target: { type: 'project', id: projectId, label: project.name }, ...changes });
+      await recordChange(tx, { user, info }, { projectId, action: 'settings.updated', target: { type: 'project', id: projectId, label: project.name }, ...changes });
     }
     return updated;
   });

@@ -20,8 +20,7 @@ import type { RequestInfo } from '../../lib/request-info.js';
 import { withTransaction } from '../../db/transaction.js';
 import { projectAnalytics } from '../analytics/analytics-report.service.js';
 import { lastDays, utcDay } from '../analytics/analytics.service.js';
-import { changedFields, recordAudit } from '../audit/audit.service.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { changedFields, recordChange } from '../changes/record-change.js';
 import { hostedPagesUrlOf, issuerOf } from './project-urls.js';
 import { requirePatternsOnlyInDevelopment, urlListOf } from './redirect-uris.js';
 import { isLoopbackRedirectPattern } from '../../../shared/loopback-redirect.js';
@@ -174,7 +173,7 @@ export async function createProject(deps: Deps, owner: UserRow, input: z.output<
       updated_at: now,
     });
     const created = await getProject(tx, owner, id);
-    await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.created', target: { type: 'project', id, label: created.name }, after: auditedSettings(created) });
+    await recordChange(tx, { user: owner, info }, { projectId: id, action: 'project.created', target: { type: 'project', id, label: created.name }, after: auditedSettings(created) });
     return created;
   });
   return project;
@@ -196,7 +195,7 @@ export async function updateProject(deps: Deps, owner: UserRow, id: string, inpu
     const updated = await getProject(tx, owner, id);
     const changes = changedFields(auditedSettings(before), auditedSettings(updated));
     if (Object.keys(changes.after).length > 0) {
-      await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.updated', target: { type: 'project', id, label: updated.name }, ...changes });
+      await recordChange(tx, { user: owner, info }, { projectId: id, action: 'project.updated', target: { type: 'project', id, label: updated.name }, ...changes });
     }
     return updated;
   });
@@ -208,7 +207,7 @@ export async function deleteProject(deps: Deps, owner: UserRow, id: string, info
   const project = toProject(deps.config, await requireProjectRole(deps, owner, id, 'owner'));
   await withTransaction(deps, async (tx) => {
     await deleteProjectCascade(tx.db, id);
-    await recordAudit(tx, { user: owner, info }, { projectId: id, action: 'project.deleted', target: { type: 'project', id, label: project.name }, before: auditedSettings(project) });
+    await recordChange(tx, { user: owner, info }, { projectId: id, action: 'project.deleted', target: { type: 'project', id, label: project.name }, before: auditedSettings(project) });
   });
   return { message: 'Project deleted successfully' };
 }
@@ -254,8 +253,8 @@ export async function createApiKey(
   };
   await withTransaction(deps, async (tx) => {
     await insertApiKey(tx.db, row);
-    await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.created', target: { type: 'api_key', id: row.id, label: row.name }, after: { name: row.name, prefix: row.prefix } });
-    await emitWebhookEvent(tx, projectId, 'api_key.created', { api_key: { id: row.id, name: row.name, prefix: row.prefix } });
+    const event = { type: 'api_key.created', data: { api_key: { id: row.id, name: row.name, prefix: row.prefix } } } as const;
+    await recordChange(tx, { user: owner, info }, { projectId, action: 'api_key.created', target: { type: 'api_key', id: row.id, label: row.name }, after: { name: row.name, prefix: row.prefix }, event });
   });
   return { ...toApiKey(row), secret };
 }
@@ -268,8 +267,8 @@ export async function revokeProjectApiKey(deps: Deps, owner: UserRow, projectId:
   await withTransaction(deps, async (tx) => {
     await revokeApiKey(tx.db, projectId, keyId, isoNow(deps.clock));
     if (!key.revoked_at) {
-      await recordAudit(tx, { user: owner, info }, { projectId, action: 'api_key.revoked', target: { type: 'api_key', id: keyId, label: key.name }, before: { name: key.name, prefix: key.prefix } });
-      await emitWebhookEvent(tx, projectId, 'api_key.revoked', { api_key: { id: keyId, name: key.name, prefix: key.prefix } });
+      const event = { type: 'api_key.revoked', data: { api_key: { id: keyId, name: key.name, prefix: key.prefix } } } as const;
+      await recordChange(tx, { user: owner, info }, { projectId, action: 'api_key.revoked', target: { type: 'api_key', id: keyId, label: key.name }, before: { name: key.name, prefix: key.prefix }, event });
     }
   });
   return toApiKey((await findApiKey(deps.db, projectId, keyId))!);

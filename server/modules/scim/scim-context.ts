@@ -4,7 +4,7 @@ import type { Tx } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
 import { constantTimeEqual, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { recordChange, type AuditActor, type Change } from '../changes/record-change.js';
 import { provisionMembership } from '../organizations/organizations.service.js';
 import { projectRealmById } from '../projects/project-realm.service.js';
 import type { Realm } from '../realms/realm.js';
@@ -12,7 +12,7 @@ import { revokeEverySessionOf } from '../sessions/sessions.service.js';
 import { attributeMappingOf } from '../sso/sso-connections.service.js';
 import { findConnectionById } from '../sso/sso.repo.js';
 import { changeUser } from '../users/users.service.js';
-import { emitUserUpdated } from '../webhooks/account-events.js';
+import { userUpdatedEvent } from '../webhooks/account-events.js';
 import { ScimError } from './scim-errors.js';
 import * as repo from './scim.repo.js';
 
@@ -44,13 +44,14 @@ export async function authenticateScim(deps: Deps, connectionId: string, token: 
   return { connection, realm, info, actor: { user: { id: null, email: null }, info } };
 }
 
-export function auditScim(tx: Tx<Deps>, ctx: ScimContext, action: Parameters<typeof recordAudit>[2]['action'], user: Pick<UserRow, 'id' | 'email'>, detail?: { before?: Record<string, unknown>; after?: Record<string, unknown> }) {
-  return recordAudit(tx, ctx.actor, {
+export function auditScim(tx: Tx<Deps>, ctx: ScimContext, action: Change['action'], user: Pick<UserRow, 'id' | 'email'>, detail?: Pick<Change, 'before' | 'after' | 'event'>) {
+  return recordChange(tx, ctx.actor, {
     projectId: ctx.realm.projectId,
     action,
     target: { type: 'user', id: user.id, label: user.email },
     before: detail?.before,
     after: { ...detail?.after, sso_connection_id: ctx.connection.id },
+    event: detail?.event,
   });
 }
 
@@ -63,9 +64,9 @@ export async function setAccountActive(tx: Tx<Deps>, ctx: ScimContext, user: Use
   await repo.updateScimUser(tx.db, user.id, { active: active ? 1 : 0, updated_at: isoNow(tx.clock) });
   if ((user.is_active === 1) === active) return user;
   const changed = await changeUser(tx, user.id, { is_active: active ? 1 : 0 });
-  await emitUserUpdated(tx, user, changed);
+  const event = userUpdatedEvent(user, changed);
+  await auditScim(tx, ctx, active ? 'scim_user.reactivated' : 'scim_user.deactivated', user, { before: { is_active: !active }, after: { is_active: active }, event });
   if (!active) await revokeEverySessionOf(tx, user, 'revoked_by_admin');
-  await auditScim(tx, ctx, active ? 'scim_user.reactivated' : 'scim_user.deactivated', user, { before: { is_active: !active }, after: { is_active: active } });
   return changed;
 }
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
-import { emitWebhookEvent, type EventWriter } from '../webhooks/outbox.js';
+import type { Tx } from '../../db/transaction.js';
+import { emitWebhookEvent, type EventWriter } from '../changes/webhook-outbox.js';
 import { findSessionOwners } from './sessions.repo.js';
 
 /**
@@ -14,13 +15,12 @@ import { findSessionOwners } from './sessions.repo.js';
  * change has an event of its own (user.updated, device.blocked, user.deleted) or is the user's own.
  */
 
-type Unit = Pick<Deps, 'db' | 'clock'>;
 export type RevokedReason = 'logout' | 'revoked_by_user' | 'revoked_by_admin' | 'refresh_token_reuse' | 'oauth_revoked' | 'authorization_code_reuse';
 
 const eventOf = (sessionId: string, user: { id: string; email: string }, reason: RevokedReason) => ({ session_id: sessionId, user: { id: user.id, email: user.email }, reason });
 
 /** One event per session revoked; nothing for the platform's accounts (`projectId` null). */
-export async function emitSessionsRevoked(tx: Unit, projectId: string | null, sessionIds: string[], reason: RevokedReason): Promise<void> {
+export async function emitSessionsRevoked(tx: Tx<Pick<Deps, 'db' | 'clock'>>, projectId: string | null, sessionIds: string[], reason: RevokedReason): Promise<void> {
   if (projectId === null || sessionIds.length === 0) return;
   for (const owner of await findSessionOwners(tx.db, sessionIds)) {
     await emitSessionRevoked(tx, projectId, owner.session_id, { id: owner.user_id, email: owner.email }, reason);

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { preparedTransaction } from '../../db/prepared-transaction.js';
-import { withTransaction } from '../../db/transaction.js';
+import { withTransaction, type Tx } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoFormatter, isoIn, isoNow } from '../../lib/clock.js';
@@ -320,7 +320,7 @@ export async function revokeAllSessionsOfUser(deps: Deps, userId: string, reason
  * Ends every live session of one account on purpose (its page's "Sign out everywhere"), in the unit of
  * work of `tx`: session.revoked for each in a project's realm. Answers how many ended.
  */
-export async function revokeEverySessionOf(tx: Deps, user: Pick<UserRow, 'id' | 'project_id'>, reason: RevokedReason): Promise<number> {
+export async function revokeEverySessionOf(tx: Tx<Deps>, user: Pick<UserRow, 'id' | 'project_id'>, reason: RevokedReason): Promise<number> {
   const ids = await revokeLiveSessionsOfUser(tx.db, { userId: user.id, now: isoNow(tx.clock), usedSince: null }, { except: '' }, reason);
   await emitSessionsRevoked(tx, user.project_id, ids, reason);
   return ids.length;

@@ -26,7 +26,7 @@ import { constantTimeEqual, newId, randomToken, sha256 } from '../../lib/crypto.
 import type { RequestInfo } from '../../lib/request-info.js';
 import { accountSecuredMail, identityLinkedMail, identityLinkMail } from '../../mail/templates.js';
 import { aboutAccount, appLink, queueAccountMail, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
-import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { changedFields, recordChange } from '../changes/record-change.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { handOverToProvenOwner, logInWithProvider, signUpWithProvider, type LogInResult } from '../auth/auth.service.js';
 import { isPlainlyPrivate } from '../ip-intel/public-fetch.js';
@@ -704,7 +704,7 @@ export async function saveProjectConnection(
     // The secret never enters the log: only whether it was replaced.
     const after = { ...auditedConnection(connection), ...(input.client_secret && { client_secret: 'replaced' }) };
     const changes = before ? changedFields(before, after) : { before: null, after };
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'connection.saved', target: { type: 'connection', id: provider, label: connection.name }, ...changes });
+    await recordChange(tx, { user: owner, info }, { projectId: project.id, action: 'connection.saved', target: { type: 'connection', id: provider, label: connection.name }, ...changes });
     return connection;
   });
   return saved;
@@ -740,7 +740,7 @@ export async function removeProjectConnection(deps: Deps, owner: UserRow, projec
   const connection = toConnection(deps, project, existing);
   await withTransaction(deps, async (tx) => {
     if (!(await deleteConnection(tx.db, project.id, provider))) throw new AppError('NOT_FOUND', 'Connection not found');
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'connection.removed', target: { type: 'connection', id: provider, label: connection.name }, before: auditedConnection(connection) });
+    await recordChange(tx, { user: owner, info }, { projectId: project.id, action: 'connection.removed', target: { type: 'connection', id: provider, label: connection.name }, before: auditedConnection(connection) });
   });
   return { message: SOCIAL_MESSAGES.connectionRemoved };
 }

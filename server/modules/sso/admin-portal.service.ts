@@ -14,7 +14,7 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { recordChange, type AuditActor } from '../changes/record-change.js';
 import { organizationOf } from '../organizations/organizations.service.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import * as repo from './admin-portal.repo.js';
@@ -57,7 +57,7 @@ export async function createAdminPortalLink(deps: Deps, owner: UserRow, projectI
   const id = newId();
   await withTransaction(deps, async (tx) => {
     await repo.insertLink(tx.db, { id, project_id: project.id, organization_id: organization.id, token_hash: sha256(token), created_by: owner.id, created_at: now.toISOString(), expires_at: expiresAt, used_at: null });
-    await recordAudit(tx, { user: owner, info }, {
+    await recordChange(tx, { user: owner, info }, {
       projectId: project.id,
       action: 'admin_portal_link.created',
       target: { type: 'organization', id: organization.id, label: organization.name },
@@ -95,7 +95,7 @@ export async function openAdminPortal(deps: Deps, token: string, info: RequestIn
       test_result: null,
       next_connection_id: newId(),
     });
-    await recordAudit(tx, portalActorOf(link.id, info), { projectId: link.project_id, action: 'admin_portal.opened', target: { type: 'organization', id: organization.id, label: organization.name } });
+    await recordChange(tx, portalActorOf(link.id, info), { projectId: link.project_id, action: 'admin_portal.opened', target: { type: 'organization', id: organization.id, label: organization.name } });
   });
   return { sessionToken, organization: { id: organization.id, name: organization.name }, expires_at: expiresAt };
 }
@@ -152,7 +152,7 @@ export async function recordConnectionTest(deps: Deps, sessionId: string, result
   if (session) {
     await withTransaction(deps, async (tx) => {
       await repo.setTestResult(tx.db, session.id, JSON.stringify(result));
-      await recordAudit(tx, portalActorOf(session.link_id, info), {
+      await recordChange(tx, portalActorOf(session.link_id, info), {
         projectId: session.project_id,
         action: 'sso_connection.tested',
         target: { type: 'sso_connection', id: result.connection_id },

@@ -17,7 +17,7 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { changedFields, recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { changedFields, recordChange, type AuditActor } from '../changes/record-change.js';
 import { createPublicFetch, isPlainlyPrivate } from '../ip-intel/public-fetch.js';
 import { organizationOf, requireProjectRoleKey } from '../organizations/organizations.service.js';
 import { requireProjectRole } from '../realms/project-access.js';
@@ -295,7 +295,7 @@ export async function createConnectionAs(deps: Deps, manager: ConnectionManager,
     });
     await addDomains(tx, project, id, input.domains, now);
     const connection = await answerOf(tx, (await repo.findConnectionById(tx.db, id))!);
-    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_connection.created', target: { type: 'sso_connection', id, label: connection.name }, before: null, after: audited(connection) });
+    await recordChange(tx, manager.actor, { projectId: project.id, action: 'sso_connection.created', target: { type: 'sso_connection', id, label: connection.name }, before: null, after: audited(connection) });
     return connection;
   });
 }
@@ -346,7 +346,7 @@ export async function updateConnectionAs(deps: Deps, manager: ConnectionManager,
     }
     const connection = await answerOf(tx, (await repo.findConnectionById(tx.db, existing.id))!);
     const after = { ...audited(connection), ...(input.oidc?.client_secret && { client_secret: 'replaced' }) };
-    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_connection.updated', target: { type: 'sso_connection', id: existing.id, label: connection.name }, ...changedFields(audited(before), after) });
+    await recordChange(tx, manager.actor, { projectId: project.id, action: 'sso_connection.updated', target: { type: 'sso_connection', id: existing.id, label: connection.name }, ...changedFields(audited(before), after) });
     return connection;
   });
 }
@@ -361,7 +361,7 @@ export async function deleteConnectionAs(deps: Deps, manager: ConnectionManager,
   const before = await answerOf(deps, await requireConnection(deps, manager, connectionId));
   await withTransaction(deps, async (tx) => {
     if (!(await repo.deleteConnection(tx.db, project.id, connectionId))) throw new AppError('NOT_FOUND', SSO_MESSAGES.connectionNotFound);
-    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_connection.deleted', target: { type: 'sso_connection', id: connectionId, label: before.name }, before: audited(before) });
+    await recordChange(tx, manager.actor, { projectId: project.id, action: 'sso_connection.deleted', target: { type: 'sso_connection', id: connectionId, label: before.name }, before: audited(before) });
   });
   return { message: 'SSO connection deleted' };
 }
@@ -392,7 +392,7 @@ export async function verifyDomainsAs(deps: Deps, manager: ConnectionManager, co
         continue;
       }
       await repo.markDomainVerified(tx.db, domain.id, now);
-      await recordAudit(tx, manager.actor, { projectId: project.id, action: 'sso_domain.verified', target: { type: 'sso_connection', id: connection.id, label: connection.name }, after: { domain: domain.domain } });
+      await recordChange(tx, manager.actor, { projectId: project.id, action: 'sso_domain.verified', target: { type: 'sso_connection', id: connection.id, label: connection.name }, after: { domain: domain.domain } });
     }
   });
   // The other proven domains are verified (committed above); the ones another connection holds are named.
@@ -417,7 +417,7 @@ export async function createScimTokenAs(deps: Deps, manager: ConnectionManager, 
   await withTransaction(deps, async (tx) => {
     await repo.updateConnection(tx.db, connection.id, { scim_token_hash: sha256(token), scim_token_created_at: now });
     const action = connection.scim_token_hash === null ? 'scim_token.created' : 'scim_token.rotated';
-    await recordAudit(tx, manager.actor, { projectId: project.id, action, target: { type: 'sso_connection', id: connection.id, label: connection.name } });
+    await recordChange(tx, manager.actor, { projectId: project.id, action, target: { type: 'sso_connection', id: connection.id, label: connection.name } });
   });
   return { token, base_url: scimBaseUrlOf(deps.config, connection.id), created_at: now };
 }
@@ -431,7 +431,7 @@ export async function revokeScimToken(deps: Deps, owner: UserRow, projectId: str
   if (connection.scim_token_hash === null) throw new AppError('NOT_FOUND', 'This connection has no SCIM token');
   await withTransaction(deps, async (tx) => {
     await repo.updateConnection(tx.db, connection.id, { scim_token_hash: null, scim_token_created_at: null });
-    await recordAudit(tx, manager.actor, { projectId: project.id, action: 'scim_token.revoked', target: { type: 'sso_connection', id: connection.id, label: connection.name } });
+    await recordChange(tx, manager.actor, { projectId: project.id, action: 'scim_token.revoked', target: { type: 'sso_connection', id: connection.id, label: connection.name } });
   });
   return { message: 'SCIM token revoked' };
 }

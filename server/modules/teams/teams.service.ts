@@ -18,7 +18,7 @@ import { newId, randomToken, sha256 } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { projectInvitationMail } from '../../mail/templates.js';
 import { appLink, queueCappedMail, withinMailCap } from '../../mail/account-mail.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordChange } from '../changes/record-change.js';
 import { requireProjectRole } from '../realms/project-access.js';
 import { normalizeEmail } from '../../lib/email.js';
 import {
@@ -97,7 +97,7 @@ export async function inviteMember(
   await withTransaction(deps, async (tx) => {
     await deleteInvitationsTo(tx.db, projectId, email);
     await insertInvitation(tx.db, invitation);
-    await recordAudit(tx, { user, info }, { projectId, action: 'member.invited', target: { type: 'invitation', id: invitation.id, label: email }, after: { email, role: input.role } });
+    await recordChange(tx, { user, info }, { projectId, action: 'member.invited', target: { type: 'invitation', id: invitation.id, label: email }, after: { email, role: input.role } });
     // To a developer (with an account or not), not to one of the project's end users: the platform's mail.
     const mail = projectInvitationMail(email, { project: project.name, invitedBy: user.email, role: input.role, url: appLink(deps.platform, '/invitations', token), days: INVITATION_TTL_DAYS });
     if (mayMail) await queueCappedMail(tx, 'project_invitation', mail, { projectId: null, userId: null });
@@ -112,7 +112,7 @@ export async function revokeInvitation(deps: Deps, user: UserRow, projectId: str
   requireRoleToManage(project.role, invitation.role);
   await withTransaction(deps, async (tx) => {
     await deleteInvitation(tx.db, invitation.id);
-    await recordAudit(tx, { user, info }, { projectId, action: 'invitation.revoked', target: { type: 'invitation', id: invitation.id, label: invitation.email }, before: { email: invitation.email, role: invitation.role } });
+    await recordChange(tx, { user, info }, { projectId, action: 'invitation.revoked', target: { type: 'invitation', id: invitation.id, label: invitation.email }, before: { email: invitation.email, role: invitation.role } });
   });
   return { message: 'Invitation revoked' };
 }
@@ -142,7 +142,7 @@ export async function acceptInvitation(deps: Deps, user: UserRow, token: string,
     if (!(await deleteInvitation(tx.db, invitation.id))) throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
     if (existing) return;
     await insertMember(tx.db, { project_id: invitation.project_id, user_id: user.id, role: invitation.role, created_at: isoNow(deps.clock) });
-    await recordAudit(tx, { user, info }, { projectId: invitation.project_id, action: 'member.joined', target: { type: 'member', id: user.id, label: user.email }, after: { role: invitation.role } });
+    await recordChange(tx, { user, info }, { projectId: invitation.project_id, action: 'member.joined', target: { type: 'member', id: user.id, label: user.email }, after: { role: invitation.role } });
   });
   const role = existing?.role ?? invitation.role;
   return { project_id: invitation.project_id, role, message: `You joined ${invitation.project_name}` };
@@ -160,7 +160,7 @@ export async function changeMemberRole(deps: Deps, user: UserRow, projectId: str
       if (member.role === 'owner' && (await countOwners(tx.db, projectId)) <= 1) throw new AppError('CONFLICT', TEAM_MESSAGES.lastOwner);
       await setMemberRole(tx.db, projectId, memberId, role);
       await keepPrimaryOwner(tx.db, projectId);
-      await recordAudit(tx, { user, info }, { projectId, action: 'member.role_changed', target: { type: 'member', id: memberId, label: member.email }, before: { role: member.role }, after: { role } });
+      await recordChange(tx, { user, info }, { projectId, action: 'member.role_changed', target: { type: 'member', id: memberId, label: member.email }, before: { role: member.role }, after: { role } });
     });
   }
   return toMember((await listMembers(deps.db, projectId)).find((m) => m.user_id === memberId)!);
@@ -181,11 +181,7 @@ export async function removeMember(deps: Deps, user: UserRow, projectId: string,
     if (member.role === 'owner' && (await countOwners(tx.db, projectId)) <= 1) throw new AppError('CONFLICT', TEAM_MESSAGES.lastOwner);
     await deleteMember(tx.db, projectId, memberId);
     await keepPrimaryOwner(tx.db, projectId);
-    await recordAudit(
-      tx,
-      { user, info },
-      { projectId, action: leaving ? 'member.left' : 'member.removed', target: { type: 'member', id: memberId, label: member.email }, before: { role: member.role } },
-    );
+    await recordChange(tx, { user, info }, { projectId, action: leaving ? 'member.left' : 'member.removed', target: { type: 'member', id: memberId, label: member.email }, before: { role: member.role } });
   });
   return { message: leaving ? 'You left the project' : 'Member removed' };
 }

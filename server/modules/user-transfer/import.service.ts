@@ -9,10 +9,9 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId, randomToken } from '../../lib/crypto.js';
-import { recordAudit, type AuditActor } from '../audit/audit.service.js';
+import { recordChange, type AuditActor } from '../changes/record-change.js';
 import { unitOf } from '../../db/unit-of-work.js';
-import { emitWebhookEvent } from '../webhooks/outbox.js';
-import { listEnabledEndpoints } from '../webhooks/webhooks.repo.js';
+import { anyEndpointTakes, emitWebhookEvent } from '../changes/webhook-outbox.js';
 import { insertFirebaseParams } from '../passwords/hash-params.repo.js';
 import {
   countRunningJobs,
@@ -121,7 +120,7 @@ export async function runImportJob(deps: ImportDeps, job: ImportJobRow, firebase
   const seenExternalIds = new Set<string>();
   const roleKeys = await findRoleKeys(deps.db, options.projectId);
   const organizations = new Map<string, string | null>();
-  const webhooks = (await listEnabledEndpoints(unitOf(deps.db), options.projectId)).some((endpoint) => (JSON.parse(endpoint.event_types) as string[]).includes('user.created'));
+  const webhooks = await anyEndpointTakes(unitOf(deps.db), options.projectId, 'user.created');
 
   // A user without a password gets a hash of a random secret nobody keeps (password_set 0), made once per job: a
   // bcrypt per line would make 100,000 users take hours.
@@ -266,13 +265,12 @@ export async function runImportJob(deps: ImportDeps, job: ImportJobRow, firebase
     clearInterval(heartbeat);
   }
   const finishedAt = isoNow(deps.clock);
-  await updateRunningJob(deps.db, job.id, { ...counts, state: failure ? 'failed' : 'done', failure, finished_at: finishedAt, heartbeat_at: finishedAt }).catch(() => undefined);
-  await recordAudit(deps, options.actor, {
-    projectId: options.projectId,
-    action: 'users.imported',
-    target: { type: 'import', id: job.id },
-    after: { ...counts, dry_run: options.dryRun, format: options.format, source: options.source, state: failure ? 'failed' : 'done' },
-  }).catch((error: unknown) => deps.logger.error({ err: error, job: job.id }, 'user import audit failed'));
+  const state = failure ? 'failed' : 'done';
+  await updateRunningJob(deps.db, job.id, { ...counts, state, failure, finished_at: finishedAt, heartbeat_at: finishedAt }).catch(() => undefined);
+  // The lines were imported batch by batch, each batch in its transaction: the job's entry has one of its own.
+  const after = { ...counts, dry_run: options.dryRun, format: options.format, source: options.source, state };
+  await withTransaction(deps, (tx) => recordChange(tx, options.actor, { projectId: options.projectId, action: 'users.imported', target: { type: 'import', id: job.id }, after }))
+    .catch((error: unknown) => deps.logger.error({ err: error, job: job.id }, 'user import audit failed'));
 }
 
 /** A reader's refusal of the whole input (not JSON, an array that ends too soon) is the job's reason; anything else is ours. */

@@ -1,8 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { PageQuery } from '../../../shared/schemas/admin.js';
 import type { Db } from '../../db/connect.js';
-import { prepareStatement } from '../../db/prepared-statement.js';
-import type { Statements } from '../../db/unit-of-work.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.js';
 
 export async function listEndpoints(db: Db, projectId: string) {
@@ -24,27 +22,6 @@ export async function updateEndpoint(db: Db, id: string, changes: Updateable<Web
 export async function deleteEndpoint(db: Db, projectId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhook_endpoints').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
-}
-
-const enabledEndpointsOf = prepareStatement((db: Db, projectId: string) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('project_id', '=', projectId).where('enabled', '=', 1).orderBy('created_at').orderBy('id'),
-);
-const insertEventStatement = prepareStatement((db: Db, id: string, projectId: string, type: string, payload: string, now: string) =>
-  db.insertInto('webhook_events').values({ id, project_id: projectId, type, payload, created_at: now }),
-);
-const insertPendingDelivery = prepareStatement((db: Db, id: string, eventId: string, endpointId: string, now: string) =>
-  db.insertInto('webhook_deliveries').values({ id, event_id: eventId, endpoint_id: endpointId, status: 'pending', next_attempt_at: now, created_at: now }),
-);
-
-/** The project's enabled endpoints, oldest first. */
-export function listEnabledEndpoints(on: Statements, projectId: string) {
-  return on.all(enabledEndpointsOf, projectId);
-}
-
-/** The outbox: the event and one pending delivery per endpoint, in the caller's unit of work. */
-export async function insertEventWithDeliveries(on: Statements, event: { id: string; projectId: string; type: string; payload: string; now: string }, endpointIds: string[], newDeliveryId: () => string): Promise<void> {
-  await on.run(insertEventStatement, event.id, event.projectId, event.type, event.payload, event.now);
-  for (const endpointId of endpointIds) await on.run(insertPendingDelivery, newDeliveryId(), event.id, endpointId, event.now);
 }
 
 export async function insertDelivery(db: Db, delivery: Insertable<WebhookDeliveriesTable>): Promise<void> {

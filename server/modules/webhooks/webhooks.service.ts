@@ -19,10 +19,10 @@ import { AppError } from '../../errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
-import { changedFields, recordAudit } from '../audit/audit.service.js';
+import { changedFields, recordChange } from '../changes/record-change.js';
 import type { ProjectRole } from '../../../shared/schemas/teams.js';
 import { requireProjectRole } from '../realms/project-access.js';
-import { emitWebhookEvent } from './outbox.js';
+import { emitWebhookEvent } from '../changes/webhook-outbox.js';
 import { requireReachableReceiver } from './receiver-policy.js';
 import { deleteEndpoint, deleteSettledEventsBefore, findDelivery, findDeliveryWithPayload, findEndpoint, insertDelivery, insertEndpoint, listDeliveries, listEndpoints, updateEndpoint } from './webhooks.repo.js';
 
@@ -86,7 +86,7 @@ export async function createWebhook(
   const webhook = toWebhook(row);
   await withTransaction(deps, async (tx) => {
     await insertEndpoint(tx.db, row);
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.created', target: { type: 'webhook', id: row.id, label: row.url }, after: audited(webhook) });
+    await recordChange(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.created', target: { type: 'webhook', id: row.id, label: row.url }, after: audited(webhook) });
   });
   return { ...webhook, secret };
 }
@@ -116,7 +116,7 @@ export async function updateWebhook(
     await updateEndpoint(tx.db, id, changes);
     const diff = changedFields(audited(before), audited(after));
     if (Object.keys(diff.after).length > 0) {
-      await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.updated', target: { type: 'webhook', id, label: after.url }, ...diff });
+      await recordChange(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.updated', target: { type: 'webhook', id, label: after.url }, ...diff });
     }
   });
   return after;
@@ -127,7 +127,7 @@ export async function deleteWebhook(deps: Deps, owner: UserRow, projectId: strin
   await deps.limiters.webhookChangesPerUser.consume(owner.id);
   await withTransaction(deps, async (tx) => {
     if (!(await deleteEndpoint(tx.db, project.id, id))) throw new AppError('NOT_FOUND', WEBHOOK_NOT_FOUND);
-    await recordAudit(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.deleted', target: { type: 'webhook', id, label: endpoint.url }, before: audited(toWebhook(endpoint)) });
+    await recordChange(tx, { user: owner, info }, { projectId: project.id, action: 'webhook.deleted', target: { type: 'webhook', id, label: endpoint.url }, before: audited(toWebhook(endpoint)) });
   });
   return { message: 'Webhook deleted' };
 }

@@ -4,10 +4,11 @@ import type { ExportSecret } from '../../../../shared/schemas/user-export.js';
 import type { UserTransferLine } from '../../../../shared/schemas/user-transfer.js';
 import type { UserRow } from '../../../db/schema.js';
 import type { Deps } from '../../../deps.js';
+import { withTransaction } from '../../../db/transaction.js';
 import { isoNow } from '../../../lib/clock.js';
 import type { RequestInfo } from '../../../lib/request-info.js';
 import { streamExport } from '../../../lib/csv-export.js';
-import { recordAudit } from '../../audit/audit.service.js';
+import { recordChange } from '../../changes/record-change.js';
 import { readUsersForExport } from '../../monitoring/monitoring.repo.js';
 import { requireProjectRole } from '../../realms/project-access.js';
 import type { Authenticated } from '../../sessions/sessions.service.js';
@@ -58,12 +59,9 @@ export async function exportUsers(deps: Deps, caller: { session: Authenticated; 
     writer: ndjsonWriter,
   });
   try {
-    await recordAudit(deps, { user, info: caller.info }, {
-      projectId,
-      action: 'users.exported',
-      target: { type: 'project', id: projectId },
-      after: { users: exported.rows, include: [...include], encrypted: encrypt !== null, filters: request.filters },
-    });
+    // An export reads only: its entry is the one write, in a transaction of its own.
+    const after = { users: exported.rows, include: [...include], encrypted: encrypt !== null, filters: request.filters };
+    await withTransaction(deps, (tx) => recordChange(tx, { user, info: caller.info }, { projectId, action: 'users.exported', target: { type: 'project', id: projectId }, after }));
     return { rows: exported.rows, encrypted: encrypt !== null, body: encrypt ? await encrypt(exported.body) : exported.body };
   } catch (error) {
     exported.body.destroy();
