@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** The database the suite's are copied from (tests/helpers/database-template.setup.ts). */
+/** The migrated database the API suite's databases are copied from (tests/helpers/database-template.setup.ts). */
 export type DatabaseTemplate = { kind: 'sqlite'; file: string } | { kind: 'postgres'; name: string };
 
 export function testDialect(): Dialect {
