@@ -69,9 +69,7 @@ function SsoConnectionForm({
   const [organizationId, setOrganizationId] = useState<string | null>(organizations.length === 1 ? organizations[0]!.value : null);
   const [kind, setKind] = useState<Kind>('saml');
   const [name, setName] = useState('');
-  const [source, setSource] = useState<MetadataSource>('xml');
-  const [metadataXml, setMetadataXml] = useState('');
-  const [metadataUrl, setMetadataUrl] = useState('');
+  const metadata = useSamlMetadataInput();
   const [issuer, setIssuer] = useState('');
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
@@ -83,7 +81,7 @@ function SsoConnectionForm({
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({ mutationFn: (input: SsoConnectionInput) => api.create(input) });
 
-  const idpComplete = kind === 'saml' ? (source === 'xml' ? metadataXml.trim() !== '' : metadataUrl.trim() !== '') : issuer.trim() !== '' && clientId.trim() !== '' && clientSecret !== '';
+  const idpComplete = kind === 'saml' ? metadata.input !== null : issuer.trim() !== '' && clientId.trim() !== '' && clientSecret !== '';
   const complete = organizationId !== null && name.trim() !== '' && idpComplete;
 
   const onSubmit = async (event: React.FormEvent) => {
@@ -100,7 +98,7 @@ function SsoConnectionForm({
       ...(kind === 'saml'
         ? {
             saml: {
-              ...(source === 'xml' ? { idp_metadata_xml: metadataXml.trim() } : { idp_metadata_url: metadataUrl.trim() }),
+              ...metadata.input,
               // Off by default: sent only when turned on.
               ...(signRequests && { sign_authn_requests: true }),
               ...(requireEncryption && { require_encrypted_assertions: true }),
@@ -178,15 +176,7 @@ function SsoConnectionForm({
         </Stack>
         {kind === 'saml' ? (
           <>
-            <SamlMetadataFields
-              title="The identity provider’s metadata"
-              source={source}
-              onSource={setSource}
-              xml={metadataXml}
-              onXml={setMetadataXml}
-              url={metadataUrl}
-              onUrl={setMetadataUrl}
-            />
+            <SamlMetadataFields title="The identity provider’s metadata" {...metadata.fields} />
             <SamlOptionSwitches signRequests={signRequests} onSignRequests={setSignRequests} requireEncryption={requireEncryption} onRequireEncryption={setRequireEncryption} />
           </>
         ) : (
@@ -251,9 +241,7 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
   const [mapping, setMapping] = useState(() => mappingDraftOf(connection.attribute_mapping));
   const [enforce, setEnforce] = useState(connection.enforce);
   const [allowIdpInitiated, setAllowIdpInitiated] = useState(connection.allow_idp_initiated);
-  const [source, setSource] = useState<MetadataSource>('xml');
-  const [metadataXml, setMetadataXml] = useState('');
-  const [metadataUrl, setMetadataUrl] = useState(connection.saml?.idp_metadata_url ?? '');
+  const metadata = useSamlMetadataInput(connection.saml?.idp_metadata_url);
   const [signRequests, setSignRequests] = useState(connection.saml?.sign_authn_requests ?? false);
   const [requireEncryption, setRequireEncryption] = useState(connection.saml?.require_encrypted_assertions ?? false);
   const [issuer, setIssuer] = useState(connection.oidc?.issuer ?? '');
@@ -261,9 +249,8 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
   const [clientSecret, setClientSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
   // The IdP's settings are sent only when changed: new metadata, the SAML options (they need no new metadata), OIDC's client.
-  const newMetadata = source === 'xml' ? (metadataXml.trim() ? { idp_metadata_xml: metadataXml.trim() } : null) : metadataUrl.trim() && metadataUrl.trim() !== connection.saml?.idp_metadata_url ? { idp_metadata_url: metadataUrl.trim() } : null;
   const samlChanges = connection.saml && {
-    ...newMetadata,
+    ...metadata.input,
     ...(signRequests !== connection.saml.sign_authn_requests && { sign_authn_requests: signRequests }),
     ...(requireEncryption !== connection.saml.require_encrypted_assertions && { require_encrypted_assertions: requireEncryption }),
   };
@@ -344,16 +331,7 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
           />
         )}
         {connection.type === 'saml' ? (
-          <SamlMetadataFields
-            title="Replace the IdP’s metadata (a new certificate, a moved IdP)"
-            replacing
-            source={source}
-            onSource={setSource}
-            xml={metadataXml}
-            onXml={setMetadataXml}
-            url={metadataUrl}
-            onUrl={setMetadataUrl}
-          />
+          <SamlMetadataFields title="Replace the IdP’s metadata (a new certificate, a moved IdP)" replacing {...metadata.fields} />
         ) : (
           <>
             <TextInput label="Issuer" value={issuer} onChange={(event) => setIssuer(event.currentTarget.value)} required />
@@ -373,6 +351,18 @@ function EditForm({ projectId, connection, onClose }: { projectId: string; conne
       </Stack>
     </form>
   );
+}
+
+/**
+ * What SamlMetadataFields edits, and the metadata to send: the pasted XML, or the URL when it is not `currentUrl`
+ * (an existing connection's); null while nothing new is typed.
+ */
+function useSamlMetadataInput(currentUrl?: string | null) {
+  const [source, setSource] = useState<MetadataSource>('xml');
+  const [xml, setXml] = useState('');
+  const [url, setUrl] = useState(currentUrl ?? '');
+  const input = source === 'xml' ? (xml.trim() ? { idp_metadata_xml: xml.trim() } : null) : url.trim() && url.trim() !== currentUrl ? { idp_metadata_url: url.trim() } : null;
+  return { input, fields: { source, onSource: setSource, xml, onXml: setXml, url, onUrl: setUrl } };
 }
 
 /** The IdP's SAML metadata, pasted or fetched from its URL: required for a new connection, `replacing` an existing one's. */
