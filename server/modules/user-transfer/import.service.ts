@@ -265,12 +265,18 @@ export async function runImportJob(deps: ImportDeps, job: ImportJobRow, firebase
     clearInterval(heartbeat);
   }
   const finishedAt = isoNow(deps.clock);
-  const state = failure ? 'failed' : 'done';
-  await updateRunningJob(deps.db, job.id, { ...counts, state, failure, finished_at: finishedAt, heartbeat_at: finishedAt }).catch(() => undefined);
-  // The lines were imported batch by batch, each batch in its transaction: the job's entry has one of its own.
+  const state = failure ? ('failed' as const) : ('done' as const);
+  const end = { ...counts, state, failure, finished_at: finishedAt, heartbeat_at: finishedAt };
   const after = { ...counts, dry_run: options.dryRun, format: options.format, source: options.source, state };
-  await withTransaction(deps, (tx) => recordChange(tx, options.actor, { projectId: options.projectId, action: 'users.imported', target: { type: 'import', id: job.id }, after }))
-    .catch((error: unknown) => deps.logger.error({ err: error, job: job.id }, 'user import audit failed'));
+  // The job's end and its audit entry commit together, so whoever sees the job finished finds its entry (the lines were
+  // imported batch by batch, each in its own transaction). Should that fail, the job still ends, without its entry.
+  await withTransaction(deps, async (tx) => {
+    await updateRunningJob(tx.db, job.id, end);
+    await recordChange(tx, options.actor, { projectId: options.projectId, action: 'users.imported', target: { type: 'import', id: job.id }, after });
+  }).catch(async (error: unknown) => {
+    deps.logger.error({ err: error, job: job.id }, 'user import audit failed');
+    await updateRunningJob(deps.db, job.id, end).catch(() => undefined);
+  });
 }
 
 /** A reader's refusal of the whole input (not JSON, an array that ends too soon) is the job's reason; anything else is ours. */
