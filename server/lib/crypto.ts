@@ -1,4 +1,5 @@
 import { hash, randomFillSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 
 // Random bytes are drawn from the CSPRNG a few kilobytes at a time, as node:crypto does for
 // randomUUID: one call for 128 refresh tokens rather than one each (a call costs about 1.5 µs, a
@@ -33,4 +34,12 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 export function newId(): string {
   return randomUUID();
+}
+
+/**
+ * An id that sorts after every id this process made before it (UUIDv7: the time, then a counter), for rows
+ * listed in the order they were written: several can share a millisecond, which their time alone cannot order.
+ */
+export function newSequentialId(): string {
+  return uuidv7();
 }

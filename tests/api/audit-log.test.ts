@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRONG_PASSWORD, createTestApp, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
+import { STRONG_PASSWORD, createTestApp, manualClock, uniqueEmail, uniqueIp, type TestApp } from '../helpers/create-test-app.js';
 
 /**
  * The audit log: every change an admin or a developer makes, with who, what, before/after, from
@@ -328,5 +328,26 @@ describe('the log', () => {
     const created = await t.call('POST', '/api/v1/projects', { token: owner.access_token, ip, body: { name: 'Elsewhere' } });
     const entry = (await adminLog('?action=project.created&per_page=1')).entries[0];
     expect(entry).toMatchObject({ target_id: created.json().id, ip_address: ip });
+  });
+});
+
+describe('changes made within one millisecond', () => {
+  it('are listed newest first, in the order they were made', async () => {
+    // The clock stands still, so every entry has the same time: only the entries' own order can tell them apart.
+    const still = await createTestApp({ clock: manualClock() });
+    try {
+      const developer = await still.signUpAndLogIn(uniqueEmail('same-millisecond'));
+      const asDeveloper = (method: 'POST' | 'PATCH', url: string, body: unknown) => still.call(method, url, { token: developer.access_token, body });
+      const created = await asDeveloper('POST', '/api/v1/projects', { name: 'Name 0', environment: 'development' });
+      expect(created.statusCode).toBe(201);
+      const names = Array.from({ length: 12 }, (_, i) => `Name ${i + 1}`);
+      for (const name of names) expect((await asDeveloper('PATCH', `/api/v1/projects/${created.json().id}`, { name })).statusCode).toBe(200);
+
+      const log = await still.call('GET', `/api/v1/projects/${created.json().id}/audit-log?action=project.updated&per_page=20`, { token: developer.access_token });
+      expect(log.statusCode, log.body).toBe(200);
+      expect(log.json().entries.map((entry: { after: { name: string } }) => entry.after.name)).toEqual(names.toReversed());
+    } finally {
+      await still.close();
+    }
   });
 });

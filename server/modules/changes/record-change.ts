@@ -2,7 +2,7 @@ import type { AuditAction } from '../../../shared/schemas/audit.js';
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/transaction.js';
 import { isoNow } from '../../lib/clock.js';
-import { newId } from '../../lib/crypto.js';
+import { newSequentialId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import { auditJson } from './audit-values.js';
 import { insertAuditEntry } from './changes.repo.js';
@@ -34,7 +34,7 @@ export interface Change {
  */
 export async function recordChange(tx: Tx<Pick<Deps, 'db' | 'clock'>>, actor: AuditActor, change: Change): Promise<void> {
   await insertAuditEntry(tx.db, {
-    id: newId(),
+    id: newSequentialId(),
     project_id: change.projectId,
     actor_id: actor.user.id,
     actor_email: actor.user.email,
