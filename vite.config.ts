@@ -99,6 +99,9 @@ export default defineConfig({
           root: '.',
           include: ['tests/client/**/*.test.tsx', 'packages/*/tests/**/*.test.tsx'],
           environment: 'jsdom',
+          // Worker threads start and tear down a file's environment with less work than child processes: the client
+          // files took 275 CPU-s instead of 301 on two cores, and every test passes the same.
+          pool: 'threads',
           setupFiles: ['tests/client/setup.ts'],
           // Above tests/client/setup.ts's asyncUtilTimeout (30 s), so a missing element fails on its own wait
           // (naming what was expected) rather than on the test's clock; a test renders several screens, each
