@@ -28,6 +28,9 @@ export default defineConfig({
     baseURL: E2E.baseURL,
     viewport: { width: 1280, height: 800 },
     colorScheme: 'light',
+    // The browser asks for less motion, which the app honours: dialogs and menus appear without a transition for a step
+    // to wait out (three specs, 24 tests: 110 CPU-s instead of 116).
+    reducedMotion: 'reduce',
     locale: 'en-US',
     timezoneId: 'UTC',
     // A failed test keeps its trace (each step's DOM snapshot, the network, the console) and a screenshot of its end.

@@ -27,6 +27,8 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
+  // Dialogs, menus and popovers appear without their transitions for people who ask their system for less motion.
+  respectReducedMotion: true,
 });
 
 /**

@@ -92,6 +92,6 @@ export function brandVariablesResolver(accent: string | null, platform: CSSVaria
  * put white on mid greens at 3:1).
  */
 export function brandTheme(accent: string | null): MantineThemeOverride {
-  if (!accent || !HEX.test(accent)) return createTheme({});
-  return createTheme({ colors: { brand: brandPalette(accent) }, primaryColor: 'brand', primaryShade: { light: 6, dark: 6 }, autoContrast: true, luminanceThreshold: 0.179 });
+  if (!accent || !HEX.test(accent)) return createTheme({ respectReducedMotion: true });
+  return createTheme({ respectReducedMotion: true, colors: { brand: brandPalette(accent) }, primaryColor: 'brand', primaryShade: { light: 6, dark: 6 }, autoContrast: true, luminanceThreshold: 0.179 });
 }
