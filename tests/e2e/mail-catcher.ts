@@ -22,6 +22,9 @@ export async function startMailCatcher({ port, dir }: { port: number; dir: strin
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // The sender is on loopback: no reverse DNS query per connection, which holds the greeting, up to
+    // smtp-server's 1.5 s timeout, wherever the resolver is slow or does not answer.
+    disableReverseLookup: true,
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then(async (parsed) => {

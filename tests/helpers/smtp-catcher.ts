@@ -31,6 +31,9 @@ export class SmtpCatcher {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      // The sender is on loopback: no reverse DNS query per connection, which holds the greeting, up to
+      // smtp-server's 1.5 s timeout, wherever the resolver is slow or does not answer.
+      disableReverseLookup: true,
       onConnect: (_session, callback) => {
         this.openConnections += 1;
         this.peakConnections = Math.max(this.peakConnections, this.openConnections);
