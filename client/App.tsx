@@ -4,7 +4,7 @@ import '@mantine/charts/styles.css';
 import './styles.css';
 
 import { useState, type ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { getDefaultZIndex, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
@@ -15,6 +15,8 @@ import { PlatformApiProvider } from './lib/platform-api';
 import { createPlatformClients, trpc, type AppTrpcClient } from './lib/trpc';
 import { AppRoutes } from './routes';
 import { colorThemeManager, cssVariablesResolver, theme } from './theme';
+
+const TOAST_Z_INDEX = (getDefaultZIndex('modal') + getDefaultZIndex('popover')) / 2;
 
 export function createQueryClient() {
   return new QueryClient({
@@ -48,7 +50,9 @@ export function AppProviders({
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={cssVariablesResolver}
     >
-      <Notifications position="top-right" zIndex={1000} />
+      {/* Above the header and dialogs (a dialog's outcome shows over it), below menus and popovers: toasts stack down the
+          right-hand side, and were over the account menu's items once there were a few of them. */}
+      <Notifications position="top-right" zIndex={TOAST_Z_INDEX} />
       <trpc.Provider client={trpcClient} queryClient={queryClient}>
         <PlatformApiProvider value={platformApi}>
           <QueryClientProvider client={queryClient}>

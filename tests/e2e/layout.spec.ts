@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { E2E } from './env';
-import { keepFocused, signUpViaApi, signedInUser, logInViaUi, uniqueEmail } from './support';
+import { keepFocused, signUpViaApi, signedInUser, logInViaUi, toast, uniqueEmail } from './support';
 
 test('theme toggle switches light/dark and survives a reload', async ({ page }) => {
   await page.goto('/');
@@ -149,4 +149,20 @@ test('API docs: public endpoints, and the copy hint disappears after 2 s', async
   await expect(card.getByText('Copied!')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('npm start');
   await expect(card.getByText('Copied!')).toBeHidden({ timeout: 3500 });
+});
+
+test('a menu opened while toasts show is above them, so none of its items is hidden under a toast', async ({ page }) => {
+  await signedInUser(page, 'menu-over-toast');
+  const shown = toast(page, 'Login successful!');
+  await expect(shown).toBeVisible();
+  await page.getByRole('button', { name: /^Account menu for/ }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  // Both are portals at the end of the page, so their z-index alone decides which one a pointer reaches where they
+  // meet: toasts stack down the right-hand side, over the header's menus once there are a few of them.
+  const menuLayer = await menu.evaluate((element) => Number(getComputedStyle(element).zIndex));
+  const toastLayer = await shown.evaluate((element) => Number(getComputedStyle(element.closest('[data-position]')!).zIndex));
+  expect(menuLayer).toBeGreaterThan(toastLayer);
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });
