@@ -51,10 +51,11 @@ export default defineConfig({
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: serverOrigin, changeOrigin: false }])),
   },
   test: {
-    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. The API tests mostly
-    // wait on PostgreSQL, SMTP and their servers' timers, so a worker per core (at least two) runs the
-    // suite in about two thirds of the time (11 min to 7 on the 2-core CI machine).
-    maxWorkers: Math.max(2, availableParallelism()),
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. The API tests mostly wait on
+    // PostgreSQL, SMTP and their servers' timers (a CPU profile of eight API files in one worker: 62 % idle), so one
+    // worker more than the cores fills that time: on two cores, 3 workers ran the whole suite in 370 s against 420 s
+    // for 2 with the same CPU (669-677 CPU-s), and 4 workers were slower again (more CPU per worker, 753 CPU-s).
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         resolve: { alias: packageAliases },
