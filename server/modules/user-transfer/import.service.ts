@@ -274,7 +274,7 @@ export async function runImportJob(deps: ImportDeps, job: ImportJobRow, firebase
     await updateRunningJob(tx.db, job.id, end);
     await recordChange(tx, options.actor, { projectId: options.projectId, action: 'users.imported', target: { type: 'import', id: job.id }, after });
   }).catch(async (error: unknown) => {
-    deps.logger.error({ err: error, job: job.id }, 'user import audit failed');
+    deps.logger.error({ err: error, job: job.id }, 'user import: the end of the job and its audit entry did not commit');
     await updateRunningJob(deps.db, job.id, end).catch(() => undefined);
   });
 }
