@@ -13,7 +13,7 @@ let second: TestApp;
 
 beforeAll(async () => {
   first = await createTestApp({ env: { MAIL_POLL_MS: '10' }, limits: { signupPerIp: { points: 1000, durationS: 60 } } });
-  second = await createTestApp({ sameDatabaseAs: first, env: { MAIL_POLL_MS: '10', SMTP_URL: first.mail.url }, limits: { signupPerIp: { points: 1000, durationS: 60 } } });
+  second = await createTestApp({ sameDatabaseAs: first, env: { MAIL_POLL_MS: '10' }, limits: { signupPerIp: { points: 1000, durationS: 60 } } });
 });
 
 afterAll(async () => {
@@ -47,7 +47,6 @@ it(`${SIGN_UPS} sign-ups over two instances: ${SIGN_UPS} mails, no duplicates`, 
   expect(await second.deps.mailDispatcher.runOnce()).toBe(0);
   const recipients = first.mail.messages.map((m) => m.to).sort();
   expect(recipients).toEqual(emails.map((e) => e.toLowerCase()).sort());
-  expect(second.mail.messages).toEqual([]);
   // Both took part (each is nudged by its own commits), and together sent each mail once.
   expect(sentBy.every((n) => n > 0)).toBe(true);
   expect(sentBy[0]! + sentBy[1]!).toBe(SIGN_UPS);

@@ -23,7 +23,11 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   limits?: Partial<Record<LimitName, LimitRule>>;
   clock?: Clock;
-  /** Runs on that app's database (through connections of its own) instead of a fresh one, as a second instance of one deployment would. */
+  /**
+   * Runs on that app's database (through connections of its own) instead of a fresh one, as a second
+   * instance of one deployment would; it also sends through that app's SMTP catcher, since either
+   * instance's dispatcher may deliver a mail the other queued. Close it before that app.
+   */
   sameDatabaseAs?: TestApp;
   /** With sameDatabaseAs on PostgreSQL: reach that database at this URL instead (through a relay a test controls). */
   databaseUrl?: string;
@@ -67,7 +71,8 @@ export function uniqueEmail(tag = 'user'): string {
 
 /** A real app on a fresh migrated database with a real SMTP server catching its mail. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const mail = await new SmtpCatcher().start();
+  const ownsMail = !options.sameDatabaseAs;
+  const mail = options.sameDatabaseAs?.mail ?? (await new SmtpCatcher().start());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authplatform-test-'));
   const sameTarget = options.sameDatabaseAs && (options.databaseUrl ? { kind: 'postgres' as const, url: options.databaseUrl } : options.sameDatabaseAs.target);
   const database = sameTarget ? secondConnection(sameTarget) : await createTestDatabase();
@@ -77,7 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const signingKeyPem = options.sameDatabaseAs?.signingKeyPem ?? generateSigningKeyPem();
   const cleanUp = async () => {
     await database.drop();
-    await mail.stop();
+    if (ownsMail) await mail.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
