@@ -92,6 +92,6 @@ export function brandVariablesResolver(accent: string | null, platform: CSSVaria
  * put white on mid greens at 3:1).
  */
 export function brandTheme(accent: string | null): MantineThemeOverride {
-  if (!accent || !HEX.test(accent)) return createTheme({ respectReducedMotion: true });
-  return createTheme({ respectReducedMotion: true, colors: { brand: brandPalette(accent) }, primaryColor: 'brand', primaryShade: { light: 6, dark: 6 }, autoContrast: true, luminanceThreshold: 0.179 });
+  const accented = accent && HEX.test(accent) ? { colors: { brand: brandPalette(accent) }, primaryColor: 'brand', primaryShade: { light: 6, dark: 6 } as const, autoContrast: true, luminanceThreshold: 0.179 } : {};
+  return createTheme({ respectReducedMotion: true, ...accented });
 }
