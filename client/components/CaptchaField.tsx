@@ -14,6 +14,12 @@ import {
 } from '../lib/captcha';
 import { loadHostedCaptcha, type HostedCaptchaApi, type HostedProvider } from '../lib/hosted-captcha';
 
+/**
+ * Whether a "Continue with …" button can have a token now: 'loading' until the configuration is known,
+ * 'unsolved' while a Turnstile, hCaptcha or reCAPTCHA widget waits for the visitor, else 'ready'.
+ */
+export type CaptchaStatus = 'loading' | 'ready' | 'unsolved';
+
 /** What a form asks the captcha for, through the `ref` it passes. */
 export interface CaptchaHandle {
   /** The `captcha_token` to send: '' when no captcha is configured; for ALTCHA the solved payload (solving now if needed). */
@@ -35,9 +41,18 @@ const altchaStyle = {
   display: 'block',
 } as CSSProperties;
 
+/** A promise opened once: a token asked for before the widget can give one waits on it. */
+function latch(): { opened: Promise<void>; open(): void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
 function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
   const widget = useRef<AltchaWidgetElement | null>(null);
   const solved = useRef('');
+  // Opens when the element is on the page, or when it cannot be (then the token is '').
+  const [attached] = useState(latch);
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
 
@@ -47,6 +62,7 @@ function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
       () => live && setReady(true),
       (error: unknown) => {
         console.error('Could not load the captcha widget', error);
+        attached.open();
         if (live) setFailed(true);
       },
     );
@@ -59,6 +75,7 @@ function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
   const attach = useCallback((element: AltchaWidgetElement | null) => {
     widget.current = element;
     if (!element) return;
+    attached.open();
     const onStateChange = (event: Event) => {
       const detail = (event as CustomEvent<AltchaEventDetail>).detail ?? {};
       solved.current = detail.state === 'verified' && detail.payload ? detail.payload : '';
@@ -69,12 +86,16 @@ function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
       widget.current = null;
       solved.current = '';
     };
-  }, []);
+  }, [attached]);
 
   useImperativeHandle(
     handle,
     () => ({
-      token: () => altchaToken(widget.current, solved.current),
+      // A submit or "Continue with…" before the widget's chunk has loaded waits for it, then solves.
+      token: async () => {
+        await attached.opened;
+        return altchaToken(widget.current, solved.current);
+      },
       reset: () => {
         solved.current = '';
         try {
@@ -84,7 +105,7 @@ function AltchaWidget({ handle }: { handle: Ref<CaptchaHandle> | undefined }) {
         }
       },
     }),
-    [],
+    [attached],
   );
 
   if (failed) {
@@ -197,9 +218,9 @@ function HostedWidget({
  * captcha configured; ALTCHA (self-hosted proof of work) runs in the page; Turnstile, hCaptcha and
  * reCAPTCHA load the provider's widget (the server's CSP admits the configured provider's origins).
  */
-export function CaptchaField({ ref, onReadyChange }: { ref?: Ref<CaptchaHandle>; onReadyChange?: (ready: boolean) => void }) {
+export function CaptchaField({ ref, onStatusChange }: { ref?: Ref<CaptchaHandle>; onStatusChange?: (status: CaptchaStatus) => void }) {
   const { provider, siteKey } = useCaptchaConfig();
-  return <CaptchaWidget ref={ref} provider={provider} siteKey={siteKey} onReadyChange={onReadyChange} />;
+  return <CaptchaWidget ref={ref} provider={provider} siteKey={siteKey} onStatusChange={onStatusChange} />;
 }
 
 /** The captcha for a provider the caller already knows (the hosted pages read the config without tRPC). */
@@ -207,34 +228,44 @@ export function CaptchaWidget({
   ref,
   provider,
   siteKey,
-  onReadyChange,
+  onStatusChange,
 }: {
   ref?: Ref<CaptchaHandle>;
-  provider: CaptchaProvider;
+  /** null while the configuration is still on its way. */
+  provider: CaptchaProvider | null;
   siteKey: string;
-  /** Whether a token can be had now: false while a Turnstile, hCaptcha or reCAPTCHA widget waits to be solved. */
-  onReadyChange?: (ready: boolean) => void;
+  onStatusChange?: (status: CaptchaStatus) => void;
 }) {
   const widget = useRef<CaptchaHandle | null>(null);
-  const report = useRef(onReadyChange);
-  report.current = onReadyChange;
-  const onSolvedChange = useCallback((solved: boolean) => report.current?.(solved), []);
+  // Opens once the provider is known: a form submitted before then sends the token of the captcha it turns out to have.
+  const [known] = useState(latch);
+  const report = useRef(onStatusChange);
+  report.current = onStatusChange;
+  const onSolvedChange = useCallback((solved: boolean) => report.current?.(solved ? 'ready' : 'unsolved'), []);
 
-  // ALTCHA solves when asked for its token, so without a widget to solve the form is always ready.
+  // ALTCHA solves when asked for its token, so without a widget to solve the form is ready once the provider is known.
   useEffect(() => {
-    if (provider === 'none' || provider === 'altcha') report.current?.(true);
-  }, [provider]);
+    if (provider === null) {
+      report.current?.('loading');
+      return;
+    }
+    known.open();
+    if (provider === 'none' || provider === 'altcha') report.current?.('ready');
+  }, [provider, known]);
 
   useImperativeHandle(
     ref,
     () => ({
-      token: async () => (widget.current ? widget.current.token() : ''),
+      token: async () => {
+        await known.opened;
+        return widget.current ? widget.current.token() : '';
+      },
       reset: () => widget.current?.reset(),
     }),
-    [],
+    [known],
   );
 
-  if (provider === 'none') return null;
+  if (provider === null || provider === 'none') return null;
   if (provider === 'altcha') return <AltchaWidget handle={widget} />;
   return <HostedWidget provider={provider} siteKey={siteKey} handle={widget} onSolvedChange={onSolvedChange} />;
 }

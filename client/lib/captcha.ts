@@ -23,9 +23,10 @@ export function toProvider(value: string | undefined): CaptchaProvider {
   return value === 'altcha' || value === 'turnstile' || value === 'hcaptcha' || value === 'recaptcha' ? value : 'none';
 }
 
-/** The configured provider and its public site key; 'none' while loading or when the config cannot be read (the server then decides). */
-export function useCaptchaConfig(): { provider: CaptchaProvider; siteKey: string } {
+/** The configured provider and its public site key; null while loading, 'none' when the config cannot be read (the server then decides). */
+export function useCaptchaConfig(): { provider: CaptchaProvider | null; siteKey: string } {
   const config = trpc.captcha.config.useQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
+  if (config.isPending) return { provider: null, siteKey: '' };
   return config.data?.enabled ? { provider: toProvider(config.data.provider), siteKey: config.data.site_key } : { provider: 'none', siteKey: '' };
 }
 

@@ -16,7 +16,7 @@ import { usePasswordSignIn } from '../components/auth/usePasswordSignIn';
 import { useSignInProviders } from '../components/auth/useSignInProviders';
 import { useSocialSignIn } from '../components/auth/useSocialSignIn';
 import { EmailField } from '../components/EmailField';
-import { CaptchaField } from '../components/CaptchaField';
+import { CaptchaField, type CaptchaStatus } from '../components/CaptchaField';
 import { PasswordField } from '../components/PasswordField';
 import { LegalNotice } from '../components/site/LegalLinks';
 import { errorMessage } from '../lib/errors';
@@ -54,7 +54,7 @@ export function LoginPage() {
     onFailure: (error) => notify.error(errorMessage(error, TOASTS.loginFailed), { id: SIGN_IN_FAILURE }),
   });
 
-  const [captchaReady, setCaptchaReady] = useState(true);
+  const [captchaStatus, setCaptchaStatus] = useState<CaptchaStatus>('ready');
   const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, { return_to: returnTo, ...proof }));
   // "Email me a sign-in code", when the platform offers it (PLATFORM_EMAIL_CODE).
   const emailCodeOffered = trpc.auth.signInMethods.useQuery(undefined, { staleTime: 60_000 }).data?.email_code === true;
@@ -123,7 +123,7 @@ export function LoginPage() {
                     Forgot password?
                   </Anchor>
                 </Group>
-                <CaptchaField ref={captcha} onReadyChange={setCaptchaReady} />
+                <CaptchaField ref={captcha} onStatusChange={setCaptchaStatus} />
                 <Button type="submit" fullWidth loading={submitting}>
                   Sign in
                 </Button>
@@ -135,7 +135,7 @@ export function LoginPage() {
                 {EMAIL_CODE_TEXT.ask}
               </Button>
             )}
-            <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+            <SocialButtons providers={providers} label="Or continue with" pending={social.pending} onSelect={social.start} captcha={captchaStatus} />
           </>
         )}
         <LegalNotice action="signing in" />

@@ -7,7 +7,7 @@ import { SocialButtons } from '../components/auth/SocialButtons';
 import { useSignInProviders } from '../components/auth/useSignInProviders';
 import { useSocialSignIn } from '../components/auth/useSocialSignIn';
 import { EmailField } from '../components/EmailField';
-import { CaptchaField, type CaptchaHandle } from '../components/CaptchaField';
+import { CaptchaField, type CaptchaHandle, type CaptchaStatus } from '../components/CaptchaField';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { LegalNotice } from '../components/site/LegalLinks';
 import { SignupFormSchema, resolver } from '../forms';
@@ -25,7 +25,7 @@ export function SignupPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const providers = useSignInProviders();
   // A new account made through a provider lands on the dashboard, like any sign-in.
-  const [captchaReady, setCaptchaReady] = useState(true);
+  const [captchaStatus, setCaptchaStatus] = useState<CaptchaStatus>('ready');
   const social = useSocialSignIn(captcha, (provider, proof) => socialStartUrl('/api/v1', provider, proof));
 
   const form = useForm({
@@ -107,13 +107,13 @@ export function SignupPage() {
               password={form.getInputProps('password')}
               confirmation={form.getInputProps('confirmPassword')}
             />
-            <CaptchaField ref={captcha} onReadyChange={setCaptchaReady} />
+            <CaptchaField ref={captcha} onStatusChange={setCaptchaStatus} />
             <Button type="submit" fullWidth loading={submitting}>
               Create account
             </Button>
           </Stack>
         </form>
-        <SocialButtons providers={providers} label="Or sign up with" pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+        <SocialButtons providers={providers} label="Or sign up with" pending={social.pending} onSelect={social.start} captcha={captchaStatus} />
         <LegalNotice action="creating an account" />
       </Stack>
     </AuthShell>

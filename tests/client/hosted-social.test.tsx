@@ -80,6 +80,19 @@ describe('hosted sign-in with a provider', () => {
     }
   });
 
+  it('holds the buttons, without the "complete the captcha" hint, until the captcha configuration is known', async () => {
+    let answer = () => {};
+    const config = new Promise((resolve) => (answer = () => resolve({ enabled: false, provider: 'none', site_key: '' })));
+    const server = mockServer({ 'GET /captcha/config': () => config });
+    renderApp(`/hosted/${KEY}/sign-in`);
+    const github = (await screen.findByRole('button', { name: 'Continue with GitHub' })) as HTMLButtonElement;
+    await waitFor(() => expect(server.callsTo('GET /captcha/config')).toHaveLength(1));
+    expect(github.disabled).toBe(true);
+    expect(screen.queryByText(/complete the captcha/i)).toBeNull();
+    answer();
+    await waitFor(() => expect(github.disabled).toBe(false));
+  });
+
   it('without an interaction comes back to the account page; none configured → no buttons', async () => {
     mockServer();
     const assign = watchNavigation();

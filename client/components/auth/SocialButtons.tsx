@@ -1,5 +1,6 @@
 import { Button, Divider, Stack, Text } from '@mantine/core';
 import type { SignInProvider } from '../../../shared/schemas/social';
+import type { CaptchaStatus } from '../CaptchaField';
 import { ProviderIcon } from './ProviderIcon';
 import { useHostedT } from '../../i18n/useHostedT';
 
@@ -11,12 +12,12 @@ interface SocialButtonsProps {
   /** The provider whose sign-in is starting (its button spins, the others wait). */
   pending: string | null;
   onSelect(provider: SignInProvider): void;
-  /** Held back until the page's captcha widget is solved (the start URL carries its token). */
-  waitingForCaptcha?: boolean;
+  /** The page's captcha: the buttons are held back until it can give a token (the start URL carries it). */
+  captcha?: CaptchaStatus;
 }
 
 /** "Continue with GitHub", … : one button per provider the server offers. */
-export function SocialButtons({ providers = [], label, pending, onSelect, waitingForCaptcha = false }: SocialButtonsProps) {
+export function SocialButtons({ providers = [], label, pending, onSelect, captcha = 'ready' }: SocialButtonsProps) {
   const { t } = useHostedT();
   if (providers.length === 0) return null;
   return (
@@ -30,13 +31,13 @@ export function SocialButtons({ providers = [], label, pending, onSelect, waitin
             fullWidth
             leftSection={<ProviderIcon provider={provider.id} />}
             loading={pending === provider.id}
-            disabled={waitingForCaptcha || (pending !== null && pending !== provider.id)}
+            disabled={captcha !== 'ready' || (pending !== null && pending !== provider.id)}
             onClick={() => onSelect(provider)}
           >
             {t('common.continueWith', { provider: provider.name })}
           </Button>
         ))}
-        {waitingForCaptcha && (
+        {captcha === 'unsolved' && (
           <Text size="xs" c="dimmed" ta="center">
             {t('common.captchaFirst')}
           </Text>

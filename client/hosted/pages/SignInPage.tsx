@@ -17,7 +17,7 @@ import { HostedPage } from '../components/HostedPage';
 import { HostedPasskeySignIn } from '../components/HostedPasskeySignIn';
 import { HostedEmailSignIn } from '../components/HostedEmailSignIn';
 import { HostedSecondFactor } from '../components/HostedSecondFactor';
-import { HostedCaptcha } from '../HostedCaptcha';
+import { HostedCaptcha, type CaptchaStatus } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useInteraction } from '../useInteraction';
 import { useSignedIn } from '../useSignedIn';
@@ -67,8 +67,8 @@ export function SignInPage() {
   const routed = sso.routed(form.values.email);
   const emailInput = form.getInputProps('email');
 
+  const [captchaStatus, setCaptchaStatus] = useState<CaptchaStatus>('ready');
   // After a provider's sign-in, go where a password sign-in would have gone: the app's pending sign-in or the account page.
-  const [captchaReady, setCaptchaReady] = useState(true);
   const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: returnTo ?? paths.afterSignIn(interaction), ...proof }));
 
   const secondStep = challenge ?? returnedChallenge ?? emailChallenge;
@@ -156,7 +156,7 @@ export function SignInPage() {
                     </Group>
                   </>
                 )}
-                <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
+                <HostedCaptcha ref={captcha} onStatusChange={setCaptchaStatus} />
                 {!routed?.enforced && (
                   <Button type="submit" fullWidth loading={submitting} variant={routed ? 'default' : 'filled'}>
                     {t('signIn.submit')}
@@ -199,7 +199,7 @@ export function SignInPage() {
           label={methods.passkey && passkeysSupported() ? null : t('common.or')}
           pending={social.pending}
           onSelect={social.start}
-          waitingForCaptcha={!captchaReady}
+          captcha={captchaStatus}
         />
       </Stack>
     </HostedPage>

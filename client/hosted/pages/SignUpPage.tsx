@@ -12,7 +12,7 @@ import { CheckYourMail } from '../components/CheckYourMail';
 import { FormAlert } from '../components/FormAlert';
 import { HostedPage } from '../components/HostedPage';
 import { ResendMail } from '../components/ResendMail';
-import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { HostedCaptcha, type CaptchaHandle, type CaptchaStatus } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { useFormSubmit } from '../useFormSubmit';
 import { useContinuation } from '../useInteraction';
@@ -34,7 +34,7 @@ export function SignUpPage() {
   const [sent, setSent] = useState<string | null>(null);
   const signInLink = paths.page('sign-in', { ...continuation });
   const providers = useHostedSignInProviders();
-  const [captchaReady, setCaptchaReady] = useState(true);
+  const [captchaStatus, setCaptchaStatus] = useState<CaptchaStatus>('ready');
   const social = useSocialSignIn(captcha, (provider, proof) => paths.socialStart(provider, { return_to: continuation.return_to ?? paths.afterSignIn(interaction), ...proof }));
   const sso = useSsoDiscovery(continuation.return_to ?? paths.afterSignIn(interaction));
 
@@ -121,13 +121,13 @@ export function SignUpPage() {
               password={form.getInputProps('password')}
               confirmation={form.getInputProps('confirmPassword')}
             />
-            <HostedCaptcha ref={captcha} onReadyChange={setCaptchaReady} />
+            <HostedCaptcha ref={captcha} onStatusChange={setCaptchaStatus} />
             <Button type="submit" fullWidth loading={submitting}>
               {t('signUp.submit')}
             </Button>
           </Stack>
         </form>
-        <SocialButtons providers={providers} label={t('signUp.orWith')} pending={social.pending} onSelect={social.start} waitingForCaptcha={!captchaReady} />
+        <SocialButtons providers={providers} label={t('signUp.orWith')} pending={social.pending} onSelect={social.start} captcha={captchaStatus} />
       </Stack>
     </HostedPage>
   );
