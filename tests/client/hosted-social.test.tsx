@@ -80,6 +80,35 @@ describe('hosted sign-in with a provider', () => {
     }
   });
 
+  it('on a project without passwords, starts with the token of the captcha on the e-mail form', async () => {
+    let options: Record<string, unknown> = {};
+    (window as unknown as { turnstile?: unknown }).turnstile = {
+      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
+      reset: vi.fn(),
+    };
+    try {
+      mockServer({
+        'GET /project': () => ({ ...project, sign_in_methods: { password: false, magic_link: false, email_code: true, passkey: false } }),
+        'GET /captcha/config': () => ({ enabled: true, provider: 'turnstile', site_key: 'site-key' }),
+      });
+      const assign = watchNavigation();
+      const { user } = renderApp(`/hosted/${KEY}/sign-in`);
+      expect(await screen.findByRole('button', { name: 'Email me a code' })).toBeTruthy();
+      await waitFor(() => expect(options.sitekey).toBe('site-key'));
+      const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
+      await waitFor(() => expect(github().disabled).toBe(true));
+      expect(screen.getByText('Complete the captcha above to continue with a provider.')).toBeTruthy();
+
+      act(() => (options.callback as (token: string) => void)('turnstile-token-1'));
+      await waitFor(() => expect(github().disabled).toBe(false));
+      await user.click(github());
+      await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+      expect(startedAt(assign).params.captcha_token).toBe('turnstile-token-1');
+    } finally {
+      delete (window as unknown as { turnstile?: unknown }).turnstile;
+    }
+  });
+
   it('holds the buttons, without the "complete the captcha" hint, until the captcha configuration is known', async () => {
     let answer = () => {};
     const config = new Promise((resolve) => (answer = () => resolve({ enabled: false, provider: 'none', site_key: '' })));

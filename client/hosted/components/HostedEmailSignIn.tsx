@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { Anchor, Button, Group, PinInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { MfaChallenge } from '../../../shared/schemas/mfa';
@@ -7,7 +7,7 @@ import { ForgotPasswordFormSchema, resolver } from '../../forms';
 import { getDeviceFingerprint } from '../../lib/fingerprint';
 import { useHostedT } from '../../i18n/useHostedT';
 import type { Continuation } from '../api';
-import { HostedCaptcha, type CaptchaHandle } from '../HostedCaptcha';
+import { HostedCaptcha, type CaptchaHandle, type CaptchaStatus } from '../HostedCaptcha';
 import { useHosted } from '../HostedContext';
 import { translated } from '../i18n/validate';
 import { useFormSubmit } from '../useFormSubmit';
@@ -27,10 +27,14 @@ export function HostedEmailSignIn(props: {
   continuation: Continuation;
   onSignedIn: () => void;
   onChallenge: (challenge: MfaChallenge) => void;
+  /** The page's captcha handle, when its "Continue with …" buttons take their token from the captcha shown here. */
+  captcha?: RefObject<CaptchaHandle | null>;
+  onCaptchaStatusChange?: (status: CaptchaStatus) => void;
 }) {
   const { api } = useHosted();
   const { t, known } = useHostedT();
-  const captcha = useRef<CaptchaHandle>(null);
+  const own = useRef<CaptchaHandle>(null);
+  const captcha = props.captcha ?? own;
   const [step, setStep] = useState<Step>({ kind: 'email' });
   const [code, setCode] = useState('');
   const sending = useFormSubmit(t('msg.sendFailed'), () => captcha.current?.reset());
@@ -89,7 +93,7 @@ export function HostedEmailSignIn(props: {
               size="md"
             />
           </Group>
-          <HostedCaptcha ref={captcha} />
+          <HostedCaptcha ref={captcha} onStatusChange={props.onCaptchaStatusChange} />
           <Button type="submit" fullWidth loading={checking.submitting}>
             {t('passwordless.verify')}
           </Button>
@@ -113,7 +117,7 @@ export function HostedEmailSignIn(props: {
       <Stack gap="md">
         {sending.error && <FormAlert>{known(sending.error)}</FormAlert>}
         <EmailField placeholder={t('common.emailPlaceholder')} {...form.getInputProps('email')} />
-        <HostedCaptcha ref={captcha} />
+        <HostedCaptcha ref={captcha} onStatusChange={props.onCaptchaStatusChange} />
         {props.codes && (
           <Button type="submit" fullWidth loading={sending.submitting}>
             {t('passwordless.emailCode')}

@@ -180,6 +180,8 @@ export function SignInPage() {
               continuation={keep}
               onSignedIn={signedIn}
               onChallenge={setEmailChallenge}
+              captcha={captcha}
+              onCaptchaStatusChange={setCaptchaStatus}
             />
             {methods.password && (
               <Button variant="subtle" fullWidth onClick={() => setEmailMode(false)}>
