@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { MailOutboxTable } from '../db/schema.js';
 import { afterCommit } from '../db/transaction.js';
 import { isoNow } from '../lib/clock.js';
-import { newId } from '../lib/crypto.js';
+import { newSequentialId } from '../lib/crypto.js';
 import type { MailMessage } from './mailer.js';
 import { insertMail } from './outbox.repo.js';
 
@@ -31,7 +31,7 @@ export async function queueMail(deps: OutboxDeps, mail: QueuedMail): Promise<str
   const { to, subject, text, html, fromName } = mail.message;
   const body: SealedBody = { text, html, ...(fromName && { fromName }) };
   const now = isoNow(deps.clock);
-  const id = newId();
+  const id = newSequentialId();
   await insertMail(deps.db, {
     id,
     project_id: mail.projectId,
@@ -51,7 +51,7 @@ export async function queueMail(deps: OutboxDeps, mail: QueuedMail): Promise<str
 /** A new pending row with the message of `row` (already sealed), in the unit of work of `deps`: a resend. */
 export async function requeueCopy(deps: OutboxDeps, row: Pick<MailOutboxTable, 'project_id' | 'user_id' | 'recipient' | 'kind' | 'subject' | 'body'>): Promise<string> {
   const now = isoNow(deps.clock);
-  const id = newId();
+  const id = newSequentialId();
   const { project_id, user_id, recipient, kind, subject, body } = row;
   await insertMail(deps.db, { id, project_id, user_id, recipient, kind, subject, body, status: 'pending', next_attempt_at: now, created_at: now });
   afterCommit(deps.db, () => deps.mailDispatcher.nudge());

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { isoNow } from '../../lib/clock.js';
-import { newId } from '../../lib/crypto.js';
+import { newSequentialId } from '../../lib/crypto.js';
 import type { RequestInfo } from '../../lib/request-info.js';
 import type { IpVerdict } from '../ip-intel/ip-intel.js';
 import { insertLoginAttempt } from './login-attempts.repo.js';
@@ -43,7 +43,7 @@ export async function recordLoginAttempt(
   request: RequestInfo,
 ): Promise<void> {
   await insertLoginAttempt(deps.db, {
-    id: newId(),
+    id: newSequentialId(),
     project_id: attempt.projectId,
     email: attempt.email.slice(0, 254),
     user_id: attempt.userId,
