@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { browser } from '../../client/lib/navigation';
-import { callsTo, renderApp, sampleUser, trpcError } from './utils';
+import { callsTo, renderApp, sampleUser, stubHostedCaptcha, trpcError } from './utils';
 
 // The real widget solves proof of work in workers; here it is an inert element the test drives by its events.
 vi.mock('altcha', () => ({}));
@@ -69,25 +69,16 @@ describe('CaptchaField', () => {
   });
 
   it('with a hosted provider renders its widget with the site key and sends the token its callback gave', async () => {
-    let options: Record<string, unknown> = {};
-    const reset = vi.fn();
-    (window as unknown as { turnstile?: unknown }).turnstile = {
-      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
-      reset,
-    };
-    try {
-      const { user, calls } = renderApp('/login', {
-        handlers: { 'captcha.config': config('turnstile'), 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
-      });
-      await waitFor(() => expect(options.sitekey).toBe('site-key'));
-      act(() => (options.callback as (token: string) => void)('turnstile-token-1'));
-      await fillLogin(user);
-      await user.click(screen.getByRole('button', { name: 'Sign in' }));
-      await waitFor(() => expect(callsTo(calls, 'auth.logIn')).toHaveLength(1));
-      expect(callsTo(calls, 'auth.logIn')[0]?.input).toMatchObject({ captcha_token: 'turnstile-token-1' });
-    } finally {
-      delete (window as unknown as { turnstile?: unknown }).turnstile;
-    }
+    const captcha = stubHostedCaptcha('turnstile');
+    const { user, calls } = renderApp('/login', {
+      handlers: { 'captcha.config': config('turnstile'), 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
+    });
+    await waitFor(() => expect(captcha.siteKey()).toBe('site-key'));
+    captcha.solve('turnstile-token-1');
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(callsTo(calls, 'auth.logIn')).toHaveLength(1));
+    expect(callsTo(calls, 'auth.logIn')[0]?.input).toMatchObject({ captcha_token: 'turnstile-token-1' });
   });
 
   it('loads the hosted provider script from its own origin only when that provider is configured', async () => {
@@ -102,33 +93,25 @@ describe('"Continue with …" and the captcha', () => {
   const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
 
   it('waits for a Turnstile widget to be solved, then starts with its token; held again once it expires', async () => {
-    let options: Record<string, unknown> = {};
-    (window as unknown as { turnstile?: unknown }).turnstile = {
-      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
-      reset: vi.fn(),
-    };
+    const captcha = stubHostedCaptcha('turnstile');
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
-    try {
-      const { user } = renderApp('/signup', { handlers: { 'captcha.config': config('turnstile'), 'social.providers': providers } });
-      await waitFor(() => expect(options.sitekey).toBe('site-key'));
-      await screen.findByRole('button', { name: 'Continue with GitHub' });
-      expect(github().disabled).toBe(true);
-      expect(screen.getByText('Complete the captcha above to continue with a provider.')).toBeTruthy();
+    const { user } = renderApp('/signup', { handlers: { 'captcha.config': config('turnstile'), 'social.providers': providers } });
+    await waitFor(() => expect(captcha.siteKey()).toBe('site-key'));
+    await screen.findByRole('button', { name: 'Continue with GitHub' });
+    expect(github().disabled).toBe(true);
+    expect(screen.getByText('Complete the captcha above to continue with a provider.')).toBeTruthy();
 
-      act(() => (options.callback as (token: string) => void)('turnstile-token-2'));
-      await waitFor(() => expect(github().disabled).toBe(false));
-      expect(screen.queryByText('Complete the captcha above to continue with a provider.')).toBeNull();
-      act(() => (options['expired-callback'] as () => void)());
-      await waitFor(() => expect(github().disabled).toBe(true));
+    captcha.solve('turnstile-token-2');
+    await waitFor(() => expect(github().disabled).toBe(false));
+    expect(screen.queryByText('Complete the captcha above to continue with a provider.')).toBeNull();
+    captcha.expire();
+    await waitFor(() => expect(github().disabled).toBe(true));
 
-      act(() => (options.callback as (token: string) => void)('turnstile-token-3'));
-      await waitFor(() => expect(github().disabled).toBe(false));
-      await user.click(github());
-      await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
-      expect(new URL(String(assign.mock.calls[0]?.[0]), 'http://localhost').searchParams.get('captcha_token')).toBe('turnstile-token-3');
-    } finally {
-      delete (window as unknown as { turnstile?: unknown }).turnstile;
-    }
+    captcha.solve('turnstile-token-3');
+    await waitFor(() => expect(github().disabled).toBe(false));
+    await user.click(github());
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    expect(new URL(String(assign.mock.calls[0]?.[0]), 'http://localhost').searchParams.get('captcha_token')).toBe('turnstile-token-3');
   });
 
   it('with ALTCHA (solved on demand) or no captcha, the buttons are ready at once', async () => {

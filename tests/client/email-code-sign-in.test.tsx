@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
-import { callsTo, currentPath, renderApp, sampleUser, trpcError, vi } from './utils';
+import { screen, waitFor } from '@testing-library/react';
+import { callsTo, currentPath, renderApp, sampleUser, stubHostedCaptcha, trpcError } from './utils';
 
 /** Issue 30 for developers: "Email me a sign-in code" on the dashboard's sign-in page, when the platform offers it. */
 
@@ -78,28 +78,20 @@ describe('LoginPage: sign-in with a mailed code', () => {
   });
 
   it("sends the captcha's token when the platform has one", async () => {
-    let options: Record<string, unknown> = {};
-    (window as unknown as { turnstile?: unknown }).turnstile = {
-      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
-      reset: vi.fn(),
-    };
-    try {
-      const { user, calls } = renderApp('/login', {
-        handlers: {
-          'auth.signInMethods': offered(true),
-          'captcha.config': () => ({ enabled: true, provider: 'turnstile', site_key: 'site-key' }),
-          'auth.sendEmailCode': () => ({ message: 'sent' }),
-        },
-      });
-      await user.click(await screen.findByRole('button', { name: 'Email me a sign-in code' }));
-      await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
-      await waitFor(() => expect(options.sitekey).toBe('site-key'));
-      act(() => (options.callback as (token: string) => void)('turnstile-token-1'));
-      await user.click(screen.getByRole('button', { name: 'Send code' }));
-      await waitFor(() => expect(callsTo(calls, 'auth.sendEmailCode')).toHaveLength(1));
-      expect(callsTo(calls, 'auth.sendEmailCode')[0]?.input).toEqual({ email: 'ada@example.com', captcha_token: 'turnstile-token-1' });
-    } finally {
-      delete (window as unknown as { turnstile?: unknown }).turnstile;
-    }
+    const captcha = stubHostedCaptcha('turnstile');
+    const { user, calls } = renderApp('/login', {
+      handlers: {
+        'auth.signInMethods': offered(true),
+        'captcha.config': () => ({ enabled: true, provider: 'turnstile', site_key: 'site-key' }),
+        'auth.sendEmailCode': () => ({ message: 'sent' }),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Email me a sign-in code' }));
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await waitFor(() => expect(captcha.siteKey()).toBe('site-key'));
+    captcha.solve('turnstile-token-1');
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    await waitFor(() => expect(callsTo(calls, 'auth.sendEmailCode')).toHaveLength(1));
+    expect(callsTo(calls, 'auth.sendEmailCode')[0]?.input).toEqual({ email: 'ada@example.com', captcha_token: 'turnstile-token-1' });
   });
 });

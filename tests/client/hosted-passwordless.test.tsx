@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { HostedProject } from '../../shared/schemas/hosted';
 import { browser } from '../../client/hosted/navigation';
-import { renderApp, vi } from './utils';
+import { renderApp, stubHostedCaptcha, vi } from './utils';
 
 /** Issue 30 on the hosted pages: the sign-in page offers exactly the project's methods; a code signs in; a magic link asks to confirm elsewhere. */
 
@@ -53,38 +53,29 @@ describe('the hosted sign-in page', () => {
   });
 
   it("shows the project's captcha on the e-mail code form and sends its token with the code request (and with a new code)", async () => {
-    let options: Record<string, unknown> = {};
-    const reset = vi.fn();
-    (window as unknown as { turnstile?: unknown }).turnstile = {
-      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
-      reset,
-    };
-    try {
-      const calls = mockServer(
-        { ...base, sign_in_methods: { password: false, magic_link: false, email_code: true, passkey: false } },
-        {
-          'GET /captcha/config': () => ({ enabled: true, provider: 'turnstile', site_key: 'project-site' }),
-          'POST /auth/email-code': () => ({ message: 'sent' }),
-        },
-      );
-      const { user } = renderApp(`/hosted/${KEY}/sign-in`);
-      await user.type(await screen.findByRole('textbox', { name: /^Email/ }), 'ada@example.com');
-      await waitFor(() => expect(options.sitekey).toBe('project-site'));
-      act(() => (options.callback as (token: string) => void)('turnstile-token-1'));
-      await user.click(screen.getByRole('button', { name: 'Email me a code' }));
-      expect(await screen.findByText('We sent a 6-digit code to ada@example.com. It works for 10 minutes.')).toBeTruthy();
-      const sent = () => calls.filter((call) => call.key === 'POST /auth/email-code').map((call) => call.body);
-      expect(sent()).toEqual([{ email: 'ada@example.com', captcha_token: 'turnstile-token-1' }]);
+    const captcha = stubHostedCaptcha('turnstile');
+    const calls = mockServer(
+      { ...base, sign_in_methods: { password: false, magic_link: false, email_code: true, passkey: false } },
+      {
+        'GET /captcha/config': () => ({ enabled: true, provider: 'turnstile', site_key: 'project-site' }),
+        'POST /auth/email-code': () => ({ message: 'sent' }),
+      },
+    );
+    const { user } = renderApp(`/hosted/${KEY}/sign-in`);
+    await user.type(await screen.findByRole('textbox', { name: /^Email/ }), 'ada@example.com');
+    await waitFor(() => expect(captcha.siteKey()).toBe('project-site'));
+    captcha.solve('turnstile-token-1');
+    await user.click(screen.getByRole('button', { name: 'Email me a code' }));
+    expect(await screen.findByText('We sent a 6-digit code to ada@example.com. It works for 10 minutes.')).toBeTruthy();
+    const sent = () => calls.filter((call) => call.key === 'POST /auth/email-code').map((call) => call.body);
+    expect(sent()).toEqual([{ email: 'ada@example.com', captcha_token: 'turnstile-token-1' }]);
 
-      // The code step keeps a captcha for "send a new code".
-      await waitFor(() => expect(options.sitekey).toBe('project-site'));
-      act(() => (options.callback as (token: string) => void)('turnstile-token-2'));
-      await user.click(screen.getByRole('button', { name: 'Send a new code' }));
-      await waitFor(() => expect(sent()).toHaveLength(2));
-      expect(sent()[1]).toEqual({ email: 'ada@example.com', captcha_token: 'turnstile-token-2' });
-    } finally {
-      delete (window as unknown as { turnstile?: unknown }).turnstile;
-    }
+    // The code step keeps a captcha for "send a new code".
+    await waitFor(() => expect(captcha.siteKey()).toBe('project-site'));
+    captcha.solve('turnstile-token-2');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]).toEqual({ email: 'ada@example.com', captcha_token: 'turnstile-token-2' });
   });
 
   it('keeps the password form for a project that never chose, without the e-mail options', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { HostedProject } from '../../shared/schemas/hosted';
 import { SOCIAL_ERRORS, SOCIAL_MESSAGES, type Identity } from '../../shared/schemas/social';
 import { browser } from '../../client/lib/navigation';
-import { currentPath, renderApp, sampleUser, vi } from './utils';
+import { currentPath, renderApp, sampleUser, stubHostedCaptcha, vi } from './utils';
 
 /** Sign-in with a provider on a project's hosted pages, against a mocked hosted API (as in hosted-pages.test.tsx). */
 
@@ -62,51 +62,35 @@ describe('hosted sign-in with a provider', () => {
   });
 
   it('holds the buttons until the hCaptcha widget is solved', async () => {
-    let options: Record<string, unknown> = {};
-    (window as unknown as { hcaptcha?: unknown }).hcaptcha = {
-      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
-      reset: vi.fn(),
-    };
-    try {
-      mockServer({ 'GET /captcha/config': () => ({ enabled: true, provider: 'hcaptcha', site_key: 'site-key' }) });
-      renderApp(`/hosted/${KEY}/sign-in`);
-      await waitFor(() => expect(options.sitekey).toBe('site-key'));
-      const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
-      await waitFor(() => expect(github().disabled).toBe(true));
-      act(() => (options.callback as (token: string) => void)('hcaptcha-token'));
-      await waitFor(() => expect(github().disabled).toBe(false));
-    } finally {
-      delete (window as unknown as { hcaptcha?: unknown }).hcaptcha;
-    }
+    const captcha = stubHostedCaptcha('hcaptcha');
+    mockServer({ 'GET /captcha/config': () => ({ enabled: true, provider: 'hcaptcha', site_key: 'site-key' }) });
+    renderApp(`/hosted/${KEY}/sign-in`);
+    await waitFor(() => expect(captcha.siteKey()).toBe('site-key'));
+    const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
+    await waitFor(() => expect(github().disabled).toBe(true));
+    captcha.solve('hcaptcha-token');
+    await waitFor(() => expect(github().disabled).toBe(false));
   });
 
   it('on a project without passwords, starts with the token of the captcha on the e-mail form', async () => {
-    let options: Record<string, unknown> = {};
-    (window as unknown as { turnstile?: unknown }).turnstile = {
-      render: vi.fn((_el: HTMLElement, o: Record<string, unknown>) => ((options = o), 'widget-1')),
-      reset: vi.fn(),
-    };
-    try {
-      mockServer({
-        'GET /project': () => ({ ...project, sign_in_methods: { password: false, magic_link: false, email_code: true, passkey: false } }),
-        'GET /captcha/config': () => ({ enabled: true, provider: 'turnstile', site_key: 'site-key' }),
-      });
-      const assign = watchNavigation();
-      const { user } = renderApp(`/hosted/${KEY}/sign-in`);
-      expect(await screen.findByRole('button', { name: 'Email me a code' })).toBeTruthy();
-      await waitFor(() => expect(options.sitekey).toBe('site-key'));
-      const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
-      await waitFor(() => expect(github().disabled).toBe(true));
-      expect(screen.getByText('Complete the captcha above to continue with a provider.')).toBeTruthy();
+    const captcha = stubHostedCaptcha('turnstile');
+    mockServer({
+      'GET /project': () => ({ ...project, sign_in_methods: { password: false, magic_link: false, email_code: true, passkey: false } }),
+      'GET /captcha/config': () => ({ enabled: true, provider: 'turnstile', site_key: 'site-key' }),
+    });
+    const assign = watchNavigation();
+    const { user } = renderApp(`/hosted/${KEY}/sign-in`);
+    expect(await screen.findByRole('button', { name: 'Email me a code' })).toBeTruthy();
+    await waitFor(() => expect(captcha.siteKey()).toBe('site-key'));
+    const github = () => screen.getByRole('button', { name: 'Continue with GitHub' }) as HTMLButtonElement;
+    await waitFor(() => expect(github().disabled).toBe(true));
+    expect(screen.getByText('Complete the captcha above to continue with a provider.')).toBeTruthy();
 
-      act(() => (options.callback as (token: string) => void)('turnstile-token-1'));
-      await waitFor(() => expect(github().disabled).toBe(false));
-      await user.click(github());
-      await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
-      expect(startedAt(assign).params.captcha_token).toBe('turnstile-token-1');
-    } finally {
-      delete (window as unknown as { turnstile?: unknown }).turnstile;
-    }
+    captcha.solve('turnstile-token-1');
+    await waitFor(() => expect(github().disabled).toBe(false));
+    await user.click(github());
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    expect(startedAt(assign).params.captcha_token).toBe('turnstile-token-1');
   });
 
   it('holds the buttons, without the "complete the captcha" hint, until the captcha configuration is known', async () => {

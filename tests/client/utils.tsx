@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import type { AppRouter } from '../../server/trpc/router';
 import type { ProjectSettings } from '../../shared/schemas/project-settings';
 import type { Project } from '../../shared/schemas/projects';
@@ -215,6 +215,25 @@ export function watchTimers() {
       if (!call) throw new Error(`no timer of ${ms} ms was scheduled`);
       act(() => (call[0] as () => void)());
     },
+  };
+}
+
+/**
+ * A stand-in for Turnstile's or hCaptcha's script (`window.turnstile`, `window.hcaptcha`) for one test: it keeps
+ * the options the widget was rendered with, and the test solves or expires it through their callbacks.
+ */
+export function stubHostedCaptcha(provider: 'turnstile' | 'hcaptcha') {
+  let options: Record<string, unknown> = {};
+  const scripts = window as unknown as Record<string, unknown>;
+  scripts[provider] = { render: vi.fn((_el: HTMLElement, given: Record<string, unknown>) => ((options = given), 'widget-1')), reset: vi.fn() };
+  onTestFinished(() => {
+    delete scripts[provider];
+  });
+  return {
+    /** The site key the widget was rendered with; undefined until it is. */
+    siteKey: () => options.sitekey,
+    solve: (token: string) => act(() => (options.callback as (token: string) => void)(token)),
+    expire: () => act(() => (options['expired-callback'] as () => void)()),
   };
 }
 
