@@ -1,7 +1,7 @@
 import type { Ref } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CaptchaWidget, type CaptchaHandle, type CaptchaStatus } from '../components/CaptchaField';
-import { toProvider } from '../lib/captcha';
+import { captchaProviderOf } from '../lib/captcha';
 import { useHosted } from './HostedContext';
 
 export type { CaptchaHandle, CaptchaStatus };
@@ -10,6 +10,5 @@ export type { CaptchaHandle, CaptchaStatus };
 export function HostedCaptcha({ ref, onStatusChange }: { ref?: Ref<CaptchaHandle>; onStatusChange?: (status: CaptchaStatus) => void }) {
   const { api } = useHosted();
   const config = useQuery({ queryKey: ['captcha-config'], queryFn: api.captchaConfig, staleTime: Number.POSITIVE_INFINITY });
-  const provider = config.isPending ? null : config.data?.enabled ? toProvider(config.data.provider) : 'none';
-  return <CaptchaWidget ref={ref} provider={provider} siteKey={config.data?.site_key ?? ''} onStatusChange={onStatusChange} />;
+  return <CaptchaWidget ref={ref} provider={captchaProviderOf(config)} siteKey={config.data?.site_key ?? ''} onStatusChange={onStatusChange} />;
 }

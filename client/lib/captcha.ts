@@ -19,15 +19,20 @@ export const PROVIDER_NAMES: Record<CaptchaProvider, string> = {
   recaptcha: 'Google reCAPTCHA',
 };
 
-export function toProvider(value: string | undefined): CaptchaProvider {
+function toProvider(value: string | undefined): CaptchaProvider {
   return value === 'altcha' || value === 'turnstile' || value === 'hcaptcha' || value === 'recaptcha' ? value : 'none';
 }
 
-/** The configured provider and its public site key; null while loading, 'none' when the config cannot be read (the server then decides). */
+/** The provider a captcha config query names: null while it loads, 'none' when it is off or cannot be read (the server then decides). */
+export function captchaProviderOf(config: { isPending: boolean; data?: { enabled: boolean; provider: string } }): CaptchaProvider | null {
+  if (config.isPending) return null;
+  return config.data?.enabled ? toProvider(config.data.provider) : 'none';
+}
+
+/** The platform's captcha provider (see captchaProviderOf) and its public site key. */
 export function useCaptchaConfig(): { provider: CaptchaProvider | null; siteKey: string } {
   const config = trpc.captcha.config.useQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
-  if (config.isPending) return { provider: null, siteKey: '' };
-  return config.data?.enabled ? { provider: toProvider(config.data.provider), siteKey: config.data.site_key } : { provider: 'none', siteKey: '' };
+  return { provider: captchaProviderOf(config), siteKey: config.data?.site_key ?? '' };
 }
 
 let altchaLoading: Promise<void> | null = null;

@@ -8,15 +8,19 @@ import { callsTo, renderApp, sampleUser } from './utils';
  * loading. The token is asked for then and must be the solved one, not '' (which the server refuses:
  * "Continue with GitHub" came back with ?social_error=captcha_failed on a slow machine).
  */
-const chunk = vi.hoisted(() => {
-  let open = () => {};
-  const loaded = new Promise<void>((resolve) => (open = resolve));
-  return { loaded, open };
+const { deferred, chunk } = vi.hoisted(() => {
+  /** A promise the test settles when it says. */
+  function deferred<T>() {
+    let settle = (_value: T) => {};
+    const promise = new Promise<T>((resolve) => (settle = resolve));
+    return { promise, settle };
+  }
+  return { deferred, chunk: deferred<void>() };
 });
 
 // ALTCHA's chunk arrives when the test says; its element solves on verify(), as the real one does in workers.
 vi.mock('altcha', async () => {
-  await chunk.loaded;
+  await chunk.promise;
   class SolvingWidget extends HTMLElement {
     getState() {
       return 'unverified';
@@ -32,13 +36,6 @@ vi.mock('altcha', async () => {
 const altcha = () => ({ enabled: true, provider: 'altcha', site_key: '' });
 const providers = () => ({ providers: [{ id: 'github', name: 'GitHub' }] });
 
-/** A handler that answers once `answer()` is called. */
-function later<T>(value: T) {
-  let answer = () => {};
-  const answered = new Promise<T>((resolve) => (answer = () => resolve(value)));
-  return { handler: () => answered, answer };
-}
-
 afterEach(() => vi.restoreAllMocks());
 
 // One file, one chunk: the first test sees it loading, the later ones loaded (as a page does).
@@ -52,15 +49,15 @@ describe('a captcha that is not ready yet', () => {
 
     await user.click(github);
     expect(assign).not.toHaveBeenCalled();
-    chunk.open();
+    chunk.settle();
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     expect(new URL(String(assign.mock.calls[0]?.[0]), 'http://localhost').searchParams.get('captcha_token')).toBe('solved-payload');
   });
 
   it('the buttons wait for the configuration, without the "complete the captcha" hint, and a sign-in sent meanwhile carries the token', async () => {
-    const config = later(altcha());
+    const config = deferred<ReturnType<typeof altcha>>();
     const { user, calls } = renderApp('/login', {
-      handlers: { 'captcha.config': config.handler, 'social.providers': providers, 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
+      handlers: { 'captcha.config': () => config.promise, 'social.providers': providers, 'auth.logIn': () => ({ user: sampleUser, expires_in: 86400 }) },
     });
     const github = (await screen.findByRole('button', { name: 'Continue with GitHub' })) as HTMLButtonElement;
     await waitFor(() => expect(callsTo(calls, 'captcha.config')).toHaveLength(1));
@@ -72,7 +69,7 @@ describe('a captcha that is not ready yet', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(callsTo(calls, 'auth.logIn')).toHaveLength(0);
 
-    config.answer();
+    config.settle(altcha());
     await waitFor(() => expect(callsTo(calls, 'auth.logIn')).toHaveLength(1));
     expect(callsTo(calls, 'auth.logIn')[0]?.input).toMatchObject({ captcha_token: 'solved-payload' });
     await waitFor(() => expect(github.disabled).toBe(false));
